@@ -1,0 +1,200 @@
+/**
+ * The resolved configuration of one scenario: what the loader produces from a YAML file after
+ * validation and defaults, and what the runner consumes. Kafka settings keep Kafka's keys
+ * verbatim in the file (`transaction.timeout.ms`) and are mapped once, here, to camelCase fields
+ * with the unit last (`transactionTimeoutMs`). Defaults are Kafka's own (reference §8). Times in
+ * files are milliseconds; the kernel converts to microseconds.
+ */
+
+/** A consumer's isolation level (`isolation.level`). */
+export type IsolationLevel = 'read_committed' | 'read_uncommitted';
+
+/** Producer settings, from Kafka's producer config keys. */
+export interface ProducerSettings {
+  /** `transactional.id`; null for a non-transactional producer. @default null */
+  readonly transactionalId: string | null;
+  /** `enable.idempotence`. @default true */
+  readonly enableIdempotence: boolean;
+  /** `acks`: 0, 1 or -1 (`all`). @default -1 */
+  readonly acks: 0 | 1 | -1;
+  /** `max.in.flight.requests.per.connection`; at most 5 with idempotence. @default 5 */
+  readonly maxInFlightRequestsPerConnection: number;
+  /** `retries`. @default 2147483647 */
+  readonly retries: number;
+  /** `request.timeout.ms`. @default 30000 */
+  readonly requestTimeoutMs: number;
+  /** `delivery.timeout.ms`. @default 120000 */
+  readonly deliveryTimeoutMs: number;
+  /** `retry.backoff.ms`. @default 100 */
+  readonly retryBackoffMs: number;
+  /** `transaction.timeout.ms`. @default 60000 */
+  readonly transactionTimeoutMs: number;
+}
+
+/** Consumer settings, from Kafka's consumer config keys. */
+export interface ConsumerSettings {
+  /** `isolation.level`. @default 'read_uncommitted' */
+  readonly isolationLevel: IsolationLevel;
+  /** `auto.offset.reset`: where a consumer without a position starts. @default 'latest' */
+  readonly autoOffsetReset: 'earliest' | 'latest';
+  /** `request.timeout.ms`. @default 30000 */
+  readonly requestTimeoutMs: number;
+}
+
+/** What a transactional producer's application does. */
+export interface TransactionalWorkload {
+  readonly type: 'transactions';
+  /** When the application starts (`start.ms`). */
+  readonly startMs: number;
+  /** How many transactions it runs (`transactions`). */
+  readonly transactions: number;
+  /** Records per transaction (`records.per.transaction`). */
+  readonly recordsPerTransaction: number;
+  /** Pause between two sends of one transaction (`send.interval.ms`). @default 10 */
+  readonly sendIntervalMs: number;
+  /** Pause between transactions (`transaction.interval.ms`). @default 50 */
+  readonly transactionIntervalMs: number;
+  /** Every n-th transaction is aborted by the application; 0 never (`abort.every`). @default 0 */
+  readonly abortEvery: number;
+  /** The topics it writes; records go to partitions drawn from the seed. */
+  readonly topics: readonly string[];
+}
+
+/** What a non-transactional producer's application does. */
+export interface SendWorkload {
+  readonly type: 'sends';
+  readonly startMs: number;
+  /** How many records it sends, one `send` operation each (`sends`). */
+  readonly sends: number;
+  /** Pause between two sends (`send.interval.ms`). @default 10 */
+  readonly sendIntervalMs: number;
+  readonly topics: readonly string[];
+}
+
+/** What a consumer's application does: poll every `poll.interval.ms`. */
+export interface PollWorkload {
+  readonly type: 'polls';
+  readonly startMs: number;
+  /** @default 100 */
+  readonly pollIntervalMs: number;
+  readonly topics: readonly string[];
+}
+
+/** A producer client of the scenario. */
+export interface ProducerClient {
+  readonly role: 'producer';
+  readonly name: string;
+  readonly settings: ProducerSettings;
+  readonly workload: TransactionalWorkload | SendWorkload;
+}
+
+/** A consumer client of the scenario. */
+export interface ConsumerClient {
+  readonly role: 'consumer';
+  readonly name: string;
+  readonly settings: ConsumerSettings;
+  readonly workload: PollWorkload;
+}
+
+/** Any client. */
+export type ClientConfig = ProducerClient | ConsumerClient;
+
+/** Broker settings, from Kafka's broker config keys. */
+export interface BrokerSettings {
+  /** `transaction.max.timeout.ms`. @default 900000 */
+  readonly transactionMaxTimeoutMs: number;
+  /** `transaction.abort.timed.out.transaction.cleanup.interval.ms`. @default 10000 */
+  readonly transactionAbortTimedOutTransactionCleanupIntervalMs: number;
+  /** `transaction.state.log.num.partitions`: places coordinators. @default 50 */
+  readonly transactionStateLogNumPartitions: number;
+}
+
+/**
+ * Bug switches: each turns off one protection so a test can prove the checker catches what a
+ * real bug does. All default to false.
+ */
+export interface BugSwitches {
+  /** `partition.skip.producer.epoch.check`: the partition leader accepts batches and markers with a stale producerEpoch (Appendix A12). */
+  readonly partitionSkipProducerEpochCheck: boolean;
+}
+
+/** A scripted fault. Times are milliseconds from the start of the run. */
+export type FaultSpec =
+  | { readonly kind: 'pause'; readonly target: string; readonly atMs: number; readonly forMs: number; readonly line?: number }
+  | {
+      readonly kind: 'crash';
+      readonly target: string;
+      readonly atMs: number;
+      /** Restart after this long; null keeps it down until the heal phase. */
+      readonly forMs: number | null;
+      readonly mode: 'process' | 'power-loss';
+      readonly line?: number;
+    }
+  | {
+      readonly kind: 'drop' | 'duplicate' | 'delay';
+      /** Source node; null matches every node. */
+      readonly from: string | null;
+      /** Target node; null matches every node. */
+      readonly to: string | null;
+      /** Kafka message kinds (`ProduceResponse`); empty matches all. */
+      readonly messages: readonly string[];
+      /** For drop and duplicate: the probability, as an exact ratio. */
+      readonly probability: { readonly numerator: number; readonly denominator: number };
+      /** For delay: extra delay per message. */
+      readonly delayMs: number;
+      readonly atMs: number;
+      readonly forMs: number;
+      readonly line?: number;
+    }
+  | {
+      readonly kind: 'partition';
+      /** Nodes on one side; `between` lists the other side. */
+      readonly nodes: readonly string[];
+      readonly between: readonly string[];
+      readonly atMs: number;
+      readonly forMs: number;
+      readonly line?: number;
+    };
+
+/** What the scenario says must hold. */
+export interface Expectations {
+  /** Anomaly kinds this configuration is known to produce; any other kind fails the run. */
+  readonly anomalies: readonly string[];
+  /** For a known-bad file: the share of seeds in which each expected anomaly must appear, in percent. @default 0 */
+  readonly detectPercentMin: number;
+  /** Clients that must be fenced (receive PRODUCER_FENCED or INVALID_PRODUCER_EPOCH). */
+  readonly fenced: readonly string[];
+}
+
+/** One topic of the cluster. */
+export interface TopicConfig {
+  readonly name: string;
+  /** @default 1 */
+  readonly partitions: number;
+}
+
+/** A whole resolved scenario. */
+export interface ScenarioConfig {
+  /** The file it came from, as given. */
+  readonly file: string;
+  readonly name: string;
+  readonly description: string;
+  /** SHA-256 of the file's bytes, hex (reports and reproduce lines). */
+  readonly hash: string;
+  readonly brokers: number;
+  readonly topics: readonly TopicConfig[];
+  readonly broker: BrokerSettings;
+  readonly bugs: BugSwitches;
+  readonly network: { readonly delayUsMin: number; readonly delayUsMax: number };
+  readonly clients: readonly ClientConfig[];
+  readonly faults: readonly FaultSpec[];
+  readonly expect: Expectations;
+  /** How long the workload phase runs before heal (`run.duration.ms`). */
+  readonly durationMs: number;
+  /** How long the heal phase may take before final reads (`run.heal.ms`). @default 60000 */
+  readonly healMs: number;
+  /** Budget on executed events (`run.events.max`). @default 20000000 */
+  readonly eventsMax: number;
+  /** The seed range the main job and sweeps use by default (`run.seeds`). @default { first: 1, last: 20 } */
+  readonly seeds: { readonly first: number; readonly last: number };
+}

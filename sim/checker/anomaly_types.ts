@@ -1,0 +1,51 @@
+/**
+ * What a checker reports. Anomaly names follow Jepsen's Kafka workload where one exists
+ * (`duplicate`, `lost-write`, `aborted-read`) and DESIGN.md's catalogue for the rest. A result
+ * is `valid: false` when an anomaly was found and `'unknown'` when a checker itself failed.
+ * Explanations are data; reports decide how to render them. Style rules 25 and 26.
+ */
+
+/** Every anomaly kind the checkers can report. */
+export const ANOMALY_KINDS = [
+  'duplicate',
+  'lost-write',
+  'zombie-write',
+  'aborted-read',
+  'uncommitted-read',
+  'invariant',
+] as const;
+
+/** One of {@link ANOMALY_KINDS}. */
+export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
+
+/** One anomaly, located in Kafka's terms. */
+export interface Anomaly {
+  readonly kind: AnomalyKind;
+  /** One sentence in Kafka's terms, e.g. which producerId/epoch wrote what at which offset. */
+  readonly message: string;
+  readonly topic?: string;
+  readonly partition?: number;
+  readonly offset?: number;
+  /** Further offsets involved (a duplicate's other copies). */
+  readonly offsets?: readonly number[];
+  readonly value?: number;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+  /** The client that sent the record or delivered it. */
+  readonly client?: string;
+  /** Virtual time of the event the anomaly is about. */
+  readonly timeUs?: number;
+  /** The oracle's classification of why, when it knows (e.g. `never-written`). */
+  readonly classification?: string;
+  /** Faults active at `timeUs`, as described in the history. */
+  readonly activeFaults: readonly string[];
+}
+
+/** A checker's verdict, in Jepsen's shape. */
+export interface CheckResult {
+  readonly valid: true | false | 'unknown';
+  readonly anomalyTypes: readonly AnomalyKind[];
+  readonly anomalies: readonly Anomaly[];
+  /** Checkers that threw, with their error: they make `valid` unknown, never false. */
+  readonly checkerErrors: ReadonlyArray<{ readonly checker: string; readonly error: string }>;
+}

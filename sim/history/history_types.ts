@@ -1,0 +1,94 @@
+/**
+ * The client-side history of a run, shaped like Jepsen's: every operation a client performs is
+ * an `invoke` followed by one completion (`ok`, `fail` or `info`), plus `info` operations for the
+ * nemesis. `ok` means it happened, `fail` means it definitely did not, `info` means unknown. The
+ * workload is the only writer. Checkers read this and the oracle only, so a history recorded
+ * from a real Kafka cluster can be checked too. Style rules 23 and 24.
+ */
+
+/** Jepsen's operation types. */
+export type OpType = 'invoke' | 'ok' | 'fail' | 'info';
+
+/** One record a client sent; `offset` is filled in on `ok` completions. */
+export interface SendMicroOp {
+  readonly topic: string;
+  readonly partition: number;
+  /** The record's value: a number unique across the whole run. */
+  readonly value: number;
+  readonly offset?: number;
+}
+
+/** One record a consumer delivered to the application. */
+export interface DeliveredRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly value: number;
+}
+
+/** `init`: `initTransactions()` of a transactional producer. */
+export interface InitValue {
+  readonly transactionalId: string;
+  /** Set on `ok`: the identity the coordinator granted. */
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+}
+
+/** `txn`: one transaction; `commit` false means the application chose to abort it. */
+export interface TxnValue {
+  readonly transactionalId: string;
+  readonly commit: boolean;
+  readonly sends: readonly SendMicroOp[];
+  /** Set on completions: the identity the records were written with. */
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+}
+
+/** `send`: one record of a non-transactional (possibly idempotent) producer. */
+export interface SendValue {
+  readonly send: SendMicroOp;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+}
+
+/** `poll` and `final-read`: records delivered, and the position after the poll. */
+export interface PollValue {
+  readonly isolationLevel: 'read_committed' | 'read_uncommitted';
+  readonly records: readonly DeliveredRecord[];
+  /** `position()` per partition after the poll, keyed `topic-partition`, sorted by key. */
+  readonly positions: ReadonlyArray<{ readonly topic: string; readonly partition: number; readonly position: number }>;
+}
+
+/** A fault the nemesis started or ended (`process: 'nemesis'`, `type: 'info'`). */
+export interface NemesisValue {
+  readonly fault: string;
+  readonly phase: 'start' | 'end';
+  readonly description: string;
+}
+
+interface OpBase {
+  /** Position in the history, from 0. */
+  readonly index: number;
+  readonly timeUs: number;
+  readonly type: OpType;
+  /** The logical process: `client#n`; a process that ends in `info` is retired. */
+  readonly process: string;
+  /** The scenario's client name (`A`, `reader`), or `nemesis`. */
+  readonly client: string;
+  /** Kafka's error name when the op failed or is indeterminate, e.g. `PRODUCER_FENCED`. */
+  readonly error?: string;
+}
+
+/** One history operation. */
+export type HistoryOp =
+  | (OpBase & { readonly f: 'init'; readonly value: InitValue })
+  | (OpBase & { readonly f: 'txn'; readonly value: TxnValue })
+  | (OpBase & { readonly f: 'send'; readonly value: SendValue })
+  | (OpBase & { readonly f: 'poll' | 'final-read'; readonly value: PollValue })
+  | (OpBase & { readonly f: 'nemesis'; readonly value: NemesisValue });
+
+/** The operation functions. */
+export type OpFunction = HistoryOp['f'];
+
+/** A whole history, in the order operations happened. */
+export type History = readonly HistoryOp[];

@@ -1,0 +1,72 @@
+/**
+ * The oracle: what every partition really holds at the end of a run, and what the coordinators
+ * decided along the way. Only a simulator can see this; checkers use it to classify an anomaly
+ * (why a write is missing, which fenced producer wrote a record) while the history says what
+ * clients saw.
+ */
+
+/** One offset of a partition's log: a data record or a control marker. */
+export interface OracleRecord {
+  readonly offset: number;
+  /** The record's value for data records; null for control markers. */
+  readonly value: number | null;
+  /** -1 when the batch carried no producer id (idempotence off). */
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  /** The record's sequence number, -1 for none (markers, non-idempotent batches). */
+  readonly sequence: number;
+  readonly isTransactional: boolean;
+  /** Set for control markers. */
+  readonly control?: 'COMMIT' | 'ABORT';
+  /** Virtual time the leader appended the record (LogAppendTime). */
+  readonly appendUs: number;
+}
+
+/** A change of a partition's high watermark or last stable offset, at a virtual time. */
+export interface OffsetChange {
+  readonly timeUs: number;
+  readonly offset: number;
+}
+
+/** One partition as its leader holds it at the end of the run. */
+export interface OraclePartition {
+  readonly topic: string;
+  readonly partition: number;
+  readonly leader: string;
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  readonly highWatermark: number;
+  readonly lastStableOffset: number;
+  readonly records: readonly OracleRecord[];
+  /** Every change of the high watermark, in time order, starting from its first value. */
+  readonly highWatermarkChanges: readonly OffsetChange[];
+  /** Every change of the last stable offset, in time order, starting from its first value. */
+  readonly lastStableOffsetChanges: readonly OffsetChange[];
+  /** Open transactions at the end: producer id, epoch and first offset. */
+  readonly openTransactions: ReadonlyArray<{ readonly producerId: number; readonly producerEpoch: number; readonly firstOffset: number }>;
+}
+
+/** A coordinator granting a producer epoch for a transactional.id: from then on, lower epochs are fenced. */
+export interface EpochGrant {
+  readonly timeUs: number;
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  /** `init`: InitProducerId; `fence`: InitProducerId fencing an ongoing transaction; `timeout`: the coordinator aborted an expired transaction. */
+  readonly reason: 'init' | 'fence' | 'timeout';
+}
+
+/** A fault active during part of the run (for explanations). */
+export interface FaultInterval {
+  readonly description: string;
+  readonly startUs: number;
+  /** Absent when the fault never ended. */
+  readonly endUs?: number;
+}
+
+/** Everything the simulator knows that clients do not. */
+export interface Oracle {
+  readonly partitions: readonly OraclePartition[];
+  readonly epochGrants: readonly EpochGrant[];
+  readonly faults: readonly FaultInterval[];
+}

@@ -1,0 +1,152 @@
+/**
+ * The simulated network: a directed link per ordered pair of nodes, each delivering in FIFO
+ * order (as one TCP connection does) after a seeded per-message delay. Fault rules sit on top as
+ * mechanism only: a rule matches a source, a target and a set of message kinds, and drops,
+ * duplicates, delays or holds what it matches. Which rules exist, and when, is fault policy and
+ * lives in `faults/`. Style rules 17 and 19.
+ */
+import { assert, assertNever } from './assert';
+import type { Message } from './actor';
+import type { NodeId, Ratio, TimeUs } from './ids';
+import { assertRatio, type Rng } from './rng';
+
+/** The base delay model: uniform integer microseconds in [delayUsMin, delayUsMax]. */
+export interface NetworkConfig {
+  /** @default 500 */
+  readonly delayUsMin: TimeUs;
+  /** @default 2000 */
+  readonly delayUsMax: TimeUs;
+}
+
+/** What a link rule does to the messages it matches. */
+export type LinkEffect =
+  | { readonly type: 'drop'; readonly chance: Ratio }
+  | { readonly type: 'duplicate'; readonly chance: Ratio }
+  | { readonly type: 'delay'; readonly delayUs: TimeUs }
+  | { readonly type: 'hold' };
+
+/**
+ * A fault rule on the network. Absent `source`, `target` or `kinds` match everything.
+ * @example { source: 'b1', target: 'A', kinds: ['ProduceResponse'], effect: { type: 'drop', chance: ratio(1, 2) } }
+ */
+export interface LinkRule {
+  readonly source?: NodeId;
+  readonly target?: NodeId;
+  readonly kinds?: readonly string[];
+  readonly effect: LinkEffect;
+  /** The stream that decides `drop` and `duplicate` chances (a fork of `faults`). */
+  readonly rng?: Rng;
+}
+
+/** Identifies an installed {@link LinkRule}. */
+export type LinkRuleId = number;
+
+/** A message the network decided to deliver, and when. */
+export interface Delivery<M extends Message> {
+  readonly source: NodeId;
+  readonly target: NodeId;
+  readonly payload: M;
+  readonly sentUs: TimeUs;
+  readonly deliverUs: TimeUs;
+}
+
+interface InstalledRule {
+  readonly rule: LinkRule;
+  readonly held: Array<{ source: NodeId; target: NodeId; payload: Message; sentUs: TimeUs }>;
+}
+
+function matches(rule: LinkRule, source: NodeId, target: NodeId, kind: string): boolean {
+  if (rule.source !== undefined && rule.source !== source) return false;
+  if (rule.target !== undefined && rule.target !== target) return false;
+  if (rule.kinds !== undefined && !rule.kinds.includes(kind)) return false;
+  return true;
+}
+
+/** Decides, for each sent message, whether and when it arrives. */
+export class Network {
+  private readonly rules = new Map<LinkRuleId, InstalledRule>();
+  private readonly lastDeliveryUs = new Map<string, TimeUs>();
+  private nextRuleId = 1;
+  /** Messages dropped by rules so far (for reports and tests). */
+  droppedCount = 0;
+
+  constructor(
+    private readonly config: NetworkConfig,
+    private readonly rng: Rng,
+  ) {
+    assert(config.delayUsMin >= 0, 'delayUsMin must not be negative');
+    assert(config.delayUsMin <= config.delayUsMax, 'delayUsMin must not exceed delayUsMax');
+  }
+
+  /** Installs a rule and returns its id. */
+  addRule(rule: LinkRule): LinkRuleId {
+    if (rule.effect.type === 'drop' || rule.effect.type === 'duplicate') {
+      assertRatio(rule.effect.chance);
+      assert(rule.rng !== undefined, 'a drop or duplicate rule needs an rng');
+    }
+    const id = this.nextRuleId++;
+    this.rules.set(id, { rule, held: [] });
+    return id;
+  }
+
+  /**
+   * Removes a rule. Messages a `hold` rule kept are released: they are sent again now, in the
+   * order they were held, and the caller schedules the returned deliveries.
+   */
+  removeRule(id: LinkRuleId, nowUs: TimeUs): Array<Delivery<Message>> {
+    const installed = this.rules.get(id);
+    assert(installed !== undefined, `no link rule ${id}`);
+    this.rules.delete(id);
+    const released: Array<Delivery<Message>> = [];
+    for (const message of installed.held) {
+      const deliverUs = this.deliveryTime(message.source, message.target, nowUs, 0);
+      released.push({ ...message, deliverUs });
+    }
+    return released;
+  }
+
+  /** Routes one sent message through the rules: zero, one or two deliveries. */
+  route<M extends Message>(source: NodeId, target: NodeId, payload: M, nowUs: TimeUs): Array<Delivery<M>> {
+    let extraDelayUs = 0;
+    let copies = 1;
+    for (const installed of this.rules.values()) {
+      const rule = installed.rule;
+      if (!matches(rule, source, target, payload.kind)) continue;
+      const effect = rule.effect;
+      switch (effect.type) {
+        case 'drop':
+          if ((rule.rng as Rng).chance(effect.chance)) {
+            this.droppedCount += 1;
+            return [];
+          }
+          break;
+        case 'duplicate':
+          if ((rule.rng as Rng).chance(effect.chance)) copies = 2;
+          break;
+        case 'delay':
+          extraDelayUs += effect.delayUs;
+          break;
+        case 'hold':
+          installed.held.push({ source, target, payload, sentUs: nowUs });
+          return [];
+        default:
+          assertNever(effect, 'link effect');
+      }
+    }
+    const deliveries: Array<Delivery<M>> = [];
+    for (let copy = 0; copy < copies; copy++) {
+      deliveries.push({ source, target, payload, sentUs: nowUs, deliverUs: this.deliveryTime(source, target, nowUs, extraDelayUs) });
+    }
+    return deliveries;
+  }
+
+  /** FIFO per link: a message never overtakes an earlier one on the same link. */
+  private deliveryTime(source: NodeId, target: NodeId, nowUs: TimeUs, extraDelayUs: TimeUs): TimeUs {
+    const key = `${source}>${target}`;
+    const delayUs = this.rng.intInclusive(this.config.delayUsMin, this.config.delayUsMax);
+    const earliest = this.lastDeliveryUs.get(key) ?? 0;
+    const deliverUs = Math.max(nowUs + delayUs + extraDelayUs, earliest);
+    this.lastDeliveryUs.set(key, deliverUs);
+    return deliverUs;
+  }
+}

@@ -1,0 +1,342 @@
+/**
+ * The simulation kernel: one virtual clock, one event queue ordered by `(timeUs, seq)`, the
+ * network, and the nodes with their lifecycle (running, paused, crashed). It runs events one at
+ * a time in a plain loop, keeps a rolling hash of what it ran, and enforces the `eventsMax`
+ * budget. It knows nothing of Kafka. Style rules 11, 12, 17 and 32.
+ */
+import { assert, assertNever } from './assert';
+import type { Actor, ActorContext, CrashMode, Envelope, Message, TimerId } from './actor';
+import { EventQueue } from './event_queue';
+import type { NodeId, TimeUs } from './ids';
+import { Network, type Delivery, type LinkRule, type LinkRuleId, type NetworkConfig } from './network';
+import { Rng } from './rng';
+import { TraceHash } from './trace_hash';
+
+/** Why {@link Simulation.runUntil} returned. */
+export type RunStop = 'time' | 'idle' | 'condition';
+
+/** Thrown when a run exceeds `eventsMax`; the CLI maps it to exit code 4. */
+export class BudgetExceededError extends Error {
+  readonly code = 'SIM_BUDGET_EXCEEDED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'BudgetExceededError';
+  }
+}
+
+/** Kernel settings for one run. */
+export interface SimulationConfig {
+  /** The root seed; every stream is forked from it. */
+  readonly seed: string;
+  readonly network: NetworkConfig;
+  /** Budget on executed events. @default 20_000_000 */
+  readonly eventsMax: number;
+  /** Bound on queued events (a runaway actor trips it). @default 1_000_000 */
+  readonly eventsQueuedMax: number;
+  /** Keep one line per executed event, to locate the first divergence of two runs. @default false */
+  readonly recordEventLog: boolean;
+}
+
+/** The node's lifecycle state. */
+export type NodeStatus = 'running' | 'paused' | 'crashed';
+
+type KernelEvent =
+  | { timeUs: TimeUs; seq: number; type: 'deliver'; node: SimNode; incarnation: number; envelope: Envelope }
+  | { timeUs: TimeUs; seq: number; type: 'timer'; node: SimNode; incarnation: number; timerId: TimerId; payload: unknown }
+  | { timeUs: TimeUs; seq: number; type: 'call'; label: string; run: () => void };
+
+interface SimNode {
+  readonly id: NodeId;
+  readonly index: number;
+  readonly actor: Actor;
+  readonly ctx: ActorContext;
+  status: NodeStatus;
+  /** Bumped at every crash: events addressed to an older incarnation are dropped. */
+  incarnation: number;
+  /** Events that fell due while the node was paused, in the order they fell due. */
+  deferred: KernelEvent[];
+  activeTimers: Set<TimerId>;
+  /** Added to the global clock when the node reads its time (clock skew). */
+  clockSkewUs: TimeUs;
+}
+
+const TIMER_KIND_CODE = 1;
+
+/** A deterministic discrete-event world. */
+export class Simulation {
+  readonly rootRng: Rng;
+  readonly network: Network;
+  private readonly queue: EventQueue<KernelEvent>;
+  private readonly nodes = new Map<NodeId, SimNode>();
+  private readonly hash = new TraceHash();
+  private readonly kindCodes = new Map<string, number>();
+  private readonly eventLog: string[] | undefined;
+  private nowUsValue: TimeUs = 0;
+  private seq = 0;
+  private nextTimerId = 1;
+  private eventsRunCount = 0;
+  /** Receives trace lines when set (for `--trace`). */
+  traceSink: ((line: string) => void) | undefined;
+
+  constructor(private readonly config: SimulationConfig) {
+    this.rootRng = new Rng(config.seed);
+    this.network = new Network(config.network, this.rootRng.fork('network'));
+    this.queue = new EventQueue(config.eventsQueuedMax);
+    this.eventLog = config.recordEventLog ? [] : undefined;
+  }
+
+  /** Virtual time now, in microseconds. */
+  get nowUs(): TimeUs {
+    return this.nowUsValue;
+  }
+
+  /** Events executed so far. */
+  get eventsRun(): number {
+    return this.eventsRunCount;
+  }
+
+  /** The rolling hash of every event executed so far, as 16 hex digits. */
+  get eventHash(): string {
+    return this.hash.hex();
+  }
+
+  /** One line per executed event, when `recordEventLog` is on. */
+  get executedEvents(): readonly string[] {
+    return this.eventLog ?? [];
+  }
+
+  /** Adds a node running `actor`; it starts at the current time. */
+  addNode(id: NodeId, actor: Actor): void {
+    assert(!this.nodes.has(id), `duplicate node id ${id}`);
+    const node: SimNode = {
+      id,
+      index: this.nodes.size,
+      actor,
+      ctx: undefined as unknown as ActorContext,
+      status: 'running',
+      incarnation: 0,
+      deferred: [],
+      activeTimers: new Set(),
+      clockSkewUs: 0,
+    };
+    (node as { ctx: ActorContext }).ctx = this.contextFor(node);
+    this.nodes.set(id, node);
+    this.schedule(this.nowUsValue, `start ${id}`, () => actor.onStart(node.ctx));
+  }
+
+  /** Node ids in the order they were added. */
+  nodeIds(): NodeId[] {
+    return [...this.nodes.keys()];
+  }
+
+  /** The lifecycle state of a node. */
+  status(id: NodeId): NodeStatus {
+    return this.node(id).status;
+  }
+
+  /** The actor running on a node (for the runner's oracle; faults never use it). */
+  actorOf(id: NodeId): Actor {
+    return this.node(id).actor;
+  }
+
+  /** Runs `run` at `atUs` as a kernel event (scripted faults, workload phases). */
+  schedule(atUs: TimeUs, label: string, run: () => void): void {
+    assert(Number.isSafeInteger(atUs), 'schedule time must be an integer');
+    assert(atUs >= this.nowUsValue, `cannot schedule in the past: ${atUs} < ${this.nowUsValue}`);
+    this.queue.push({ timeUs: atUs, seq: this.seq++, type: 'call', label, run });
+  }
+
+  /**
+   * GC pause: nothing runs on the node; messages and timers that fall due wait until
+   * {@link resume}, while the rest of the cluster keeps going.
+   */
+  pause(id: NodeId): void {
+    const node = this.node(id);
+    if (node.status === 'running') node.status = 'paused';
+  }
+
+  /** Ends a pause: what fell due meanwhile runs now, in the order it fell due. */
+  resume(id: NodeId): void {
+    const node = this.node(id);
+    if (node.status !== 'paused') return;
+    node.status = 'running';
+    const deferred = node.deferred;
+    node.deferred = [];
+    for (const event of deferred) this.queue.push({ ...event, timeUs: this.nowUsValue, seq: this.seq++ });
+  }
+
+  /** Crashes a node: its timers and in-flight inbound messages are lost. */
+  crash(id: NodeId, mode: CrashMode): void {
+    const node = this.node(id);
+    if (node.status === 'crashed') return;
+    node.status = 'crashed';
+    node.incarnation += 1;
+    node.deferred = [];
+    node.activeTimers.clear();
+    node.actor.onCrash(mode);
+  }
+
+  /** Restarts a crashed node: `onStart` runs again with its durable state. */
+  restart(id: NodeId): void {
+    const node = this.node(id);
+    if (node.status !== 'crashed') return;
+    node.status = 'running';
+    node.actor.onStart(node.ctx);
+  }
+
+  /** Skews a node's clock by `skewUs` (what `ctx.nowUs()` returns on that node). */
+  skewClock(id: NodeId, skewUs: TimeUs): void {
+    this.node(id).clockSkewUs = skewUs;
+  }
+
+  /** Installs a network fault rule. */
+  addLinkRule(rule: LinkRule): LinkRuleId {
+    return this.network.addRule(rule);
+  }
+
+  /** Removes a network fault rule, delivering anything it held. */
+  removeLinkRule(id: LinkRuleId): void {
+    for (const delivery of this.network.removeRule(id, this.nowUsValue)) this.enqueueDelivery(delivery);
+  }
+
+  /**
+   * Runs events until the next one is later than `stopUs`, the queue is empty, or `stopWhen`
+   * returns true after an event. The clock ends at `stopUs` unless a condition stopped it.
+   */
+  runUntil(stopUs: TimeUs, stopWhen?: () => boolean): RunStop {
+    for (;;) {
+      const next = this.queue.peek();
+      if (next === undefined) {
+        this.nowUsValue = Math.max(this.nowUsValue, stopUs);
+        return 'idle';
+      }
+      if (next.timeUs > stopUs) {
+        this.nowUsValue = stopUs;
+        return 'time';
+      }
+      this.queue.pop();
+      this.execute(next);
+      if (stopWhen !== undefined && stopWhen()) return 'condition';
+    }
+  }
+
+  private execute(event: KernelEvent): void {
+    this.nowUsValue = event.timeUs;
+    this.eventsRunCount += 1;
+    if (this.eventsRunCount > this.config.eventsMax) {
+      throw new BudgetExceededError(`Run exceeded eventsMax: ${this.config.eventsMax} events`);
+    }
+    switch (event.type) {
+      case 'call':
+        this.record(event, this.kindCode(event.label), -1);
+        event.run();
+        return;
+      case 'deliver':
+      case 'timer':
+        this.executeOnNode(event);
+        return;
+      default:
+        assertNever(event, 'kernel event');
+    }
+  }
+
+  private executeOnNode(event: KernelEvent & { type: 'deliver' | 'timer' }): void {
+    const node = event.node;
+    if (node.status === 'crashed' || event.incarnation !== node.incarnation) return;
+    if (node.status === 'paused') {
+      node.deferred.push(event);
+      return;
+    }
+    if (event.type === 'deliver') {
+      this.record(event, this.kindCode(event.envelope.payload.kind), node.index);
+      node.actor.onMessage(event.envelope, node.ctx);
+    } else {
+      if (!node.activeTimers.delete(event.timerId)) return;
+      this.record(event, TIMER_KIND_CODE, node.index);
+      node.actor.onTimer(event.payload, node.ctx);
+    }
+  }
+
+  private record(event: KernelEvent, kindCode: number, nodeIndex: number): void {
+    this.hash.mix(event.timeUs);
+    this.hash.mix(event.seq);
+    this.hash.mix(kindCode);
+    this.hash.mix(nodeIndex);
+    if (this.eventLog !== undefined) {
+      const what = event.type === 'call' ? event.label
+        : event.type === 'deliver' ? `${event.envelope.payload.kind} ${event.envelope.source}>${event.node.id}`
+        : `timer ${event.node.id}`;
+      this.eventLog.push(`#${this.eventsRunCount} t=${event.timeUs}us seq=${event.seq} ${what} hash=${this.hash.hex()}`);
+    }
+  }
+
+  private kindCode(kind: string): number {
+    let code = this.kindCodes.get(kind);
+    if (code === undefined) {
+      code = 0;
+      for (let i = 0; i < kind.length; i++) code = (Math.imul(31, code) + kind.charCodeAt(i)) | 0;
+      this.kindCodes.set(kind, code);
+    }
+    return code;
+  }
+
+  private node(id: NodeId): SimNode {
+    const node = this.nodes.get(id);
+    assert(node !== undefined, `unknown node ${id}`);
+    return node;
+  }
+
+  private enqueueDelivery(delivery: Delivery<Message>): void {
+    const target = this.node(delivery.target);
+    if (target.status === 'crashed') return;
+    const envelope: Envelope = {
+      source: delivery.source,
+      target: delivery.target,
+      payload: delivery.payload,
+      sentUs: delivery.sentUs,
+    };
+    this.queue.push({
+      timeUs: delivery.deliverUs,
+      seq: this.seq++,
+      type: 'deliver',
+      node: target,
+      incarnation: target.incarnation,
+      envelope,
+    });
+  }
+
+  private contextFor(node: SimNode): ActorContext {
+    return {
+      nodeId: node.id,
+      rng: this.rootRng.fork(`node/${node.id}`),
+      nowUs: () => this.nowUsValue + node.clockSkewUs,
+      send: (target, payload) => {
+        this.node(target);
+        for (const delivery of this.network.route(node.id, target, payload, this.nowUsValue)) {
+          this.enqueueDelivery(delivery);
+        }
+      },
+      setTimer: (delayUs, payload) => {
+        assert(Number.isSafeInteger(delayUs) && delayUs >= 0, `timer delay must be a non-negative integer: ${delayUs}`);
+        const timerId = this.nextTimerId++;
+        node.activeTimers.add(timerId);
+        this.queue.push({
+          timeUs: this.nowUsValue + delayUs,
+          seq: this.seq++,
+          type: 'timer',
+          node,
+          incarnation: node.incarnation,
+          timerId,
+          payload,
+        });
+        return timerId;
+      },
+      cancelTimer: (timerId) => {
+        node.activeTimers.delete(timerId);
+      },
+      trace: (text) => {
+        if (this.traceSink !== undefined) this.traceSink(`${this.nowUsValue} ${node.id} ${text}`);
+      },
+    };
+  }
+}
