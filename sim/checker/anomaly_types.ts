@@ -46,6 +46,8 @@ export interface CheckResult {
   readonly valid: true | false | 'unknown';
   readonly anomalyTypes: readonly AnomalyKind[];
   readonly anomalies: readonly Anomaly[];
+  /** How many anomalies of each kind were found before the example cap, sorted by kind. */
+  readonly anomalyCounts: ReadonlyArray<{ readonly kind: AnomalyKind; readonly count: number }>;
   /** Checkers that threw, with their error: they make `valid` unknown, never false. */
   readonly checkerErrors: ReadonlyArray<{ readonly checker: string; readonly error: string }>;
 }

@@ -69,4 +69,15 @@ export interface Oracle {
   readonly partitions: readonly OraclePartition[];
   readonly epochGrants: readonly EpochGrant[];
   readonly faults: readonly FaultInterval[];
+  /**
+   * Invariants the simulator found broken during the run (for example `lastStableOffset ≤
+   * highWatermark ≤ logEndOffset`), in time order. The checker reports each as an `invariant`
+   * anomaly.
+   */
+  readonly invariantViolations: ReadonlyArray<{
+    readonly timeUs: number;
+    readonly topic: string;
+    readonly partition: number;
+    readonly description: string;
+  }>;
 }

@@ -56,6 +56,6 @@ export interface Actor<M extends Message = Message> {
   onMessage(envelope: Envelope<M>, ctx: ActorContext<M>): void;
   /** Called when a timer set through the context fires. */
   onTimer(payload: unknown, ctx: ActorContext<M>): void;
-  /** Called when the node crashes: drop volatile state, keep what `mode` says is durable. */
-  onCrash(mode: CrashMode): void;
+  /** Called when the node crashes at `nowUs`: drop volatile state, keep what `mode` keeps. */
+  onCrash(mode: CrashMode, nowUs: TimeUs): void;
 }

@@ -27,7 +27,13 @@ export type LinkEffect =
 
 /**
  * A fault rule on the network. Absent `source`, `target` or `kinds` match everything.
- * @example { source: 'b1', target: 'A', kinds: ['ProduceResponse'], effect: { type: 'drop', chance: ratio(1, 2) } }
+ * @example
+ * {
+ *   source: 'b1',
+ *   target: 'A',
+ *   kinds: ['ProduceResponse'],
+ *   effect: { type: 'drop', chance: ratio(1, 2) },
+ * }
  */
 export interface LinkRule {
   readonly source?: NodeId;
@@ -106,7 +112,12 @@ export class Network {
   }
 
   /** Routes one sent message through the rules: zero, one or two deliveries. */
-  route<M extends Message>(source: NodeId, target: NodeId, payload: M, nowUs: TimeUs): Array<Delivery<M>> {
+  route<M extends Message>(
+    source: NodeId,
+    target: NodeId,
+    payload: M,
+    nowUs: TimeUs,
+  ): Array<Delivery<M>> {
     let extraDelayUs = 0;
     let copies = 1;
     for (const installed of this.rules.values()) {
@@ -135,13 +146,19 @@ export class Network {
     }
     const deliveries: Array<Delivery<M>> = [];
     for (let copy = 0; copy < copies; copy++) {
-      deliveries.push({ source, target, payload, sentUs: nowUs, deliverUs: this.deliveryTime(source, target, nowUs, extraDelayUs) });
+      const deliverUs = this.deliveryTime(source, target, nowUs, extraDelayUs);
+      deliveries.push({ source, target, payload, sentUs: nowUs, deliverUs });
     }
     return deliveries;
   }
 
   /** FIFO per link: a message never overtakes an earlier one on the same link. */
-  private deliveryTime(source: NodeId, target: NodeId, nowUs: TimeUs, extraDelayUs: TimeUs): TimeUs {
+  private deliveryTime(
+    source: NodeId,
+    target: NodeId,
+    nowUs: TimeUs,
+    extraDelayUs: TimeUs,
+  ): TimeUs {
     const key = `${source}>${target}`;
     const delayUs = this.rng.intInclusive(this.config.delayUsMin, this.config.delayUsMax);
     const earliest = this.lastDeliveryUs.get(key) ?? 0;

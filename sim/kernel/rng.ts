@@ -58,7 +58,10 @@ export class Rng {
     return min + (draw % range);
   }
 
-  /** True with probability `chance.numerator / chance.denominator`. @example rng.chance({numerator: 1, denominator: 10}) */
+  /**
+   * True with probability `chance.numerator / chance.denominator`.
+   * @example rng.chance({ numerator: 1, denominator: 10 })
+   */
   chance(chance: Ratio): boolean {
     assertRatio(chance);
     if (chance.numerator === 0) return false;
@@ -85,7 +88,10 @@ export class Rng {
   }
 }
 
-/** Asserts that a ratio is a probability: integers with 0 <= numerator <= denominator, denominator > 0. */
+/**
+ * Asserts that a ratio is a probability: integers with 0 <= numerator <= denominator and
+ * denominator > 0.
+ */
 export function assertRatio(chance: Ratio): void {
   assert(Number.isSafeInteger(chance.numerator), 'Ratio numerator must be an integer');
   assert(Number.isSafeInteger(chance.denominator), 'Ratio denominator must be an integer');

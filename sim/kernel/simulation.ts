@@ -8,7 +8,13 @@ import { assert, assertNever } from './assert';
 import type { Actor, ActorContext, CrashMode, Envelope, Message, TimerId } from './actor';
 import { EventQueue } from './event_queue';
 import type { NodeId, TimeUs } from './ids';
-import { Network, type Delivery, type LinkRule, type LinkRuleId, type NetworkConfig } from './network';
+import {
+  Network,
+  type Delivery,
+  type LinkRule,
+  type LinkRuleId,
+  type NetworkConfig,
+} from './network';
 import { Rng } from './rng';
 import { TraceHash } from './trace_hash';
 
@@ -33,7 +39,10 @@ export interface SimulationConfig {
   readonly eventsMax: number;
   /** Bound on queued events (a runaway actor trips it). @default 1_000_000 */
   readonly eventsQueuedMax: number;
-  /** Keep one line per executed event, to locate the first divergence of two runs. @default false */
+  /**
+   * Keep one line per executed event, to locate the first divergence of two runs.
+   * @default false
+   */
   readonly recordEventLog: boolean;
 }
 
@@ -41,8 +50,23 @@ export interface SimulationConfig {
 export type NodeStatus = 'running' | 'paused' | 'crashed';
 
 type KernelEvent =
-  | { timeUs: TimeUs; seq: number; type: 'deliver'; node: SimNode; incarnation: number; envelope: Envelope }
-  | { timeUs: TimeUs; seq: number; type: 'timer'; node: SimNode; incarnation: number; timerId: TimerId; payload: unknown }
+  | {
+      timeUs: TimeUs;
+      seq: number;
+      type: 'deliver';
+      node: SimNode;
+      incarnation: number;
+      envelope: Envelope;
+    }
+  | {
+      timeUs: TimeUs;
+      seq: number;
+      type: 'timer';
+      node: SimNode;
+      incarnation: number;
+      timerId: TimerId;
+      payload: unknown;
+    }
   | { timeUs: TimeUs; seq: number; type: 'call'; label: string; run: () => void };
 
 interface SimNode {
@@ -55,6 +79,12 @@ interface SimNode {
   incarnation: number;
   /** Events that fell due while the node was paused, in the order they fell due. */
   deferred: KernelEvent[];
+  /**
+   * Events that {@link Simulation.resume} re-queued at the resume instant and that have not run
+   * yet. Anything else due for the node at that instant waits behind them, so a message due
+   * exactly at the resume time cannot overtake earlier messages on its link.
+   */
+  backlog: Set<KernelEvent>;
   activeTimers: Set<TimerId>;
   /** Added to the global clock when the node reads its time (clock skew). */
   clockSkewUs: TimeUs;
@@ -116,6 +146,7 @@ export class Simulation {
       status: 'running',
       incarnation: 0,
       deferred: [],
+      backlog: new Set(),
       activeTimers: new Set(),
       clockSkewUs: 0,
     };
@@ -162,7 +193,8 @@ export class Simulation {
     node.status = 'running';
     const deferred = node.deferred;
     node.deferred = [];
-    for (const event of deferred) this.queue.push({ ...event, timeUs: this.nowUsValue, seq: this.seq++ });
+    node.backlog = new Set();
+    for (const event of deferred) this.requeueNow(node, event);
   }
 
   /** Crashes a node: its timers and in-flight inbound messages are lost. */
@@ -172,8 +204,9 @@ export class Simulation {
     node.status = 'crashed';
     node.incarnation += 1;
     node.deferred = [];
+    node.backlog = new Set();
     node.activeTimers.clear();
-    node.actor.onCrash(mode);
+    node.actor.onCrash(mode, this.nowUsValue);
   }
 
   /** Restarts a crashed node: `onStart` runs again with its durable state. */
@@ -196,7 +229,9 @@ export class Simulation {
 
   /** Removes a network fault rule, delivering anything it held. */
   removeLinkRule(id: LinkRuleId): void {
-    for (const delivery of this.network.removeRule(id, this.nowUsValue)) this.enqueueDelivery(delivery);
+    for (const delivery of this.network.removeRule(id, this.nowUsValue)) {
+      this.enqueueDelivery(delivery);
+    }
   }
 
   /**
@@ -211,7 +246,8 @@ export class Simulation {
         return 'idle';
       }
       if (next.timeUs > stopUs) {
-        this.nowUsValue = stopUs;
+        // Never backwards: a stopUs earlier than now (after a 'condition' stop) leaves it.
+        this.nowUsValue = Math.max(this.nowUsValue, stopUs);
         return 'time';
       }
       this.queue.pop();
@@ -243,6 +279,12 @@ export class Simulation {
   private executeOnNode(event: KernelEvent & { type: 'deliver' | 'timer' }): void {
     const node = event.node;
     if (node.status === 'crashed' || event.incarnation !== node.incarnation) return;
+    const fromBacklog = node.backlog.delete(event);
+    if (!fromBacklog && node.backlog.size > 0) {
+      // A pause's backlog is still draining at this instant: wait behind it (FIFO per link).
+      this.requeueNow(node, event);
+      return;
+    }
     if (node.status === 'paused') {
       node.deferred.push(event);
       return;
@@ -257,16 +299,29 @@ export class Simulation {
     }
   }
 
+  /** Queues `event` again at the current instant, behind everything already queued for it. */
+  private requeueNow(node: SimNode, event: KernelEvent): void {
+    const requeued = { ...event, timeUs: this.nowUsValue, seq: this.seq++ };
+    node.backlog.add(requeued);
+    this.queue.push(requeued);
+  }
+
   private record(event: KernelEvent, kindCode: number, nodeIndex: number): void {
     this.hash.mix(event.timeUs);
     this.hash.mix(event.seq);
     this.hash.mix(kindCode);
     this.hash.mix(nodeIndex);
     if (this.eventLog !== undefined) {
-      const what = event.type === 'call' ? event.label
-        : event.type === 'deliver' ? `${event.envelope.payload.kind} ${event.envelope.source}>${event.node.id}`
-        : `timer ${event.node.id}`;
-      this.eventLog.push(`#${this.eventsRunCount} t=${event.timeUs}us seq=${event.seq} ${what} hash=${this.hash.hex()}`);
+      const what =
+        event.type === 'call'
+          ? event.label
+          : event.type === 'deliver'
+            ? `${event.envelope.payload.kind} ${event.envelope.source}>${event.node.id}`
+            : `timer ${event.node.id}`;
+      this.eventLog.push(
+        `#${this.eventsRunCount} t=${event.timeUs}us seq=${event.seq} ${what} ` +
+          `hash=${this.hash.hex()}`,
+      );
     }
   }
 
@@ -317,7 +372,10 @@ export class Simulation {
         }
       },
       setTimer: (delayUs, payload) => {
-        assert(Number.isSafeInteger(delayUs) && delayUs >= 0, `timer delay must be a non-negative integer: ${delayUs}`);
+        assert(
+          Number.isSafeInteger(delayUs) && delayUs >= 0,
+          `timer delay must be a non-negative integer: ${delayUs}`,
+        );
         const timerId = this.nextTimerId++;
         node.activeTimers.add(timerId);
         this.queue.push({

@@ -1,0 +1,106 @@
+/**
+ * Turns a finished run into its {@link RunReport}: outcome, anomalies, expectations, the final
+ * state of each partition, operation counts, fenced clients and the reproduce command.
+ */
+import type { Simulation } from '../sim/kernel';
+import type { CheckResult } from '../sim/checker';
+import type { History, Oracle } from '../sim/history';
+import type { ScenarioConfig } from '../scenarios';
+import type { ExpectationResult, OperationCount, RunOutcome, RunReport } from './report_types';
+import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
+
+const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
+
+/** The command that replays a run exactly. */
+export function reproduceCommand(file: string, seed: string): string {
+  return `npx eos-sim run ${file} --seed ${seed}`;
+}
+
+function countOperations(history: History): OperationCount[] {
+  const counts = new Map<string, { invoke: number; ok: number; fail: number; info: number }>();
+  for (const op of history) {
+    if (op.f === 'nemesis') continue;
+    const count = counts.get(op.f) ?? { invoke: 0, ok: 0, fail: 0, info: 0 };
+    count[op.type] += 1;
+    counts.set(op.f, count);
+  }
+  return [...counts].map(([f, count]) => ({ f, ...count })).sort((a, b) => (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
+}
+
+/** Clients that received a fencing error, in the order they first did. */
+export function fencedClients(history: History): string[] {
+  const fenced: string[] = [];
+  for (const op of history) {
+    if (op.error !== undefined && FENCING_ERRORS.has(op.error) && !fenced.includes(op.client)) fenced.push(op.client);
+  }
+  return fenced;
+}
+
+/** Everything a report is built from. */
+export interface ReportInput {
+  readonly scenario: ScenarioConfig;
+  readonly seed: string;
+  readonly sim: Simulation;
+  readonly check: CheckResult;
+  readonly history: History;
+  readonly oracle: Oracle;
+  readonly liveness: { converged: boolean; detail: string };
+  readonly budgetError?: string;
+}
+
+/** Builds the report of one run. */
+export function buildReport(input: ReportInput): RunReport {
+  const { scenario, check, history, oracle } = input;
+  const allowed = new Set(scenario.expect.anomalies);
+  const unexpected = check.anomalyTypes.filter((kind) => !allowed.has(kind));
+  const fenced = fencedClients(history);
+  const expectations: ExpectationResult[] = [
+    {
+      name: 'no anomaly outside expect.anomalies',
+      met: unexpected.length === 0 && check.valid !== 'unknown',
+      detail: unexpected.length === 0 ? 'none found' : `found ${unexpected.join(', ')}`,
+    },
+    ...scenario.expect.fenced.map((client) => ({
+      name: `${client} is fenced`,
+      met: fenced.includes(client),
+      detail: fenced.includes(client) ? `${client} received a fencing error` : `${client} was never fenced`,
+    })),
+    ...scenario.expect.anomalies.map((kind) => ({
+      name: `${kind} reproduced (expected for this configuration; judged over seeds)`,
+      met: true,
+      detail: check.anomalyTypes.includes(kind as never) ? 'found on this seed' : 'not found on this seed',
+    })),
+  ];
+  let outcome: RunOutcome = expectations.every((expectation) => expectation.met) ? 'pass' : 'fail';
+  if (outcome === 'pass' && !input.liveness.converged) outcome = 'liveness';
+  if (input.budgetError !== undefined) outcome = 'budget-exceeded';
+  return {
+    tool: { name: 'eos-sim', version: EOS_SIM_VERSION, seedrandom: SEEDRANDOM_VERSION },
+    seed: input.seed,
+    scenario: { name: scenario.name, file: scenario.file, hash: scenario.hash },
+    outcome,
+    eventHash: input.sim.eventHash,
+    eventsRun: input.sim.eventsRun,
+    simulatedUs: input.sim.nowUs,
+    check,
+    expectedAnomalyTypes: scenario.expect.anomalies,
+    unexpectedAnomalyTypes: unexpected,
+    expectations,
+    partitions: oracle.partitions.map((partition) => ({
+      topic: partition.topic,
+      partition: partition.partition,
+      leader: partition.leader,
+      logStartOffset: partition.logStartOffset,
+      logEndOffset: partition.logEndOffset,
+      highWatermark: partition.highWatermark,
+      lastStableOffset: partition.lastStableOffset,
+      openTransactions: partition.openTransactions.length,
+    })),
+    operations: countOperations(history),
+    fencedClients: fenced,
+    faults: oracle.faults,
+    liveness: input.liveness,
+    reproduce: reproduceCommand(scenario.file, input.seed),
+    ...(input.budgetError === undefined ? {} : { error: input.budgetError }),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Runs one scenario with one seed through the four phases: workload with faults, heal (faults
+ * end, applications stop starting operations, the cluster settles), final reads of every
+ * partition at both isolation levels, and the check. Returns the run report with the history and
+ * the oracle it was computed from.
+ */
+import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../sim/kernel';
+import { Broker, ClusterMetadata } from '../sim/actors';
+import { HistoryRecorder, type History, type Oracle } from '../sim/history';
+import { ClientActor, FinalReaderActor, type ClientDeps } from '../sim/workload';
+import { checkHistory } from '../sim/checker';
+import { Nemesis } from '../faults';
+import type { ScenarioConfig } from '../scenarios';
+import { buildOracle } from './oracle';
+import { buildReport } from './report';
+import type { RunReport } from './report_types';
+
+/** Options of one run. */
+export interface RunOptions {
+  /** The root seed, a decimal string. */
+  readonly seed: string;
+  /** Keep one line per event (for `--check-determinism`). @default false */
+  readonly recordEventLog?: boolean;
+  /** Receives trace lines from actors. */
+  readonly trace?: (line: string) => void;
+}
+
+/** A finished run. */
+export interface RunResult {
+  readonly report: RunReport;
+  readonly history: History;
+  readonly oracle: Oracle;
+  readonly executedEvents: readonly string[];
+}
+
+/** Bounds on the history of one run (style rule 32). */
+const HISTORY_OPS_MAX = 2_000_000;
+/** How long the final reads may take before the run counts as not converging. */
+const FINAL_READ_US_MAX = 120_000_000;
+
+/** Runs `scenario` with `options.seed`. */
+export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunResult {
+  const sim = new Simulation({
+    seed: options.seed,
+    network: scenario.network,
+    eventsMax: scenario.eventsMax,
+    eventsQueuedMax: 1_000_000,
+    recordEventLog: options.recordEventLog ?? false,
+  });
+  sim.traceSink = options.trace;
+  const metadata = new ClusterMetadata(scenario.brokers, scenario.topics, scenario.broker.transactionStateLogNumPartitions);
+  const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
+  const control = { stopping: false };
+  let nextValue = 0;
+  const deps: ClientDeps = { metadata, recorder, control, clock: () => sim.nowUs, nextValue: () => nextValue++ };
+  const brokers = metadata.brokers.map((id) => ({ id: id as string, broker: newBroker(id, metadata, scenario) }));
+  for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
+  const clients = scenario.clients.map((spec) => new ClientActor(spec, deps));
+  scenario.clients.forEach((spec, index) => sim.addNode(nodeId(spec.name), clients[index] as ClientActor));
+  const readers = (['read_committed', 'read_uncommitted'] as const).map((level) => {
+    const name = `final-${level.replace('_', '-')}`;
+    const reader = new FinalReaderActor(name, level, deps);
+    sim.addNode(nodeId(name), reader);
+    return reader;
+  });
+  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'));
+  nemesis.schedule(scenario.faults);
+
+  let budgetError: string | undefined;
+  let converged = false;
+  let convergenceDetail = '';
+  try {
+    sim.runUntil(scenario.durationMs * 1000);
+    sim.schedule(sim.nowUs, 'heal', () => {
+      control.stopping = true;
+      nemesis.healAll();
+    });
+    const healDeadlineUs = sim.nowUs + scenario.healMs * 1000;
+    const settled = (): boolean => clients.every((client) => !client.busy) && openTransactionCount(brokers) === 0;
+    sim.runUntil(healDeadlineUs, () => control.stopping && settled());
+    converged = settled();
+    convergenceDetail = converged
+      ? `settled at ${sim.nowUs} us`
+      : `after heal: ${clients.filter((client) => client.busy).length} clients busy, ${openTransactionCount(brokers)} open transactions`;
+    sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
+    const finalDeadlineUs = sim.nowUs + FINAL_READ_US_MAX;
+    sim.runUntil(finalDeadlineUs, () => readers.every((reader) => reader.done));
+    if (!readers.every((reader) => reader.done)) {
+      converged = false;
+      convergenceDetail += '; final reads did not complete';
+    }
+  } catch (error) {
+    if (!(error instanceof BudgetExceededError)) throw error;
+    budgetError = error.message;
+  }
+  const oracle = buildOracle(brokers, nemesis.faultIntervals());
+  const history = recorder.history;
+  const check = checkHistory(history, oracle);
+  const report = buildReport({
+    scenario,
+    seed: options.seed,
+    sim,
+    check,
+    history,
+    oracle,
+    liveness: { converged, detail: convergenceDetail },
+    ...(budgetError === undefined ? {} : { budgetError }),
+  });
+  return { report, history, oracle, executedEvents: sim.executedEvents };
+}
+
+function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConfig): Broker {
+  return new Broker({
+    id,
+    metadata,
+    coordinator: {
+      transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
+      abortTimedOutTransactionCleanupIntervalMs: scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
+      logWriteUsMin: 1000,
+      logWriteUsMax: 3000,
+    },
+    bugs: { skipProducerEpochCheck: scenario.bugs.partitionSkipProducerEpochCheck },
+    fetchBatchesMax: 64,
+  });
+}
+
+function openTransactionCount(brokers: ReadonlyArray<{ broker: Broker }>): number {
+  let count = 0;
+  for (const { broker } of brokers) for (const log of broker.partitions.values()) count += log.openTransactions.size;
+  return count;
+}

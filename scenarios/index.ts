@@ -1,0 +1,7 @@
+/**
+ * The scenarios folder's public API: load and list scenario files, the typed errors they throw,
+ * and the resolved config types the runner consumes. Other folders import from here only.
+ */
+export { listScenarioFiles, loadScenario, parseScenario } from './loader';
+export { ScenarioInvalidError, ScenarioNotFoundError } from './errors';
+export type * from './scenario_types';

@@ -1,0 +1,401 @@
+/**
+ * Loads scenario files: YAML text → strict schema → rules across keys → a resolved
+ * {@link ScenarioConfig} with every default filled. Every mistake is thrown as a
+ * {@link ScenarioInvalidError} naming the file, the 1-based line and the dotted key, so a user
+ * can fix a file without reading this code. When a file has several mistakes, the one on the
+ * earliest line is reported. This is the only module that reads scenario files from disk.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { ScenarioInvalidError, ScenarioNotFoundError } from './errors';
+import {
+  CONSUMER_DEFAULTS,
+  PRODUCER_DEFAULTS,
+  WORKLOAD_DEFAULTS,
+  brokerNames,
+  checkScenarioRules,
+  idempotenceConflict,
+  scenarioFileSchema,
+  workloadKindOf,
+  type ClientEntry,
+  type FaultEntry,
+  type PathSegment,
+  type Problem,
+  type ScenarioFile,
+} from './schema';
+import type { ClientConfig, FaultSpec, ProducerSettings, ScenarioConfig } from './scenario_types';
+
+/** File names the directory walk picks up. */
+const SCENARIO_FILE_NAME = /\.ya?ml$/;
+/** Fault probabilities become exact ratios over this denominator. */
+const PROBABILITY_DENOMINATOR = 1_000_000;
+
+/**
+ * Parses and validates scenario text. Pure: the same text and name give the same config. The
+ * hash is the SHA-256 of the text's UTF-8 bytes.
+ *
+ * @param text - The YAML text of a scenario file.
+ * @param file - The name to report in errors and to store in `ScenarioConfig.file`.
+ * @throws {@link ScenarioInvalidError} for broken YAML or an invalid scenario.
+ * @example
+ * ```ts
+ * const config = parseScenario(text, 'scenarios/zombie-fencing.yaml');
+ * console.log(config.clients.length, config.durationMs);
+ * ```
+ */
+export function parseScenario(text: string, file: string): ScenarioConfig {
+  const hash = createHash('sha256').update(text, 'utf8').digest('hex');
+  return resolveText({ text, file, hash });
+}
+
+/**
+ * Reads a scenario file and resolves it. `hash` is the SHA-256 of the file's bytes, in hex.
+ *
+ * @param path - Path of a `.yaml` file, stored as given in `ScenarioConfig.file`.
+ * @throws {@link ScenarioNotFoundError} when nothing exists at `path`.
+ * @throws {@link ScenarioInvalidError} when the file is a directory or is not a valid scenario.
+ * @example
+ * ```ts
+ * const config = loadScenario('scenarios/zombie-fencing.yaml');
+ * ```
+ */
+export function loadScenario(path: string): ScenarioConfig {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    if (hasCode(error, 'ENOENT')) throw new ScenarioNotFoundError(path);
+    if (hasCode(error, 'EISDIR')) {
+      const detail = 'is a directory: expected a scenario file';
+      throw new ScenarioInvalidError({ file: path, line: undefined, key: undefined, detail });
+    }
+    throw error;
+  }
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  return resolveText({ text: bytes.toString('utf8'), file: path, hash });
+}
+
+/**
+ * The scenario files at a path: a file gives itself; a directory gives every `*.yaml` and `*.yml`
+ * file below it, recursively, sorted by plain code-unit order so every machine lists the same
+ * files in the same order. Symbolic links to files are listed; links to directories are not
+ * followed, so a link cycle cannot loop.
+ *
+ * @param pathOrDir - A scenario file or a directory of them.
+ * @throws {@link ScenarioNotFoundError} when nothing exists at `pathOrDir`.
+ * @example
+ * ```ts
+ * listScenarioFiles('scenarios'); // ['scenarios/a.yaml', 'scenarios/sub/b.yml']
+ * ```
+ */
+export function listScenarioFiles(pathOrDir: string): string[] {
+  const stats = statSync(pathOrDir, { throwIfNoEntry: false });
+  if (stats === undefined) throw new ScenarioNotFoundError(pathOrDir);
+  if (!stats.isDirectory()) return [pathOrDir];
+  const files: string[] = [];
+  collectScenarioFiles(pathOrDir, files);
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Appends the scenario files below `directory` to `files`. */
+function collectScenarioFiles(directory: string, files: string[]): void {
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) {
+      collectScenarioFiles(path, files);
+    } else if (SCENARIO_FILE_NAME.test(entry.name)) {
+      if (statSync(path, { throwIfNoEntry: false })?.isFile() === true) files.push(path);
+    }
+  }
+}
+
+/** Whether `error` is a Node system error with this `code` (`ENOENT`). */
+function hasCode(error: unknown, code: string): boolean {
+  return error instanceof Error && 'code' in error && error.code === code;
+}
+
+/** YAML text → validated file → resolved config. */
+function resolveText(source: { text: string; file: string; hash: string }): ScenarioConfig {
+  const { file } = source;
+  const lineCounter = new LineCounter();
+  const document = parseDocument(source.text, { lineCounter, prettyErrors: true });
+  const lines = new LineFinder(document, lineCounter);
+  const yamlError = document.errors[0];
+  if (yamlError !== undefined) {
+    const reason = (yamlError.message.split('\n')[0] ?? '').replace(/ at line \d+.*$/, '');
+    const line = yamlError.linePos?.[0].line;
+    const detail = `invalid YAML: ${reason}`;
+    throw new ScenarioInvalidError({ file, line, key: undefined, detail });
+  }
+  let data: unknown;
+  try {
+    data = document.toJS();
+  } catch (error) {
+    const detail = `invalid YAML: ${error instanceof Error ? error.message : String(error)}`;
+    throw new ScenarioInvalidError({ file, line: undefined, key: undefined, detail });
+  }
+  if (data === null || data === undefined) {
+    const detail = 'is empty: expected a mapping with name, cluster, clients and run';
+    throw new ScenarioInvalidError({ file, line: undefined, key: undefined, detail });
+  }
+  const parsed = scenarioFileSchema.safeParse(data);
+  if (!parsed.success) throw earliestProblem(parsed.error.issues.flatMap(problemsOf), lines, file);
+  const problems = checkScenarioRules(parsed.data);
+  if (problems.length > 0) throw earliestProblem(problems, lines, file);
+  return resolveScenario({ scenario: parsed.data, file, hash: source.hash, lines });
+}
+
+/** The problems one zod issue stands for: an unknown-key issue gives one per key. */
+function problemsOf(issue: z.core.$ZodIssue): Problem[] {
+  const path = issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part));
+  if (issue.code !== 'unrecognized_keys') return [{ path, detail: issue.message }];
+  return issue.keys.map((key) => ({
+    path: [...path, key],
+    detail: `unknown key ${key}: ${issue.message}`,
+  }));
+}
+
+/** The error for the problem on the earliest line; problems without a line come last. */
+function earliestProblem(
+  problems: readonly Problem[],
+  lines: LineFinder,
+  file: string,
+): ScenarioInvalidError {
+  let chosen: { problem: Problem; line: number | undefined } | undefined;
+  for (const problem of problems) {
+    const line = lines.lineOf(problem.path);
+    const earlier = line !== undefined && (chosen?.line === undefined || line < chosen.line);
+    if (chosen === undefined || earlier) chosen = { problem, line };
+  }
+  if (chosen === undefined) throw new Error('earliestProblem needs at least one problem');
+  const { path, detail } = chosen.problem;
+  const key = path.length === 0 ? undefined : formatKey(path);
+  return new ScenarioInvalidError({ file, line: chosen.line, key, detail });
+}
+
+/** `['clients', 0, 'config', 'acks']` → `clients[0].config.acks`. */
+function formatKey(path: readonly PathSegment[]): string {
+  let key = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') key += `[${segment}]`;
+    else key += key === '' ? segment : `.${segment}`;
+  }
+  return key;
+}
+
+/**
+ * Maps a path into the parsed data back to a line of the text. A path that ends at a key gives
+ * that key's line, a list index gives the item's line, and a path that leaves the document (a
+ * missing key) gives the line of the nearest parent that exists, or undefined at the top level.
+ */
+class LineFinder {
+  constructor(
+    private readonly document: Document,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  lineOf(path: readonly PathSegment[]): number | undefined {
+    let node: unknown = this.document.contents;
+    if (path.length === 0) return this.nodeLine(node);
+    let line: number | undefined;
+    for (const segment of path) {
+      if (isAlias(node)) node = node.resolve(this.document);
+      if (isMap(node)) {
+        const pair = node.items.find((item) => keyText(item.key) === String(segment));
+        if (pair === undefined) break;
+        line = this.nodeLine(pair.key);
+        node = pair.value;
+      } else if (isSeq(node) && typeof segment === 'number') {
+        node = node.items[segment];
+        if (node === undefined) break;
+        line = this.nodeLine(node);
+      } else {
+        break;
+      }
+    }
+    return line;
+  }
+
+  private nodeLine(node: unknown): number | undefined {
+    if (typeof node !== 'object' || node === null || !('range' in node)) return undefined;
+    const range: unknown = node.range;
+    if (!Array.isArray(range) || typeof range[0] !== 'number') return undefined;
+    return this.lineCounter.linePos(range[0]).line;
+  }
+}
+
+/** The text of a map key node, when it is a scalar. */
+function keyText(key: unknown): string | undefined {
+  return isScalar(key) ? String(key.value) : undefined;
+}
+
+/** A validated file → the resolved config, Kafka keys mapped to camelCase, defaults filled. */
+function resolveScenario(options: {
+  readonly scenario: ScenarioFile;
+  readonly file: string;
+  readonly hash: string;
+  readonly lines: LineFinder;
+}): ScenarioConfig {
+  const { scenario, lines } = options;
+  const { broker, network, run } = scenario;
+  const nodes = [...brokerNames(scenario.cluster.brokers), ...scenario.clients.map((c) => c.name)];
+  return {
+    file: options.file,
+    name: scenario.name,
+    description: scenario.description,
+    hash: options.hash,
+    brokers: scenario.cluster.brokers,
+    topics: scenario.cluster.topics.map((topic) => ({ ...topic })),
+    broker: {
+      transactionMaxTimeoutMs: broker['transaction.max.timeout.ms'],
+      transactionAbortTimedOutTransactionCleanupIntervalMs:
+        broker['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
+      transactionStateLogNumPartitions: broker['transaction.state.log.num.partitions'],
+    },
+    bugs: {
+      partitionSkipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],
+    },
+    network: { delayUsMin: network['delay.us.min'], delayUsMax: network['delay.us.max'] },
+    clients: scenario.clients.map(resolveClient),
+    faults: scenario.faults.map((fault, index) =>
+      resolveFault({ fault, nodes, line: lines.lineOf(['faults', index]) }),
+    ),
+    expect: {
+      anomalies: scenario.expect.anomalies,
+      detectPercentMin: scenario.expect['detect.percent.min'],
+      fenced: scenario.expect.fenced,
+    },
+    durationMs: run['duration.ms'],
+    healMs: run['heal.ms'],
+    eventsMax: run['events.max'],
+    seeds: run.seeds,
+  };
+}
+
+/** One client entry → its settings and workload, with role-specific defaults. */
+function resolveClient(client: ClientEntry): ClientConfig {
+  const { config, workload } = client;
+  const startMs = workload['start.ms'] ?? WORKLOAD_DEFAULTS.startMs;
+  const topics = workload.topics;
+  if (client.role === 'consumer') {
+    return {
+      role: 'consumer',
+      name: client.name,
+      settings: {
+        isolationLevel: config['isolation.level'] ?? CONSUMER_DEFAULTS.isolationLevel,
+        autoOffsetReset: config['auto.offset.reset'] ?? CONSUMER_DEFAULTS.autoOffsetReset,
+        requestTimeoutMs: config['request.timeout.ms'] ?? CONSUMER_DEFAULTS.requestTimeoutMs,
+      },
+      workload: {
+        type: 'polls',
+        startMs,
+        pollIntervalMs: workload['poll.interval.ms'] ?? WORKLOAD_DEFAULTS.pollIntervalMs,
+        topics,
+      },
+    };
+  }
+  const settings = resolveProducerSettings(config);
+  const sendIntervalMs = workload['send.interval.ms'] ?? WORKLOAD_DEFAULTS.sendIntervalMs;
+  if (workloadKindOf(client) === 'sends') {
+    const sends = given(workload.sends, 'sends');
+    return {
+      role: 'producer',
+      name: client.name,
+      settings,
+      workload: { type: 'sends', startMs, sends, sendIntervalMs, topics },
+    };
+  }
+  return {
+    role: 'producer',
+    name: client.name,
+    settings,
+    workload: {
+      type: 'transactions',
+      startMs,
+      transactions: given(workload.transactions, 'transactions'),
+      recordsPerTransaction:
+        workload['records.per.transaction'] ?? WORKLOAD_DEFAULTS.recordsPerTransaction,
+      sendIntervalMs,
+      transactionIntervalMs:
+        workload['transaction.interval.ms'] ?? WORKLOAD_DEFAULTS.transactionIntervalMs,
+      abortEvery: workload['abort.every'] ?? WORKLOAD_DEFAULTS.abortEvery,
+      topics,
+    },
+  };
+}
+
+/** Producer config keys → settings, with Kafka's defaults. */
+function resolveProducerSettings(config: ClientEntry['config']): ProducerSettings {
+  return {
+    transactionalId: config['transactional.id'] ?? null,
+    // Kafka turns idempotence off silently when it was only on by default and another
+    // setting rules it out; the rules have already refused the cases where Kafka throws.
+    enableIdempotence: config['enable.idempotence'] ?? idempotenceConflict(config) === undefined,
+    acks: config.acks === undefined || config.acks === 'all' ? PRODUCER_DEFAULTS.acks : config.acks,
+    maxInFlightRequestsPerConnection:
+      config['max.in.flight.requests.per.connection'] ??
+      PRODUCER_DEFAULTS.maxInFlightRequestsPerConnection,
+    retries: config.retries ?? PRODUCER_DEFAULTS.retries,
+    requestTimeoutMs: config['request.timeout.ms'] ?? PRODUCER_DEFAULTS.requestTimeoutMs,
+    deliveryTimeoutMs: config['delivery.timeout.ms'] ?? PRODUCER_DEFAULTS.deliveryTimeoutMs,
+    retryBackoffMs: config['retry.backoff.ms'] ?? PRODUCER_DEFAULTS.retryBackoffMs,
+    transactionTimeoutMs:
+      config['transaction.timeout.ms'] ?? PRODUCER_DEFAULTS.transactionTimeoutMs,
+  };
+}
+
+/** A value the rules have already required; its absence here is a loader bug. */
+function given<Value>(value: Value | undefined, key: string): Value {
+  if (value === undefined) throw new Error(`Scenario rules let a missing ${key} through`);
+  return value;
+}
+
+/** One fault entry → its spec, with `null` for "any node" and the item's line. */
+function resolveFault(options: {
+  readonly fault: FaultEntry;
+  readonly nodes: readonly string[];
+  readonly line: number | undefined;
+}): FaultSpec {
+  const { fault } = options;
+  const line = options.line === undefined ? {} : { line: options.line };
+  const atMs = fault['at.ms'];
+  switch (fault.kind) {
+    case 'pause':
+      return { kind: 'pause', target: fault.target, atMs, forMs: fault['for.ms'], ...line };
+    case 'crash': {
+      const forMs = fault['for.ms'] ?? null;
+      return { kind: 'crash', target: fault.target, atMs, forMs, mode: fault.mode, ...line };
+    }
+    case 'drop':
+    case 'duplicate':
+    case 'delay': {
+      const probability = fault.kind === 'delay' ? 1 : fault.probability;
+      return {
+        kind: fault.kind,
+        from: fault.from ?? null,
+        to: fault.to ?? null,
+        messages: fault.messages,
+        probability: {
+          numerator: Math.round(probability * PROBABILITY_DENOMINATOR),
+          denominator: PROBABILITY_DENOMINATOR,
+        },
+        delayMs: fault.kind === 'delay' ? fault['delay.ms'] : 0,
+        atMs,
+        forMs: fault['for.ms'],
+        ...line,
+      };
+    }
+    case 'partition': {
+      const isolated = fault.nodes;
+      const between = fault.between ?? options.nodes.filter((node) => !isolated.includes(node));
+      return { kind: 'partition', nodes: isolated, between, atMs, forMs: fault['for.ms'], ...line };
+    }
+    default: {
+      const unreachable: never = fault;
+      throw new Error(`Unknown fault kind: ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,549 @@
+/**
+ * The shape of a scenario file, as a strict zod schema: every mapping rejects unknown keys, every
+ * value has its type and range, and optional sections get Kafka's defaults. Kafka settings keep
+ * Kafka's config keys verbatim (`transaction.timeout.ms`). Client `config` and `workload` keys
+ * stay optional here, without defaults, because which keys are allowed and which default
+ * applies depend on the client's role and on `transactional.id`: the loader checks those rules
+ * and fills those defaults from the constants below. Messages are the detail after the key, lower
+ * case first (`must be an integer >= 1`).
+ */
+import { z } from 'zod';
+import { KAFKA_MESSAGE_KINDS } from '../sim/actors/protocol/message_kinds';
+import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
+
+/** Kafka's producer defaults (reference §8); `enable.idempotence` is resolved by the loader. */
+export const PRODUCER_DEFAULTS = {
+  acks: -1,
+  maxInFlightRequestsPerConnection: 5,
+  retries: 2147483647,
+  requestTimeoutMs: 30000,
+  deliveryTimeoutMs: 120000,
+  retryBackoffMs: 100,
+  transactionTimeoutMs: 60000,
+} as const;
+
+/** Kafka's consumer defaults (reference §8). */
+export const CONSUMER_DEFAULTS = {
+  isolationLevel: 'read_uncommitted',
+  autoOffsetReset: 'latest',
+  requestTimeoutMs: 30000,
+} as const;
+
+/** Workload defaults, in milliseconds or counts. */
+export const WORKLOAD_DEFAULTS = {
+  startMs: 0,
+  recordsPerTransaction: 1,
+  sendIntervalMs: 10,
+  transactionIntervalMs: 50,
+  abortEvery: 0,
+  pollIntervalMs: 100,
+} as const;
+
+/** The most in-flight requests an idempotent producer may have (Kafka's constant name). */
+const MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE = 5;
+
+/** Producer `config` keys. `request.timeout.ms` is in both lists. */
+const PRODUCER_CONFIG_KEYS: ReadonlySet<string> = new Set([
+  'transactional.id',
+  'enable.idempotence',
+  'acks',
+  'max.in.flight.requests.per.connection',
+  'retries',
+  'request.timeout.ms',
+  'delivery.timeout.ms',
+  'retry.backoff.ms',
+  'transaction.timeout.ms',
+]);
+
+/** Consumer `config` keys. */
+const CONSUMER_CONFIG_KEYS: ReadonlySet<string> = new Set([
+  'isolation.level',
+  'auto.offset.reset',
+  'request.timeout.ms',
+]);
+
+/** The error-map parameter zod accepts on a schema or a check. */
+interface ErrorParam {
+  readonly error: (issue: { readonly code?: string; readonly input?: unknown }) => string;
+}
+
+/** A message for a value that is wrong, or `is required` when the key is missing. */
+function message(text: string): ErrorParam {
+  return { error: (issue) => (issue.input === undefined ? 'is required' : text) };
+}
+
+/** A strict mapping whose unknown-key issue lists the known keys. */
+function section<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  const known = `known keys are ${Object.keys(shape).join(', ')}`;
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') return known;
+      return issue.input === undefined ? 'is required' : 'must be a mapping';
+    },
+  });
+}
+
+/** An integer in `[min, max]`, with one message for every way it can be wrong. */
+function integer(options: { readonly min: number; readonly max?: number; readonly text?: string }) {
+  const text =
+    options.text ??
+    (options.max === undefined
+      ? `must be an integer >= ${options.min}`
+      : `must be an integer from ${options.min} to ${options.max}`);
+  const schema = z.int(message(text)).min(options.min, message(text));
+  return options.max === undefined ? schema : schema.max(options.max, message(text));
+}
+
+/** An integer that must be greater than zero. */
+function positive() {
+  return integer({ min: 1, text: 'must be an integer > 0' });
+}
+
+/** A non-empty string. */
+function text() {
+  return z.string(message('must be a string')).min(1, message('must not be empty'));
+}
+
+/** A boolean. */
+function boolean() {
+  return z.boolean(message('must be true or false'));
+}
+
+/** One of a fixed list of values, listed in the message. */
+function oneOf<const Values extends readonly [string | number, ...(string | number)[]]>(
+  values: Values,
+) {
+  return z.literal(values, message(`must be one of ${values.join(', ')}`));
+}
+
+/** A list of items, empty or not. */
+function list<Item extends z.ZodType>(item: Item, options: { readonly empty: boolean }) {
+  const schema = z.array(item, message('must be a list'));
+  return options.empty ? schema : schema.min(1, message('must not be empty'));
+}
+
+/** Kafka's legal topic name characters (`Topic.validate`), at most 249 of them. */
+const TOPIC_NAME = /^[A-Za-z0-9._-]{1,249}$/;
+/** Legal client names: they become node ids in traces and histories. */
+const CLIENT_NAME = /^[A-Za-z0-9_.-]+$/;
+/** A seed range: `first..last`. */
+const SEED_RANGE = /^(\d+)\.\.(\d+)$/;
+
+const topicSchema = section({
+  name: text()
+    .regex(TOPIC_NAME, message('must be 1 to 249 of the characters A-Z a-z 0-9 . _ -'))
+    .refine((name) => !name.startsWith('__'), message('must not start with "__"')),
+  partitions: integer({ min: 1 }).default(1),
+});
+
+const clusterSchema = section({
+  brokers: integer({ min: 1 }).default(1),
+  topics: list(topicSchema, { empty: false }),
+});
+
+const brokerSchema = section({
+  'transaction.max.timeout.ms': positive().default(900000),
+  'transaction.abort.timed.out.transaction.cleanup.interval.ms': positive().default(10000),
+  'transaction.state.log.num.partitions': integer({ min: 1 }).default(50),
+});
+
+const networkSchema = section({
+  'delay.us.min': integer({ min: 0 }).default(500),
+  'delay.us.max': integer({ min: 0 }).default(2000),
+});
+
+const bugsSchema = section({
+  'partition.skip.producer.epoch.check': boolean().default(false),
+});
+
+const clientConfigSchema = section({
+  'transactional.id': text().optional(),
+  'enable.idempotence': boolean().optional(),
+  acks: oneOf([0, 1, -1, 'all']).optional(),
+  'max.in.flight.requests.per.connection': integer({ min: 1 }).optional(),
+  retries: integer({ min: 0 }).optional(),
+  'request.timeout.ms': positive().optional(),
+  'delivery.timeout.ms': positive().optional(),
+  'retry.backoff.ms': integer({ min: 0 }).optional(),
+  'transaction.timeout.ms': positive().optional(),
+  'isolation.level': oneOf(['read_committed', 'read_uncommitted']).optional(),
+  'auto.offset.reset': oneOf(['earliest', 'latest']).optional(),
+});
+
+const workloadSchema = section({
+  'start.ms': integer({ min: 0 }).optional(),
+  topics: list(text(), { empty: false }),
+  transactions: integer({ min: 1 }).optional(),
+  'records.per.transaction': integer({ min: 1 }).optional(),
+  'send.interval.ms': integer({ min: 0 }).optional(),
+  'transaction.interval.ms': integer({ min: 0 }).optional(),
+  'abort.every': integer({ min: 0 }).optional(),
+  sends: integer({ min: 1 }).optional(),
+  'poll.interval.ms': integer({ min: 1 }).optional(),
+});
+
+const clientSchema = section({
+  name: text().regex(CLIENT_NAME, message('must be made of the characters A-Z a-z 0-9 _ . -')),
+  role: oneOf(['producer', 'consumer']),
+  config: clientConfigSchema.prefault({}),
+  workload: workloadSchema,
+});
+
+/** Keys every scheduled fault has. */
+const timing = { 'at.ms': integer({ min: 0 }), 'for.ms': positive() };
+
+/** Keys of the link faults: which messages on which link. */
+const link = {
+  ...timing,
+  from: text().optional(),
+  to: text().optional(),
+  messages: list(oneOf(KAFKA_MESSAGE_KINDS), { empty: true }).default([]),
+};
+
+const probability = z
+  .number(message('must be a number'))
+  .min(0.000001, message('must be a number > 0 and <= 1, at least 0.000001'))
+  .max(1, message('must be a number > 0 and <= 1'));
+
+const FAULT_KINDS = ['pause', 'crash', 'drop', 'duplicate', 'delay', 'partition'] as const;
+
+const faultSchema = z.discriminatedUnion(
+  'kind',
+  [
+    section({ kind: z.literal('pause'), target: text(), ...timing }),
+    section({
+      kind: z.literal('crash'),
+      target: text(),
+      'at.ms': timing['at.ms'],
+      'for.ms': positive().optional(),
+      mode: oneOf(['process', 'power-loss']).default('process'),
+    }),
+    section({ kind: z.literal('drop'), ...link, probability: probability.default(1) }),
+    section({ kind: z.literal('duplicate'), ...link, probability: probability.default(1) }),
+    section({ kind: z.literal('delay'), ...link, 'delay.ms': positive() }),
+    section({
+      kind: z.literal('partition'),
+      nodes: list(text(), { empty: false }),
+      between: list(text(), { empty: false }).optional(),
+      ...timing,
+    }),
+  ],
+  {
+    error: (issue) => {
+      const input = issue.input;
+      if (typeof input !== 'object' || input === null) return 'must be a mapping';
+      return 'kind' in input ? `must be one of ${FAULT_KINDS.join(', ')}` : 'is required';
+    },
+  },
+);
+
+const expectSchema = section({
+  anomalies: list(oneOf(ANOMALY_KINDS), { empty: true }).default([]),
+  'detect.percent.min': integer({ min: 0, max: 100 }).default(0),
+  fenced: list(text(), { empty: true }).default([]),
+});
+
+const seedsSchema = z
+  .string(message('must be a range first..last, such as 1..20'))
+  .transform((range, context) => {
+    const match = SEED_RANGE.exec(range);
+    const first = Number(match?.[1]);
+    const last = Number(match?.[2]);
+    const valid = Number.isSafeInteger(first) && Number.isSafeInteger(last);
+    if (!valid || first < 1 || first > last) {
+      context.issues.push({
+        code: 'custom',
+        input: range,
+        message: 'must be a range first..last with 1 <= first <= last, such as 1..20',
+      });
+      return z.NEVER;
+    }
+    return { first, last };
+  });
+
+const runSchema = section({
+  'duration.ms': positive(),
+  'heal.ms': positive().default(60000),
+  'events.max': positive().default(20000000),
+  seeds: seedsSchema.prefault('1..20'),
+});
+
+/**
+ * The strict schema of a whole scenario file, before the rules across keys.
+ *
+ * @example
+ * ```ts
+ * const result = scenarioFileSchema.safeParse(parseYaml(text));
+ * if (result.success) console.log(result.data.run['duration.ms']);
+ * ```
+ */
+export const scenarioFileSchema = section({
+  name: text(),
+  description: z.string(message('must be a string')).trim().default(''),
+  cluster: clusterSchema,
+  broker: brokerSchema.prefault({}),
+  network: networkSchema.prefault({}),
+  bugs: bugsSchema.prefault({}),
+  clients: list(clientSchema, { empty: false }),
+  faults: list(faultSchema, { empty: true }).default([]),
+  expect: expectSchema.prefault({}),
+  run: runSchema,
+});
+
+/** A scenario file that has the right shape: the schema's output. */
+export type ScenarioFile = z.output<typeof scenarioFileSchema>;
+/** One client entry of a {@link ScenarioFile}. */
+export type ClientEntry = ScenarioFile['clients'][number];
+/** One fault entry of a {@link ScenarioFile}. */
+export type FaultEntry = ScenarioFile['faults'][number];
+
+/** A path into the file, as zod reports it: keys and list indexes. */
+export type PathSegment = string | number;
+
+/** One broken rule: where (`['clients', 0, 'config', 'acks']`) and what is wrong. */
+export interface Problem {
+  readonly path: readonly PathSegment[];
+  readonly detail: string;
+}
+
+/** A conflict between idempotence and another producer setting (Kafka's R2.11 coupling). */
+export interface IdempotenceConflict {
+  /** The conflicting config key. */
+  readonly key: string;
+  /** Kafka's complaint when idempotence was asked for explicitly. */
+  readonly detail: string;
+  /** What idempotence needs, for the transactional.id message. */
+  readonly need: string;
+}
+
+/**
+ * The first setting that rules out idempotence, in the order Kafka's
+ * `postProcessAndValidateIdempotenceConfigs` checks them: retries, acks, in-flight requests.
+ *
+ * @example
+ * ```ts
+ * idempotenceConflict({ acks: 1 }); // { key: 'acks', ... }
+ * idempotenceConflict({}); // undefined
+ * ```
+ */
+export function idempotenceConflict(
+  config: ClientEntry['config'],
+): IdempotenceConflict | undefined {
+  if (config.retries === 0) {
+    const detail = 'must be non-zero when using the idempotent producer';
+    return { key: 'retries', detail, need: 'retries > 0' };
+  }
+  if (config.acks !== undefined && config.acks !== -1 && config.acks !== 'all') {
+    const detail = 'must be all in order to use the idempotent producer';
+    return { key: 'acks', detail, need: 'acks all' };
+  }
+  const inFlight = config['max.in.flight.requests.per.connection'];
+  if (inFlight !== undefined && inFlight > MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE) {
+    const key = 'max.in.flight.requests.per.connection';
+    const detail = 'must be at most 5 to use the idempotent producer';
+    return { key, detail, need: `${key} <= 5` };
+  }
+  return undefined;
+}
+
+/** What a client's application does, which decides its allowed workload keys. */
+export type WorkloadKind = 'transactions' | 'sends' | 'polls';
+
+/**
+ * The workload kind of a client: from its role and whether it has a `transactional.id`.
+ *
+ * @example
+ * ```ts
+ * workloadKindOf(client); // 'transactions' for a producer with transactional.id
+ * ```
+ */
+export function workloadKindOf(client: ClientEntry): WorkloadKind {
+  if (client.role === 'consumer') return 'polls';
+  return client.config['transactional.id'] === undefined ? 'sends' : 'transactions';
+}
+
+/** The workload keys of each kind, and who that kind is, for messages. */
+const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly string[] }> = new Map([
+  ['transactions', {
+    who: 'a transactional producer (one with transactional.id)',
+    keys: ['start.ms', 'topics', 'transactions', 'records.per.transaction', 'send.interval.ms',
+      'transaction.interval.ms', 'abort.every'],
+  }],
+  ['sends', {
+    who: 'a producer without transactional.id',
+    keys: ['start.ms', 'topics', 'sends', 'send.interval.ms'],
+  }],
+  ['polls', { who: 'a consumer', keys: ['start.ms', 'topics', 'poll.interval.ms'] }],
+]);
+
+/**
+ * The broker node names of a cluster of `count` brokers: b1..bN.
+ *
+ * @example
+ * ```ts
+ * brokerNames(3); // ['b1', 'b2', 'b3']
+ * ```
+ */
+export function brokerNames(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `b${index + 1}`);
+}
+
+/** The keys of a mapping that were given a value. */
+function givenKeys(mapping: object): string[] {
+  return Object.entries(mapping)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key);
+}
+
+/**
+ * The rules across keys that the schema cannot express: unique names, references to topics,
+ * nodes and clients, keys that depend on the client's role, and Kafka's idempotence coupling.
+ * Returns every broken rule; an empty list means the scenario is valid.
+ *
+ * @example
+ * ```ts
+ * const problems = checkScenarioRules(scenarioFileSchema.parse(data));
+ * // [{ path: ['faults', 0, 'target'], detail: 'unknown node X: expected one of b1, A' }]
+ * ```
+ */
+export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
+  const problems: Problem[] = [];
+  const brokers = brokerNames(scenario.cluster.brokers);
+  const topicNames = new Set<string>();
+  scenario.cluster.topics.forEach((topic, index) => {
+    if (topicNames.has(topic.name)) {
+      const path = ['cluster', 'topics', index, 'name'];
+      problems.push({ path, detail: `duplicate topic name ${topic.name}` });
+    }
+    topicNames.add(topic.name);
+  });
+  const clientNames = new Set<string>();
+  scenario.clients.forEach((client, index) => {
+    const path = ['clients', index, 'name'];
+    if (clientNames.has(client.name)) {
+      problems.push({ path, detail: `duplicate client name ${client.name}` });
+    } else if (brokers.includes(client.name)) {
+      problems.push({ path, detail: `must not be a broker name: b1..b${brokers.length}` });
+    } else if (client.name === 'nemesis') {
+      problems.push({ path, detail: 'must not be nemesis: the fault injector has that name' });
+    }
+    clientNames.add(client.name);
+    checkClient({ client, index, topicNames, problems });
+  });
+  const network = scenario.network;
+  if (network['delay.us.max'] < network['delay.us.min']) {
+    const detail = `must be >= delay.us.min: ${network['delay.us.min']}`;
+    problems.push({ path: ['network', 'delay.us.max'], detail });
+  }
+  const nodes = [...brokers, ...clientNames];
+  scenario.faults.forEach((fault, index) => checkFault({ fault, index, nodes, problems }));
+  scenario.expect.fenced.forEach((name, index) => {
+    if (clientNames.has(name)) return;
+    const detail = `unknown client ${name}: expected one of ${[...clientNames].join(', ')}`;
+    problems.push({ path: ['expect', 'fenced', index], detail });
+  });
+  return problems;
+}
+
+/** Role-dependent keys, workload topics and idempotence of one client. */
+function checkClient(options: {
+  readonly client: ClientEntry;
+  readonly index: number;
+  readonly topicNames: ReadonlySet<string>;
+  readonly problems: Problem[];
+}): void {
+  const { client, index, topicNames, problems } = options;
+  const configKeys = client.role === 'producer' ? PRODUCER_CONFIG_KEYS : CONSUMER_CONFIG_KEYS;
+  const other = client.role === 'producer' ? 'consumer' : 'producer';
+  for (const key of givenKeys(client.config)) {
+    if (configKeys.has(key)) continue;
+    const detail = `is a ${other} key: client ${client.name} is a ${client.role}`;
+    problems.push({ path: ['clients', index, 'config', key], detail });
+  }
+  const kind = workloadKindOf(client);
+  const allowed = WORKLOAD_KEYS.get(kind);
+  if (allowed === undefined) throw new Error(`Missing workload keys: ${kind}`);
+  for (const key of givenKeys(client.workload)) {
+    if (allowed.keys.includes(key)) continue;
+    const detail = `is not valid for ${allowed.who}: its keys are ${allowed.keys.join(', ')}`;
+    problems.push({ path: ['clients', index, 'workload', key], detail });
+  }
+  const required = kind === 'polls' ? undefined : kind;
+  if (required !== undefined && client.workload[required] === undefined) {
+    const detail = `is required for ${allowed.who}`;
+    problems.push({ path: ['clients', index, 'workload', required], detail });
+  }
+  client.workload.topics.forEach((topic, position) => {
+    if (topicNames.has(topic)) return;
+    const detail = `unknown topic ${topic}: expected one of ${[...topicNames].join(', ')}`;
+    problems.push({ path: ['clients', index, 'workload', 'topics', position], detail });
+  });
+  if (client.role === 'producer') checkIdempotence({ client, index, problems });
+}
+
+/** Kafka's idempotence coupling (R2.11): the cases where KafkaProducer throws. */
+function checkIdempotence(options: {
+  readonly client: ClientEntry;
+  readonly index: number;
+  readonly problems: Problem[];
+}): void {
+  const { config } = options.client;
+  const base = ['clients', options.index, 'config'];
+  const explicit = config['enable.idempotence'];
+  const transactional = config['transactional.id'] !== undefined;
+  const conflict = idempotenceConflict(config);
+  const refusal = 'cannot set a transactional.id without also enabling idempotence';
+  if (explicit === true && conflict !== undefined) {
+    options.problems.push({ path: [...base, conflict.key], detail: conflict.detail });
+  } else if (transactional && explicit === false) {
+    options.problems.push({ path: [...base, 'enable.idempotence'], detail: refusal });
+  } else if (transactional && explicit === undefined && conflict !== undefined) {
+    const detail = `${refusal}, which needs ${conflict.need}`;
+    options.problems.push({ path: [...base, conflict.key], detail });
+  }
+}
+
+/** Every node a fault names must be a broker or a client of this scenario. */
+function checkFault(options: {
+  readonly fault: FaultEntry;
+  readonly index: number;
+  readonly nodes: readonly string[];
+  readonly problems: Problem[];
+}): void {
+  const { fault, index, nodes, problems } = options;
+  const checkNode = (node: string | undefined, path: readonly PathSegment[]): void => {
+    if (node === undefined || nodes.includes(node)) return;
+    problems.push({ path, detail: `unknown node ${node}: expected one of ${nodes.join(', ')}` });
+  };
+  switch (fault.kind) {
+    case 'pause':
+    case 'crash':
+      checkNode(fault.target, ['faults', index, 'target']);
+      return;
+    case 'drop':
+    case 'duplicate':
+    case 'delay':
+      checkNode(fault.from, ['faults', index, 'from']);
+      checkNode(fault.to, ['faults', index, 'to']);
+      return;
+    case 'partition': {
+      fault.nodes.forEach((node, position) => {
+        checkNode(node, ['faults', index, 'nodes', position]);
+      });
+      fault.between?.forEach((node, position) => {
+        const path = ['faults', index, 'between', position];
+        checkNode(node, path);
+        if (fault.nodes.includes(node)) problems.push({ path, detail: `${node} is also in nodes` });
+      });
+      if (fault.between === undefined && nodes.every((node) => fault.nodes.includes(node))) {
+        const detail = 'must leave at least one node on the other side';
+        problems.push({ path: ['faults', index, 'nodes'], detail });
+      }
+      return;
+    }
+    default: {
+      const unreachable: never = fault;
+      throw new Error(`Unknown fault kind: ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * One partition as its leader holds it: the log of record batches, the producer state with its
+ * dedup window, the open transactions, the aborted-transaction index, and the three offsets
+ * (log end offset, high watermark, last stable offset). With one replica per partition the high
+ * watermark follows the log end offset at once; replication replaces that rule later.
+ *
+ * Rules: append validation R2.5, markers R3.9, LSO R4.1-R4.2, aborted index R4.3, fetch R4.4.
+ * Offsets are exclusive upper bounds, as in Kafka.
+ */
+import { assert } from '../../kernel';
+import type { IsolationLevel, KafkaErrorCode, LogBatch, ProducedBatch } from '../protocol';
+import { NO_PRODUCER_ID, lastSequenceOf, type AbortedTransaction } from '../protocol';
+import { TransactionIndex } from './transaction_index';
+import {
+  emptyEntry,
+  findDuplicateBatch,
+  recordDataBatch,
+  recordMarker,
+  validateDataBatch,
+  validateMarker,
+  type ProducerStateEntry,
+} from './producer_state';
+
+/** Switches that break one protection on purpose (bug switches). */
+export interface PartitionBugs {
+  /** Accept batches and markers whose producerEpoch is older than the partition's (A12). */
+  readonly skipProducerEpochCheck: boolean;
+}
+
+/** The outcome of a produce append. */
+export interface AppendResult {
+  readonly error: KafkaErrorCode;
+  /** Offset of the batch's first record; -1 on error. */
+  readonly baseOffset: number;
+  /** True when the batch was a retry answered from the dedup window (nothing written). */
+  readonly duplicate: boolean;
+}
+
+/** What a fetch returns for one partition. */
+export interface PartitionRead {
+  readonly error: KafkaErrorCode;
+  readonly batches: readonly LogBatch[];
+  readonly abortedTransactions: readonly AbortedTransaction[] | null;
+}
+
+/** A change of an offset at a virtual time (oracle instrumentation, not Kafka state). */
+export interface OffsetChange {
+  readonly timeUs: number;
+  readonly offset: number;
+}
+
+/**
+ * How long the OS keeps written pages dirty before writing them back (Linux
+ * `vm.dirty_expire_centisecs` = 3000). Kafka does not fsync by default (`flush.messages` is
+ * Long.MAX_VALUE), so a power loss drops what was appended within this window.
+ */
+export const DIRTY_EXPIRE_US = 30_000_000;
+
+/** A partition replica acting as leader. */
+export class PartitionLog {
+  private batches: LogBatch[] = [];
+  private producers = new Map<number, ProducerStateEntry>();
+  private readonly transactions = new TransactionIndex();
+  logStartOffset = 0;
+  logEndOffset = 0;
+  highWatermark = 0;
+  lastStableOffset = 0;
+  /** Oracle: every high watermark change. */
+  readonly highWatermarkChanges: OffsetChange[] = [{ timeUs: 0, offset: 0 }];
+  /** Oracle: every last stable offset change. */
+  readonly lastStableOffsetChanges: OffsetChange[] = [{ timeUs: 0, offset: 0 }];
+  /** Oracle: invariants found broken after an event. */
+  readonly invariantViolations: Array<{ timeUs: number; description: string }> = [];
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    private readonly bugs: PartitionBugs,
+  ) {}
+
+  /** The log, oldest batch first (read-only view for fetches and the oracle). */
+  get log(): readonly LogBatch[] {
+    return this.batches;
+  }
+
+  /** Open transactions on this partition: producerId → first offset. */
+  get openTransactions(): ReadonlyMap<number, number> {
+    return this.transactions.ongoing;
+  }
+
+  /** The producer state entry of a producerId, if this partition knows it. */
+  producerState(producerId: number): Readonly<ProducerStateEntry> | undefined {
+    return this.producers.get(producerId);
+  }
+
+  /** Appends a client's batch after R2.5 validation. */
+  appendAsLeader(batch: ProducedBatch, nowUs: number): AppendResult {
+    assert(batch.values.length > 0, 'a produced batch holds at least one record');
+    if (batch.producerId === NO_PRODUCER_ID) {
+      return { error: 'NONE', baseOffset: this.appendBatch(batch, nowUs).baseOffset, duplicate: false };
+    }
+    const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
+    const firstSequence = batch.baseSequence;
+    const lastSequence = lastSequenceOf(batch);
+    const duplicate = findDuplicateBatch(entry, { producerEpoch: batch.producerEpoch, firstSequence, lastSequence });
+    if (duplicate !== undefined) return { error: 'NONE', baseOffset: duplicate.firstOffset, duplicate: true };
+    const staleEpochAccepted = this.bugs.skipProducerEpochCheck && batch.producerEpoch < entry.producerEpoch;
+    if (!staleEpochAccepted) {
+      const error = validateDataBatch(entry, { producerEpoch: batch.producerEpoch, firstSequence });
+      if (error !== 'NONE') return { error, baseOffset: -1, duplicate: false };
+    }
+    if (!batch.isTransactional && entry.currentTxnFirstOffset !== -1) {
+      return { error: 'INVALID_TXN_STATE', baseOffset: -1, duplicate: false };
+    }
+    const appended = this.appendBatch(batch, nowUs);
+    if (staleEpochAccepted) {
+      entry.lastTimestampUs = nowUs; // the bug: the stale batch is written, the state is not rolled back
+    } else {
+      recordDataBatch(entry, {
+        producerEpoch: batch.producerEpoch,
+        metadata: { firstSequence, lastSequence, firstOffset: appended.baseOffset, lastOffset: appended.lastOffset },
+        appendUs: nowUs,
+      });
+    }
+    if (batch.isTransactional && entry.currentTxnFirstOffset === -1) {
+      entry.currentTxnFirstOffset = appended.baseOffset;
+      this.transactions.open(batch.producerId, appended.baseOffset);
+    }
+    this.producers.set(batch.producerId, entry);
+    this.afterAppend(nowUs);
+    return { error: 'NONE', baseOffset: appended.baseOffset, duplicate: false };
+  }
+
+  /** Appends a COMMIT or ABORT marker from the transaction coordinator (R3.9). */
+  appendMarker(
+    marker: { producerId: number; producerEpoch: number; coordinatorEpoch: number; committed: boolean },
+    nowUs: number,
+  ): KafkaErrorCode {
+    const entry = this.producers.get(marker.producerId) ?? emptyEntry(marker.producerId);
+    const error = validateMarker(entry, marker);
+    const staleEpochAccepted = this.bugs.skipProducerEpochCheck && error === 'INVALID_PRODUCER_EPOCH';
+    if (error !== 'NONE' && !staleEpochAccepted) return error;
+    const controlBatch: LogBatch = {
+      baseOffset: this.logEndOffset,
+      lastOffset: this.logEndOffset,
+      producerId: marker.producerId,
+      producerEpoch: marker.producerEpoch,
+      baseSequence: -1,
+      isTransactional: true,
+      control: marker.committed ? 'COMMIT' : 'ABORT',
+      coordinatorEpoch: marker.coordinatorEpoch,
+      values: [],
+      appendUs: nowUs,
+    };
+    this.pushBatch(controlBatch);
+    const firstOffset = entry.currentTxnFirstOffset;
+    if (staleEpochAccepted) entry.currentTxnFirstOffset = -1;
+    else recordMarker(entry, { ...marker, appendUs: nowUs });
+    if (firstOffset !== -1) {
+      this.transactions.complete({
+        producerId: marker.producerId,
+        firstOffset,
+        markerOffset: controlBatch.baseOffset,
+        committed: marker.committed,
+      });
+    }
+    this.producers.set(marker.producerId, entry);
+    this.afterAppend(nowUs);
+    return 'NONE';
+  }
+
+  /** The end offset a ListOffsets(LATEST) returns: LSO for read_committed, HW otherwise (R4.7). */
+  endOffset(isolationLevel: IsolationLevel): number {
+    return isolationLevel === 'read_committed' ? this.lastStableOffset : this.highWatermark;
+  }
+
+  /** Reads from `fetchOffset` up to the LSO (read_committed) or the HW (R4.4). */
+  read(fetchOffset: number, isolationLevel: IsolationLevel, batchesMax: number): PartitionRead {
+    if (fetchOffset < this.logStartOffset || fetchOffset > this.logEndOffset) {
+      return { error: 'OFFSET_OUT_OF_RANGE', batches: [], abortedTransactions: null };
+    }
+    const upperBound = this.endOffset(isolationLevel);
+    const batches: LogBatch[] = [];
+    for (let index = this.firstBatchEndingAtOrAfter(fetchOffset); index < this.batches.length; index++) {
+      const batch = this.batches[index] as LogBatch;
+      if (batch.baseOffset >= upperBound || batches.length >= batchesMax) break;
+      batches.push(batch);
+    }
+    if (isolationLevel === 'read_uncommitted') return { error: 'NONE', batches, abortedTransactions: null };
+    const last = batches[batches.length - 1];
+    const dataEnd = last === undefined ? upperBound : last.lastOffset + 1;
+    return {
+      error: 'NONE',
+      batches,
+      abortedTransactions: this.transactions.abortedOverlapping(fetchOffset, dataEnd),
+    };
+  }
+
+  /**
+   * A crash of the broker. A process crash keeps the log (page cache survives); power loss also
+   * drops batches appended within {@link DIRTY_EXPIRE_US}. Producer and transaction state are
+   * volatile and rebuilt from the log (R2.8).
+   */
+  recoverAfterCrash(mode: 'process' | 'power-loss', nowUs: number): void {
+    if (mode === 'power-loss') {
+      const flushedBeforeUs = nowUs - DIRTY_EXPIRE_US;
+      this.batches = this.batches.filter((batch) => batch.appendUs <= flushedBeforeUs);
+      const last = this.batches[this.batches.length - 1];
+      this.logEndOffset = last === undefined ? this.logStartOffset : last.lastOffset + 1;
+    }
+    this.rebuildProducerState();
+    this.afterAppend(nowUs);
+  }
+
+  private rebuildProducerState(): void {
+    this.producers = new Map();
+    this.transactions.clear();
+    for (const batch of this.batches) {
+      if (batch.producerId === NO_PRODUCER_ID) continue;
+      const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
+      this.producers.set(batch.producerId, entry);
+      if (batch.control !== undefined) {
+        const firstOffset = entry.currentTxnFirstOffset;
+        recordMarker(entry, { producerEpoch: batch.producerEpoch, coordinatorEpoch: batch.coordinatorEpoch ?? 0, appendUs: batch.appendUs });
+        if (firstOffset !== -1) {
+          this.transactions.complete({ producerId: batch.producerId, firstOffset, markerOffset: batch.baseOffset, committed: batch.control === 'COMMIT' });
+        }
+        continue;
+      }
+      recordDataBatch(entry, {
+        producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
+        metadata: { firstSequence: batch.baseSequence, lastSequence: lastSequenceOf(batch), firstOffset: batch.baseOffset, lastOffset: batch.lastOffset },
+        appendUs: batch.appendUs,
+      });
+      if (batch.isTransactional && entry.currentTxnFirstOffset === -1) {
+        entry.currentTxnFirstOffset = batch.baseOffset;
+        this.transactions.open(batch.producerId, batch.baseOffset);
+      }
+    }
+  }
+
+  private appendBatch(batch: ProducedBatch, nowUs: number): LogBatch {
+    const appended: LogBatch = {
+      baseOffset: this.logEndOffset,
+      lastOffset: this.logEndOffset + batch.values.length - 1,
+      producerId: batch.producerId,
+      producerEpoch: batch.producerEpoch,
+      baseSequence: batch.baseSequence,
+      isTransactional: batch.isTransactional,
+      values: batch.values,
+      appendUs: nowUs,
+    };
+    this.pushBatch(appended);
+    if (batch.producerId === NO_PRODUCER_ID) this.afterAppend(nowUs);
+    return appended;
+  }
+
+  private pushBatch(batch: LogBatch): void {
+    assert(batch.baseOffset === this.logEndOffset, 'a batch is appended at the log end offset');
+    this.batches.push(batch);
+    this.logEndOffset = batch.lastOffset + 1;
+  }
+
+  /** One replica: the high watermark is the log end offset as soon as the leader has appended. */
+  private afterAppend(nowUs: number): void {
+    if (this.highWatermark !== this.logEndOffset) {
+      this.highWatermark = this.logEndOffset;
+      this.highWatermarkChanges.push({ timeUs: nowUs, offset: this.highWatermark });
+    }
+    this.transactions.onHighWatermark(this.highWatermark);
+    const lastStableOffset = this.transactions.lastStableOffset(this.highWatermark, this.logStartOffset);
+    if (lastStableOffset !== this.lastStableOffset) {
+      this.lastStableOffset = lastStableOffset;
+      this.lastStableOffsetChanges.push({ timeUs: nowUs, offset: lastStableOffset });
+    }
+    this.checkInvariants(nowUs);
+  }
+
+  /** logStartOffset <= lastStableOffset <= highWatermark <= logEndOffset, after every change. */
+  private checkInvariants(nowUs: number): void {
+    const broken: string[] = [];
+    if (this.logStartOffset > this.lastStableOffset) broken.push('logStartOffset > lastStableOffset');
+    if (this.lastStableOffset > this.highWatermark) broken.push('lastStableOffset > highWatermark');
+    if (this.highWatermark > this.logEndOffset) broken.push('highWatermark > logEndOffset');
+    for (const description of broken) {
+      this.invariantViolations.push({
+        timeUs: nowUs,
+        description: `${description} (logStartOffset ${this.logStartOffset}, lastStableOffset ${this.lastStableOffset}, highWatermark ${this.highWatermark}, logEndOffset ${this.logEndOffset})`,
+      });
+    }
+  }
+
+  private firstBatchEndingAtOrAfter(offset: number): number {
+    let low = 0;
+    let high = this.batches.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.batches[middle] as LogBatch).lastOffset < offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}

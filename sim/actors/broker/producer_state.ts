@@ -1,0 +1,126 @@
+/**
+ * Per-partition producer state, as Kafka's ProducerStateManager keeps it: for each producerId
+ * the current producerEpoch, the metadata of the last NUM_BATCHES_TO_RETAIN batches (the dedup
+ * window), the coordinator epoch of the last marker, and the first offset of the producer's open
+ * transaction on this partition. Validation follows R2.5 (ProducerAppendInfo.checkProducerEpoch,
+ * checkSequence) and R3.9 (appendEndTxnMarker).
+ */
+import { assert } from '../../kernel';
+import type { KafkaErrorCode } from '../protocol';
+import { NO_PRODUCER_EPOCH, NO_SEQUENCE, SEQUENCE_MAX } from '../protocol';
+
+/** Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN: the dedup window, in batches. */
+export const NUM_BATCHES_TO_RETAIN = 5;
+
+/** The metadata of one retained batch. */
+export interface BatchMetadata {
+  readonly firstSequence: number;
+  readonly lastSequence: number;
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+}
+
+/** What a partition remembers about one producerId. */
+export interface ProducerStateEntry {
+  readonly producerId: number;
+  producerEpoch: number;
+  /** Oldest first; at most {@link NUM_BATCHES_TO_RETAIN}. */
+  batchMetadata: BatchMetadata[];
+  coordinatorEpoch: number;
+  /** First offset of this producer's open transaction here, or -1. */
+  currentTxnFirstOffset: number;
+  lastTimestampUs: number;
+}
+
+/** A new entry for a producer this partition has not seen (epoch unknown). */
+export function emptyEntry(producerId: number): ProducerStateEntry {
+  return {
+    producerId,
+    producerEpoch: NO_PRODUCER_EPOCH,
+    batchMetadata: [],
+    coordinatorEpoch: -1,
+    currentTxnFirstOffset: -1,
+    lastTimestampUs: -1,
+  };
+}
+
+/** The retained batch with exactly this sequence range under the same epoch (R2.5.1), if any. */
+export function findDuplicateBatch(
+  entry: ProducerStateEntry,
+  batch: { producerEpoch: number; firstSequence: number; lastSequence: number },
+): BatchMetadata | undefined {
+  if (entry.producerEpoch !== batch.producerEpoch) return undefined;
+  return entry.batchMetadata.find(
+    (retained) =>
+      retained.firstSequence === batch.firstSequence && retained.lastSequence === batch.lastSequence,
+  );
+}
+
+/** True when `nextSequence` directly follows `lastSequence`, wrapping at int32 max. */
+function inSequence(lastSequence: number, nextSequence: number): boolean {
+  return nextSequence === lastSequence + 1 || (lastSequence === SEQUENCE_MAX && nextSequence === 0);
+}
+
+/**
+ * R2.5 steps 3 and 4: the producer-epoch check, then the sequence check. Returns the error Kafka
+ * returns, or NONE.
+ */
+export function validateDataBatch(
+  entry: ProducerStateEntry,
+  batch: { producerEpoch: number; firstSequence: number },
+): KafkaErrorCode {
+  if (batch.producerEpoch < entry.producerEpoch) return 'INVALID_PRODUCER_EPOCH';
+  if (batch.producerEpoch !== entry.producerEpoch) {
+    // A new epoch must restart at sequence 0, unless this partition never knew an epoch.
+    if (batch.firstSequence !== 0 && entry.producerEpoch !== NO_PRODUCER_EPOCH) {
+      return 'OUT_OF_ORDER_SEQUENCE_NUMBER';
+    }
+    return 'NONE';
+  }
+  // Same epoch: the batch must follow the last retained one. With none retained (the epoch came
+  // from a marker) the last sequence is NO_SEQUENCE, so the batch must start at 0.
+  const last = entry.batchMetadata[entry.batchMetadata.length - 1];
+  const lastSequence = last === undefined ? NO_SEQUENCE : last.lastSequence;
+  return inSequence(lastSequence, batch.firstSequence) ? 'NONE' : 'OUT_OF_ORDER_SEQUENCE_NUMBER';
+}
+
+/** Records an appended data batch: a new epoch empties the dedup window (R2.4). */
+export function recordDataBatch(
+  entry: ProducerStateEntry,
+  batch: { producerEpoch: number; metadata: BatchMetadata; appendUs: number },
+): void {
+  if (batch.producerEpoch !== entry.producerEpoch) {
+    entry.producerEpoch = batch.producerEpoch;
+    entry.batchMetadata = [];
+  }
+  if (batch.metadata.firstSequence !== NO_SEQUENCE) {
+    entry.batchMetadata.push(batch.metadata);
+    if (entry.batchMetadata.length > NUM_BATCHES_TO_RETAIN) entry.batchMetadata.shift();
+  }
+  entry.lastTimestampUs = batch.appendUs;
+  assert(entry.batchMetadata.length <= NUM_BATCHES_TO_RETAIN, 'dedup window over its bound');
+}
+
+/** R3.9: a marker with an older epoch or coordinator epoch is refused. */
+export function validateMarker(
+  entry: ProducerStateEntry,
+  marker: { producerEpoch: number; coordinatorEpoch: number },
+): KafkaErrorCode {
+  if (marker.producerEpoch < entry.producerEpoch) return 'INVALID_PRODUCER_EPOCH';
+  if (marker.coordinatorEpoch < entry.coordinatorEpoch) return 'TRANSACTION_COORDINATOR_FENCED';
+  return 'NONE';
+}
+
+/** Records an appended marker: updates epochs; an epoch change empties the dedup window. */
+export function recordMarker(
+  entry: ProducerStateEntry,
+  marker: { producerEpoch: number; coordinatorEpoch: number; appendUs: number },
+): void {
+  if (marker.producerEpoch !== entry.producerEpoch) {
+    entry.producerEpoch = marker.producerEpoch;
+    entry.batchMetadata = [];
+  }
+  entry.coordinatorEpoch = marker.coordinatorEpoch;
+  entry.currentTxnFirstOffset = -1;
+  entry.lastTimestampUs = marker.appendUs;
+}

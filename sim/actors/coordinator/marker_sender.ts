@@ -1,0 +1,161 @@
+/**
+ * Sends a transaction's COMMIT/ABORT markers to the leaders of its partitions and retries until
+ * each partition has one (R3.9, R3.10; Kafka's TransactionMarkerChannelManager). Retriable errors
+ * and lost requests are retried; INVALID_PRODUCER_EPOCH and TRANSACTION_COORDINATOR_FENCED stop
+ * the markers for good, so the transaction stays in Prepare* at this coordinator.
+ */
+import type { ActorContext, NodeId } from '../../kernel';
+import type { KafkaErrorCode, KafkaMessage, TopicPartition, WriteTxnMarkersResponse } from '../protocol';
+import { isRetriable, partitionKey } from '../protocol';
+
+/** The markers one transaction still needs. */
+export interface MarkerJob {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch: number;
+  readonly committed: boolean;
+  readonly partitions: readonly TopicPartition[];
+}
+
+interface PendingJob {
+  readonly job: MarkerJob;
+  /** Partitions still without a marker, keyed `topic-partition`. */
+  readonly remaining: Map<string, TopicPartition>;
+  /** Partitions with a request in flight. */
+  readonly inFlight: Set<string>;
+  stopped: boolean;
+}
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** Inter-broker request timeout for WriteTxnMarkers (`request.timeout.ms` of the channel). */
+const MARKER_REQUEST_TIMEOUT_US = 30_000_000;
+/** Backoff before resending a marker after a retriable error. */
+const MARKER_RETRY_BACKOFF_US = 100_000;
+
+/** Tracks and retries the markers of every transaction in a Prepare state. */
+export class MarkerSender {
+  private jobs = new Map<string, PendingJob>();
+  private requests = new Map<number, { transactionalId: string; keys: string[]; timerId: number }>();
+  private nextCorrelationId = 1;
+
+  constructor(
+    private readonly host: { leaderOf(tp: TopicPartition): NodeId },
+    private readonly onComplete: (transactionalId: string, ctx: Ctx) => void,
+  ) {}
+
+  /** Forgets everything (crash). */
+  clear(): void {
+    this.jobs = new Map();
+    this.requests = new Map();
+  }
+
+  /** Starts sending the markers of `job`; with no partitions it completes at once. */
+  send(job: MarkerJob, ctx: Ctx): void {
+    const remaining = new Map(job.partitions.map((tp) => [partitionKey(tp), tp] as const));
+    this.jobs.set(job.transactionalId, { job, remaining, inFlight: new Set(), stopped: false });
+    this.sendRemaining(job.transactionalId, ctx);
+  }
+
+  onResponse(response: WriteTxnMarkersResponse, ctx: Ctx): void {
+    const request = this.requests.get(response.correlationId);
+    if (request === undefined) return;
+    this.requests.delete(response.correlationId);
+    ctx.cancelTimer(request.timerId);
+    const pending = this.jobs.get(request.transactionalId);
+    if (pending === undefined) return;
+    let retry = false;
+    for (const result of response.results) {
+      const key = partitionKey(result);
+      pending.inFlight.delete(key);
+      retry = this.applyResult(pending, key, result.error) || retry;
+    }
+    this.afterResults(pending, retry, ctx);
+  }
+
+  onTimer(
+    timer: { type: 'marker-retry'; transactionalId: string } | { type: 'marker-timeout'; correlationId: number },
+    ctx: Ctx,
+  ): void {
+    if (timer.type === 'marker-retry') {
+      this.sendRemaining(timer.transactionalId, ctx);
+      return;
+    }
+    const request = this.requests.get(timer.correlationId);
+    if (request === undefined) return;
+    this.requests.delete(timer.correlationId);
+    const pending = this.jobs.get(request.transactionalId);
+    if (pending === undefined) return;
+    for (const key of request.keys) pending.inFlight.delete(key);
+    this.sendRemaining(request.transactionalId, ctx);
+  }
+
+  /** Returns true when the partition must be retried. */
+  private applyResult(pending: PendingJob, key: string, error: KafkaErrorCode): boolean {
+    if (error === 'NONE') {
+      pending.remaining.delete(key);
+      return false;
+    }
+    if (error === 'INVALID_PRODUCER_EPOCH' || error === 'TRANSACTION_COORDINATOR_FENCED') {
+      pending.stopped = true;
+      return false;
+    }
+    return isRetriable(error);
+  }
+
+  private afterResults(pending: PendingJob, retry: boolean, ctx: Ctx): void {
+    const transactionalId = pending.job.transactionalId;
+    if (pending.stopped) {
+      this.jobs.delete(transactionalId);
+      return;
+    }
+    if (pending.remaining.size === 0 && pending.inFlight.size === 0) {
+      this.jobs.delete(transactionalId);
+      this.onComplete(transactionalId, ctx);
+      return;
+    }
+    if (retry) {
+      ctx.setTimer(MARKER_RETRY_BACKOFF_US, { owner: 'coordinator', type: 'marker-retry', transactionalId });
+    }
+  }
+
+  /** Sends one WriteTxnMarkers per leader for the partitions without a marker or request. */
+  private sendRemaining(transactionalId: string, ctx: Ctx): void {
+    const pending = this.jobs.get(transactionalId);
+    if (pending === undefined || pending.stopped) return;
+    if (pending.remaining.size === 0 && pending.inFlight.size === 0) {
+      this.jobs.delete(transactionalId);
+      this.onComplete(transactionalId, ctx);
+      return;
+    }
+    const byLeader = new Map<NodeId, TopicPartition[]>();
+    for (const [key, tp] of pending.remaining) {
+      if (pending.inFlight.has(key)) continue;
+      const leader = this.host.leaderOf(tp);
+      const list = byLeader.get(leader) ?? [];
+      list.push(tp);
+      byLeader.set(leader, list);
+    }
+    for (const [leader, partitions] of byLeader) {
+      const correlationId = this.nextCorrelationId++;
+      const keys = partitions.map(partitionKey);
+      for (const key of keys) pending.inFlight.add(key);
+      const timerId = ctx.setTimer(MARKER_REQUEST_TIMEOUT_US, {
+        owner: 'coordinator',
+        type: 'marker-timeout',
+        correlationId,
+      });
+      this.requests.set(correlationId, { transactionalId, keys, timerId });
+      ctx.send(leader, {
+        kind: 'WriteTxnMarkers',
+        correlationId,
+        producerId: pending.job.producerId,
+        producerEpoch: pending.job.producerEpoch,
+        coordinatorEpoch: pending.job.coordinatorEpoch,
+        committed: pending.job.committed,
+        partitions,
+      });
+    }
+  }
+}

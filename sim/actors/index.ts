@@ -1,0 +1,25 @@
+/**
+ * The Kafka model: brokers with their partition logs and transaction coordinators, and the
+ * producer and consumer clients. It imports only the kernel.
+ */
+export * from './protocol';
+export { Broker, type BrokerOptions } from './broker/broker';
+export { ClusterMetadata } from './broker/cluster_metadata';
+export { PartitionLog, DIRTY_EXPIRE_US, type OffsetChange, type PartitionBugs } from './broker/partition_log';
+export { NUM_BATCHES_TO_RETAIN } from './broker/producer_state';
+export {
+  TransactionCoordinator,
+  type CoordinatorSettings,
+  type EpochGrantRecord,
+} from './coordinator/transaction_coordinator';
+export {
+  VALID_PREVIOUS_STATES,
+  transactionStatePartitionFor,
+  type TransactionMetadata,
+  type TransactionState,
+} from './coordinator/transaction_metadata';
+export { KafkaProducer, type ProducerMetadata } from './producer/kafka_producer';
+export type { SendResult } from './producer/producer_batch';
+export type { ClientTransactionState, ProducerConfig } from './producer/producer_config';
+export { KafkaConsumer, type ConsumerConfig, type ConsumerTimer } from './consumer/kafka_consumer';
+export { filterFetchedBatches, type ConsumerRecord } from './consumer/fetch_filter';

@@ -1,0 +1,406 @@
+/**
+ * A Kafka producer, idempotent or transactional, as the Java client behaves (TransactionManager,
+ * Sender; reference R2.10, R3.16, R3.17, R7.1-R7.3). The application calls `initTransactions`,
+ * `beginTransaction`, `send`, `commitTransaction` and `abortTransaction` with callbacks;
+ * coordinator requests go one at a time; EndTxn waits until every batch is complete; errors are
+ * classified fatal, abortable or retriable per API, and abortable and fatal errors are sticky.
+ */
+import { assert, type ActorContext, type NodeId } from '../../kernel';
+import type { KafkaErrorCode, KafkaMessage, KafkaResponse, TopicPartition } from '../protocol';
+import { isRetriable, partitionKey } from '../protocol';
+import type { SendResult } from './producer_batch';
+import {
+  ADD_PARTITIONS_RETRY_BACKOFF_US,
+  assertClientTransition,
+  type ClientTransactionState,
+  type ProducerConfig,
+} from './producer_config';
+import { RecordSender, type SenderTimer } from './record_sender';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** Timers of the coordinator path. */
+type CoordinatorTimer =
+  | { readonly owner: 'producer'; readonly type: 'coordinator-retry' }
+  | { readonly owner: 'producer'; readonly type: 'coordinator-timeout'; readonly correlationId: number };
+
+/** Where the producer finds brokers. */
+export interface ProducerMetadata {
+  readonly brokers: readonly NodeId[];
+  leaderOf(tp: TopicPartition): NodeId;
+}
+
+type CoordinatorRequestKind = 'FindCoordinator' | 'InitProducerId' | 'AddPartitionsToTxn' | 'EndTxn';
+
+/** A producer instance living on a client node. */
+export class KafkaProducer {
+  state: ClientTransactionState = 'UNINITIALIZED';
+  producerId = -1;
+  producerEpoch = -1;
+  /** The error that put the producer in ABORTABLE_ERROR or FATAL_ERROR. */
+  lastError: KafkaErrorCode = 'NONE';
+  /** True once EndTxn(commit) was sent for the current transaction: its outcome may be commit. */
+  commitRequested = false;
+  private readonly sender: RecordSender;
+  private coordinator: NodeId | null = null;
+  private coordinatorRequest: { correlationId: number; kind: CoordinatorRequestKind; timerId: number } | null = null;
+  private retryTimerSet = false;
+  private correlationIds = 1;
+  private epochBumpRequired = false;
+  private idempotentInitSent = false;
+  private readonly pendingAdds = new Map<string, TopicPartition>();
+  private readonly inTransaction = new Map<string, TopicPartition>();
+  private pendingEnd: { committed: boolean; callback: (error: KafkaErrorCode) => void } | null = null;
+  private pendingInit: ((error: KafkaErrorCode) => void) | null = null;
+
+  constructor(
+    private readonly config: ProducerConfig,
+    private readonly metadata: ProducerMetadata,
+    private readonly ctx: Ctx,
+  ) {
+    this.sender = new RecordSender(config, (tp) => metadata.leaderOf(tp), {
+      identity: () => ({ producerId: this.producerId, producerEpoch: this.producerEpoch }),
+      maySend: (tp) => this.maySend(tp),
+      onBatchFailed: (batch, error) => this.onBatchFailed(batch.records, error),
+      onBatchSucceeded: (batch, baseOffset) =>
+        batch.records.forEach((record, index) =>
+          record.callback({
+            error: 'NONE',
+            offset: baseOffset < 0 ? -1 : baseOffset + index,
+            producerId: batch.producerId,
+            producerEpoch: batch.producerEpoch,
+          }),
+        ),
+    }, () => this.correlationIds++);
+  }
+
+  private get transactional(): boolean {
+    return this.config.transactionalId !== null;
+  }
+
+  /** `initTransactions()`: finds the coordinator and obtains producerId and epoch. */
+  initTransactions(callback: (error: KafkaErrorCode) => void): void {
+    assert(this.transactional, 'initTransactions needs a transactional.id');
+    if (this.state !== 'UNINITIALIZED') return callback(this.state === 'FATAL_ERROR' ? this.lastError : 'INVALID_TXN_STATE');
+    this.transition('INITIALIZING');
+    this.pendingInit = callback;
+    this.pump();
+  }
+
+  /** `beginTransaction()`: local only. Returns NONE or the error Kafka would throw. */
+  beginTransaction(): KafkaErrorCode {
+    if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR') return this.lastError;
+    if (this.state !== 'READY') return 'INVALID_TXN_STATE';
+    this.transition('IN_TRANSACTION');
+    this.commitRequested = false;
+    return 'NONE';
+  }
+
+  /** `send()`: queues one record; `callback` gets its offset or error. */
+  send(tp: TopicPartition, value: number, callback: (result: SendResult) => void): void {
+    const failed = (error: KafkaErrorCode): void => callback({ error, offset: -1, producerId: this.producerId, producerEpoch: this.producerEpoch });
+    if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR') return failed(this.lastError);
+    if (this.transactional && this.state !== 'IN_TRANSACTION') return failed('INVALID_TXN_STATE');
+    if (this.transactional && !this.inTransaction.has(partitionKey(tp))) this.pendingAdds.set(partitionKey(tp), tp);
+    this.sender.enqueue(tp, { value, callback, createdUs: this.ctx.nowUs() });
+    this.pump();
+  }
+
+  /** `commitTransaction()`: flushes, then EndTxn(commit). */
+  commitTransaction(callback: (error: KafkaErrorCode) => void): void {
+    if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR') return callback(this.lastError);
+    if (this.state !== 'IN_TRANSACTION') return callback('INVALID_TXN_STATE');
+    this.transition('COMMITTING_TRANSACTION');
+    this.pendingEnd = { committed: true, callback };
+    this.pump();
+  }
+
+  /** `abortTransaction()`: fails unsent records, waits for in-flight ones, then EndTxn(abort). */
+  abortTransaction(callback: (error: KafkaErrorCode) => void): void {
+    if (this.state === 'FATAL_ERROR') return callback(this.lastError);
+    if (this.state !== 'IN_TRANSACTION' && this.state !== 'ABORTABLE_ERROR') return callback('INVALID_TXN_STATE');
+    this.transition('ABORTING_TRANSACTION');
+    this.sender.failUnsent('TRANSACTION_ABORTABLE');
+    this.pendingAdds.clear();
+    this.pendingEnd = { committed: false, callback };
+    this.pump();
+  }
+
+  /** Routes a response addressed to this producer. */
+  onResponse(response: KafkaResponse): void {
+    if (response.kind === 'ProduceResponse') {
+      this.sender.onProduceResponse(response, this.ctx);
+      this.pump();
+      return;
+    }
+    const request = this.coordinatorRequest;
+    if (request === null || request.correlationId !== response.correlationId) return;
+    this.coordinatorRequest = null;
+    this.ctx.cancelTimer(request.timerId);
+    switch (response.kind) {
+      case 'FindCoordinatorResponse':
+        if (response.error === 'NONE') this.coordinator = response.nodeId as NodeId;
+        else this.scheduleRetry(this.config.retryBackoffMs * 1000);
+        break;
+      case 'InitProducerIdResponse':
+        this.onInitProducerIdResponse(response.error, response.producerId, response.producerEpoch);
+        break;
+      case 'AddPartitionsToTxnResponse':
+        this.onAddPartitionsResponse(response.results);
+        break;
+      case 'EndTxnResponse':
+        this.onEndTxnResponse(response.error);
+        break;
+      default:
+        return;
+    }
+    this.pump();
+  }
+
+  onTimer(timer: SenderTimer | CoordinatorTimer): void {
+    if (timer.type === 'coordinator-retry') {
+      this.retryTimerSet = false;
+    } else if (timer.type === 'coordinator-timeout') {
+      if (this.coordinatorRequest?.correlationId === timer.correlationId) {
+        // The connection is dropped: find the coordinator again and retry.
+        this.coordinatorRequest = null;
+        this.coordinator = null;
+        if (!this.transactional) this.idempotentInitSent = false;
+      }
+    } else {
+      this.sender.onTimer(timer, this.ctx);
+    }
+    this.pump();
+  }
+
+  /** Drives both paths after any change. */
+  private pump(): void {
+    if (this.state === 'FATAL_ERROR') return;
+    if (!this.transactional && this.config.enableIdempotence && this.producerId === -1) this.initIdempotent();
+    this.sender.sendReady(this.ctx);
+    this.maybeCompleteLocally();
+    this.sendCoordinatorRequest();
+  }
+
+  private initIdempotent(): void {
+    if (this.idempotentInitSent) return;
+    this.idempotentInitSent = true;
+    this.sendToBroker(this.metadata.brokers[0] as NodeId, 'InitProducerId', {
+      kind: 'InitProducerId',
+      correlationId: 0,
+      transactionalId: null,
+      transactionTimeoutMs: this.config.transactionTimeoutMs,
+      producerId: -1,
+      producerEpoch: -1,
+    });
+  }
+
+  private maySend(tp: TopicPartition): boolean {
+    if (!this.transactional) return this.state !== 'FATAL_ERROR';
+    const open = this.state === 'IN_TRANSACTION' || this.state === 'COMMITTING_TRANSACTION';
+    return open && this.inTransaction.has(partitionKey(tp));
+  }
+
+  /** R3.17: with no partition added, EndTxn is skipped and the transaction ends locally. */
+  private maybeCompleteLocally(): void {
+    if (this.pendingEnd === null || this.inTransaction.size > 0 || this.pendingAdds.size > 0) return;
+    if (!this.sender.isIdle() || this.coordinatorRequest !== null) return;
+    if (this.epochBumpRequired && !this.pendingEnd.committed) return;
+    this.finishEnd('NONE');
+  }
+
+  /** Picks the next coordinator request, in Kafka's priority order (R3.17). */
+  private sendCoordinatorRequest(): void {
+    if (!this.transactional || this.coordinatorRequest !== null || this.retryTimerSet) return;
+    const transactionalId = this.config.transactionalId as string;
+    const next = this.nextCoordinatorRequest();
+    if (next === null) return;
+    if (this.coordinator === null) {
+      const broker = this.metadata.brokers[this.ctx.rng.intInclusive(0, this.metadata.brokers.length - 1)] as NodeId;
+      this.sendToBroker(broker, 'FindCoordinator', { kind: 'FindCoordinator', correlationId: 0, key: transactionalId });
+      return;
+    }
+    const identity = { transactionalId, producerId: this.producerId, producerEpoch: this.producerEpoch };
+    switch (next) {
+      case 'InitProducerId': {
+        const bump = this.epochBumpRequired;
+        this.sendToBroker(this.coordinator, next, {
+          kind: 'InitProducerId',
+          correlationId: 0,
+          transactionalId,
+          transactionTimeoutMs: this.config.transactionTimeoutMs,
+          producerId: bump ? this.producerId : -1,
+          producerEpoch: bump ? this.producerEpoch : -1,
+        });
+        return;
+      }
+      case 'AddPartitionsToTxn':
+        this.sendToBroker(this.coordinator, next, { kind: next, correlationId: 0, ...identity, partitions: [...this.pendingAdds.values()] });
+        return;
+      case 'EndTxn':
+        if (this.pendingEnd?.committed === true) this.commitRequested = true;
+        this.sendToBroker(this.coordinator, next, { kind: next, correlationId: 0, ...identity, committed: this.pendingEnd?.committed ?? false });
+        return;
+    }
+  }
+
+  private nextCoordinatorRequest(): 'InitProducerId' | 'AddPartitionsToTxn' | 'EndTxn' | null {
+    if (this.state === 'INITIALIZING') return 'InitProducerId';
+    const adding = this.state === 'IN_TRANSACTION' || this.state === 'COMMITTING_TRANSACTION';
+    if (adding && this.pendingAdds.size > 0) return 'AddPartitionsToTxn';
+    if (this.pendingEnd === null || !this.sender.isIdle()) return null;
+    if (this.state === 'COMMITTING_TRANSACTION' || this.state === 'ABORTING_TRANSACTION') {
+      if (this.inTransaction.size > 0) return 'EndTxn';
+      if (this.epochBumpRequired && this.state === 'ABORTING_TRANSACTION') return 'InitProducerId';
+    }
+    return null;
+  }
+
+  private sendToBroker(broker: NodeId, kind: CoordinatorRequestKind, message: KafkaMessage & { correlationId: number }): void {
+    const correlationId = this.correlationIds++;
+    const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, { owner: 'producer', type: 'coordinator-timeout', correlationId } satisfies CoordinatorTimer);
+    this.coordinatorRequest = { correlationId, kind, timerId };
+    this.ctx.send(broker, { ...message, correlationId });
+  }
+
+  private scheduleRetry(delayUs: number): void {
+    this.retryTimerSet = true;
+    this.ctx.setTimer(delayUs, { owner: 'producer', type: 'coordinator-retry' } satisfies CoordinatorTimer);
+  }
+
+  /** Retriable coordinator errors retry; NOT_COORDINATOR-like ones look the coordinator up again. */
+  private retryCoordinatorError(error: KafkaErrorCode, backoffUs: number): boolean {
+    if (!isRetriable(error)) return false;
+    if (error === 'NOT_COORDINATOR' || error === 'COORDINATOR_NOT_AVAILABLE' || error === 'NETWORK_EXCEPTION') {
+      this.coordinator = null;
+    }
+    this.scheduleRetry(backoffUs);
+    return true;
+  }
+
+  private onInitProducerIdResponse(error: KafkaErrorCode, producerId: number, producerEpoch: number): void {
+    if (error === 'NONE') {
+      this.producerId = producerId;
+      this.producerEpoch = producerEpoch;
+      this.sender.resetSequences();
+      if (!this.transactional) return;
+      const wasBump = this.state === 'ABORTING_TRANSACTION';
+      this.epochBumpRequired = false;
+      if (wasBump) {
+        this.finishEnd('NONE');
+        return;
+      }
+      this.transition('READY');
+      const callback = this.pendingInit;
+      this.pendingInit = null;
+      callback?.('NONE');
+      return;
+    }
+    if (!this.transactional) {
+      this.idempotentInitSent = false;
+      return;
+    }
+    if (this.retryCoordinatorError(error, this.config.retryBackoffMs * 1000)) return;
+    this.fatal(error === 'INVALID_PRODUCER_EPOCH' ? 'PRODUCER_FENCED' : error);
+  }
+
+  private onAddPartitionsResponse(results: ReadonlyArray<TopicPartition & { error: KafkaErrorCode }>): void {
+    const failure = results.find((result) => result.error !== 'NONE');
+    if (failure === undefined) {
+      for (const result of results) {
+        const key = partitionKey(result);
+        const tp = this.pendingAdds.get(key);
+        if (tp !== undefined) this.inTransaction.set(key, tp);
+        this.pendingAdds.delete(key);
+      }
+      return;
+    }
+    const backoffUs = this.inTransaction.size === 0 ? ADD_PARTITIONS_RETRY_BACKOFF_US : this.config.retryBackoffMs * 1000;
+    if (this.retryCoordinatorError(failure.error, backoffUs)) return;
+    if (failure.error === 'PRODUCER_FENCED' || failure.error === 'INVALID_PRODUCER_EPOCH' || failure.error === 'INVALID_TXN_STATE') {
+      this.fatal(failure.error === 'INVALID_TXN_STATE' ? failure.error : 'PRODUCER_FENCED');
+      return;
+    }
+    this.abortable(failure.error);
+  }
+
+  private onEndTxnResponse(error: KafkaErrorCode): void {
+    if (error === 'NONE') {
+      if (this.pendingEnd !== null && !this.pendingEnd.committed && this.epochBumpRequired) {
+        this.inTransaction.clear();
+        return; // KIP-360: after the abort, bump the epoch with InitProducerId
+      }
+      this.finishEnd('NONE');
+      return;
+    }
+    if (this.retryCoordinatorError(error, this.config.retryBackoffMs * 1000)) return;
+    if (error === 'INVALID_PRODUCER_ID_MAPPING' && this.state === 'COMMITTING_TRANSACTION') {
+      this.abortable(error);
+      return;
+    }
+    this.fatal(error === 'INVALID_PRODUCER_EPOCH' ? 'PRODUCER_FENCED' : error);
+  }
+
+  private finishEnd(error: KafkaErrorCode): void {
+    const pending = this.pendingEnd;
+    this.pendingEnd = null;
+    this.inTransaction.clear();
+    this.pendingAdds.clear();
+    if (error === 'NONE') this.transition('READY');
+    pending?.callback(error);
+  }
+
+  /** R7.1: a batch failed for good. */
+  private onBatchFailed(records: ReadonlyArray<{ callback: (result: SendResult) => void }>, error: KafkaErrorCode): void {
+    for (const record of records) {
+      record.callback({ error, offset: -1, producerId: this.producerId, producerEpoch: this.producerEpoch });
+    }
+    if (error === 'TRANSACTION_ABORTABLE' && this.state === 'ABORTING_TRANSACTION') return;
+    if (!this.transactional) {
+      if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || error === 'REQUEST_TIMED_OUT') this.bumpIdempotentEpoch();
+      return;
+    }
+    if (error === 'PRODUCER_FENCED') return this.fatal(error);
+    if (this.state === 'ABORTING_TRANSACTION') return;
+    this.epochBumpRequired = true;
+    this.abortable(error);
+  }
+
+  /** KIP-360: an idempotent producer bumps its epoch locally and restarts sequences at 0. */
+  private bumpIdempotentEpoch(): void {
+    this.producerEpoch += 1;
+    this.sender.resetSequences();
+  }
+
+  private abortable(error: KafkaErrorCode): void {
+    if (this.state === 'FATAL_ERROR') return;
+    const pending = this.pendingEnd;
+    this.lastError = error;
+    if (this.state !== 'ABORTABLE_ERROR') this.transition('ABORTABLE_ERROR');
+    this.sender.failUnsent(error);
+    this.pendingAdds.clear();
+    if (pending !== null && pending.committed) {
+      this.pendingEnd = null;
+      pending.callback(error);
+    }
+  }
+
+  private fatal(error: KafkaErrorCode): void {
+    if (this.state === 'FATAL_ERROR') return;
+    this.lastError = error;
+    this.transition('FATAL_ERROR');
+    this.sender.failUnsent(error);
+    const pendingEnd = this.pendingEnd;
+    const pendingInit = this.pendingInit;
+    this.pendingEnd = null;
+    this.pendingInit = null;
+    pendingEnd?.callback(error);
+    pendingInit?.(error);
+  }
+
+  private transition(target: ClientTransactionState): void {
+    assertClientTransition(this.state, target);
+    this.ctx.trace(`producer ${this.state} -> ${target}`);
+    this.state = target;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The producer's batches and per-partition send state (RecordAccumulator and the sequence
+ * bookkeeping of TransactionManager, R2.2-R2.3). A batch gets its producerId, epoch and
+ * baseSequence when it is first drained and keeps them across retries.
+ */
+import type { KafkaErrorCode, TopicPartition } from '../protocol';
+
+/** The outcome of one `send()`, handed to its callback. */
+export interface SendResult {
+  readonly error: KafkaErrorCode;
+  /** The record's offset when written, else -1. */
+  readonly offset: number;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+/** A record waiting in the accumulator. */
+export interface PendingRecord {
+  readonly value: number;
+  readonly callback: (result: SendResult) => void;
+  readonly createdUs: number;
+}
+
+/** A drained batch, in flight or waiting for a retry. */
+export interface ProducerBatch {
+  readonly tp: TopicPartition;
+  readonly records: readonly PendingRecord[];
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+  readonly isTransactional: boolean;
+  attempts: number;
+  /** Set once the batch was re-enqueued for a retry (ProducerBatch.inRetry). */
+  inRetry: boolean;
+  /** When `delivery.timeout.ms` expires for it. */
+  readonly deadlineUs: number;
+}
+
+/** What the sender keeps per partition. */
+export interface PartitionSendState {
+  readonly tp: TopicPartition;
+  readonly queue: PendingRecord[];
+  /** Batches waiting to be re-sent, lowest sequence first. */
+  readonly retries: ProducerBatch[];
+  readonly inFlight: ProducerBatch[];
+  nextSequence: number;
+  lastAckedSequence: number;
+}
+
+/** True when nothing of the partition is queued, waiting for a retry or in flight. */
+export function isPartitionIdle(state: PartitionSendState): boolean {
+  return state.queue.length === 0 && state.retries.length === 0 && state.inFlight.length === 0;
+}

@@ -1,0 +1,53 @@
+/**
+ * The producer's configuration, Kafka's producer config keys in camelCase with the unit last
+ * (`request.timeout.ms` → `requestTimeoutMs`), and the client-side transaction states (R3.16).
+ */
+import { assert } from '../../kernel';
+
+/** Producer settings; the scenario loader fills Kafka's defaults. */
+export interface ProducerConfig {
+  readonly transactionalId: string | null;
+  readonly enableIdempotence: boolean;
+  readonly acks: 0 | 1 | -1;
+  readonly maxInFlightRequestsPerConnection: number;
+  readonly retries: number;
+  readonly requestTimeoutMs: number;
+  readonly deliveryTimeoutMs: number;
+  readonly retryBackoffMs: number;
+  readonly transactionTimeoutMs: number;
+}
+
+/** Records drained into one batch at most (stands in for `batch.size`). */
+export const BATCH_RECORDS_MAX = 16;
+
+/** Backoff after CONCURRENT_TRANSACTIONS on the first AddPartitionsToTxn of a transaction (R7.2). */
+export const ADD_PARTITIONS_RETRY_BACKOFF_US = 20_000;
+
+/** Kafka's client TransactionManager states. */
+export type ClientTransactionState =
+  | 'UNINITIALIZED'
+  | 'INITIALIZING'
+  | 'READY'
+  | 'IN_TRANSACTION'
+  | 'COMMITTING_TRANSACTION'
+  | 'ABORTING_TRANSACTION'
+  | 'ABORTABLE_ERROR'
+  | 'FATAL_ERROR';
+
+/** R3.16: legal previous states of each target (TransactionManager.State.isTransitionValid). */
+const VALID_PREVIOUS = new Map<ClientTransactionState, readonly ClientTransactionState[]>([
+  ['UNINITIALIZED', ['READY', 'ABORTABLE_ERROR']],
+  ['INITIALIZING', ['UNINITIALIZED', 'ABORTING_TRANSACTION']],
+  ['READY', ['INITIALIZING', 'COMMITTING_TRANSACTION', 'ABORTING_TRANSACTION']],
+  ['IN_TRANSACTION', ['READY']],
+  ['COMMITTING_TRANSACTION', ['IN_TRANSACTION']],
+  ['ABORTING_TRANSACTION', ['IN_TRANSACTION', 'ABORTABLE_ERROR']],
+  ['ABORTABLE_ERROR', ['IN_TRANSACTION', 'COMMITTING_TRANSACTION', 'ABORTABLE_ERROR', 'INITIALIZING']],
+]);
+
+/** Asserts a client transition is legal; FATAL_ERROR may follow any state. */
+export function assertClientTransition(from: ClientTransactionState, to: ClientTransactionState): void {
+  if (to === 'FATAL_ERROR') return;
+  const previous = VALID_PREVIOUS.get(to) ?? [];
+  assert(previous.includes(from), `illegal producer transaction transition ${from} -> ${to}`);
+}

@@ -1,0 +1,54 @@
+/**
+ * Kafka's error codes as data, by their wire names (`Errors.java`), with their numeric codes and
+ * whether the Java exception is retriable (reference §7, R7.4). Simulated errors are values,
+ * never thrown exceptions. Style rule 24.
+ */
+
+/** Wire name, numeric code, and whether Kafka's client retries it internally. */
+const ERROR_TABLE = [
+  ['NONE', 0, false],
+  ['UNKNOWN_SERVER_ERROR', -1, false],
+  ['OFFSET_OUT_OF_RANGE', 1, false],
+  ['UNKNOWN_TOPIC_OR_PARTITION', 3, true],
+  ['NOT_LEADER_OR_FOLLOWER', 6, true],
+  ['REQUEST_TIMED_OUT', 7, true],
+  ['NETWORK_EXCEPTION', 13, true],
+  ['COORDINATOR_LOAD_IN_PROGRESS', 14, true],
+  ['COORDINATOR_NOT_AVAILABLE', 15, true],
+  ['NOT_COORDINATOR', 16, true],
+  ['NOT_ENOUGH_REPLICAS', 19, true],
+  ['NOT_ENOUGH_REPLICAS_AFTER_APPEND', 20, true],
+  ['INVALID_REQUEST', 42, false],
+  ['OUT_OF_ORDER_SEQUENCE_NUMBER', 45, false],
+  ['INVALID_PRODUCER_EPOCH', 47, false],
+  ['INVALID_TXN_STATE', 48, false],
+  ['INVALID_PRODUCER_ID_MAPPING', 49, false],
+  ['INVALID_TRANSACTION_TIMEOUT', 50, false],
+  ['CONCURRENT_TRANSACTIONS', 51, true],
+  ['TRANSACTION_COORDINATOR_FENCED', 52, false],
+  ['PRODUCER_FENCED', 90, false],
+  ['TRANSACTION_ABORTABLE', 120, false],
+] as const;
+
+/** A Kafka error by its wire name. */
+export type KafkaErrorCode = (typeof ERROR_TABLE)[number][0];
+
+const CODES = new Map<KafkaErrorCode, number>(ERROR_TABLE.map(([name, code]) => [name, code]));
+const RETRIABLE = new Set<KafkaErrorCode>(
+  ERROR_TABLE.filter(([, , retriable]) => retriable).map(([name]) => name),
+);
+
+/** Kafka's numeric code for an error. @example errorCodeOf('PRODUCER_FENCED') === 90 */
+export function errorCodeOf(error: KafkaErrorCode): number {
+  return CODES.get(error) ?? -1;
+}
+
+/** True when Kafka's exception for this error extends RetriableException. */
+export function isRetriable(error: KafkaErrorCode): boolean {
+  return RETRIABLE.has(error);
+}
+
+/** Errors that tell a transactional producer a newer instance owns its transactional.id. */
+export function isFencingError(error: KafkaErrorCode): boolean {
+  return error === 'PRODUCER_FENCED' || error === 'INVALID_PRODUCER_EPOCH';
+}

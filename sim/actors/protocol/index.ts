@@ -1,0 +1,5 @@
+/** The Kafka wire model shared by brokers and clients: messages, records and errors. */
+export * from './errors';
+export * from './message_kinds';
+export * from './messages';
+export * from './records';

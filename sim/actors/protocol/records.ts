@@ -1,0 +1,57 @@
+/**
+ * Record batches as the log stores them and fetch responses carry them. A data batch holds one
+ * or more record values; a control batch holds exactly one COMMIT or ABORT marker and occupies
+ * one offset (R3.9). Sequences are per batch: `baseSequence` is the first record's sequence and
+ * the batch covers `recordCount` consecutive sequences (R2.2).
+ */
+
+/** `producerId`/`producerEpoch`/`sequence` value meaning "none" (idempotence off, markers). */
+export const NO_PRODUCER_ID = -1;
+export const NO_PRODUCER_EPOCH = -1;
+export const NO_SEQUENCE = -1;
+
+/** Largest sequence before it wraps to 0 (int32). */
+export const SEQUENCE_MAX = 2_147_483_647;
+
+/** Largest producer epoch (int16); epochs at or above 32766 are exhausted (R3.14). */
+export const PRODUCER_EPOCH_MAX = 32_767;
+
+/** Kafka's `DefaultRecordBatch.incrementSequence`: adds with int32 wrap-around to 0. */
+export function incrementSequence(sequence: number, increment: number): number {
+  if (sequence > SEQUENCE_MAX - increment) return increment - (SEQUENCE_MAX - sequence) - 1;
+  return sequence + increment;
+}
+
+/** A batch as a producer sends it. */
+export interface ProducedBatch {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+  readonly isTransactional: boolean;
+  /** Record values, one per record. */
+  readonly values: readonly number[];
+}
+
+/** A batch in a partition's log. */
+export interface LogBatch {
+  readonly baseOffset: number;
+  readonly lastOffset: number;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+  readonly isTransactional: boolean;
+  /** Set on control batches. */
+  readonly control?: 'COMMIT' | 'ABORT';
+  /** The coordinator epoch a marker was written under. */
+  readonly coordinatorEpoch?: number;
+  /** Data record values; empty for a control batch. */
+  readonly values: readonly number[];
+  /** LogAppendTime in virtual microseconds. */
+  readonly appendUs: number;
+}
+
+/** The last sequence of a batch, wrapping like Kafka. */
+export function lastSequenceOf(batch: { baseSequence: number; values: readonly unknown[] }): number {
+  if (batch.baseSequence === NO_SEQUENCE) return NO_SEQUENCE;
+  return incrementSequence(batch.baseSequence, batch.values.length - 1);
+}

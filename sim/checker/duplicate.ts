@@ -1,0 +1,116 @@
+/**
+ * `duplicate`: one value (one logical message, sent once) delivered at more than one distinct
+ * (topic, partition, offset), by any consumer, in any `poll` or `final-read`. The same offset
+ * delivered twice (a rewind, two consumers) is not a duplicate. The oracle classifies the
+ * anomaly: `written-twice` when its log holds the value at two or more offsets (a retried batch
+ * the broker did not deduplicate), `written-once` when it holds one copy (the other delivery came
+ * from a log that was later truncated), `not-in-log` when it holds none.
+ */
+import type { Anomaly } from './anomaly_types';
+import type { CheckContext, OracleCopy } from './check_context';
+import { topicPartitionName } from './topic_partition';
+
+/** Where a value was delivered, and the first operation that delivered it there. */
+interface Location {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly deliveredUs: number;
+}
+
+/**
+ * Reports every value delivered at more than one distinct offset, one anomaly per value. Its
+ * `offset` is the lowest offset delivered in the first partition, `offsets` all of them there;
+ * `producerId`/`producerEpoch` are the oracle's for its last copy; `timeUs` is when that copy was
+ * appended, or, without two oracle copies, when the second location was first delivered.
+ * @example checkDuplicate(new CheckContext(history, oracle))[0]?.classification
+ */
+export function checkDuplicate(context: CheckContext): Anomaly[] {
+  const locationsByValue = new Map<number, Map<string, Location>>();
+  for (const op of context.deliveries) {
+    for (const record of op.value.records) {
+      const locations = locationsByValue.get(record.value) ?? new Map<string, Location>();
+      const key = JSON.stringify([record.topic, record.partition, record.offset]);
+      if (!locations.has(key)) {
+        const { topic, partition, offset } = record;
+        locations.set(key, { topic, partition, offset, deliveredUs: op.timeUs });
+      }
+      locationsByValue.set(record.value, locations);
+    }
+  }
+  const anomalies: Anomaly[] = [];
+  for (const [value, locations] of locationsByValue) {
+    if (locations.size < 2) continue;
+    anomalies.push(duplicateAnomaly(context, { value, locations: [...locations.values()] }));
+  }
+  return anomalies;
+}
+
+function duplicateAnomaly(
+  context: CheckContext,
+  delivered: { readonly value: number; readonly locations: readonly Location[] },
+): Anomaly {
+  const { value, locations: locationsDelivered } = delivered;
+  // The second location in delivery order is when the duplicate first became visible.
+  const secondDeliveredUs = locationsDelivered[1]?.deliveredUs ?? 0;
+  const locations = [...locationsDelivered].sort(compareLocations);
+  const first = locations[0];
+  if (first === undefined) throw new Error('A duplicate needs at least two locations');
+  const offsets = locations
+    .filter((location) => location.topic === first.topic && location.partition === first.partition)
+    .map((location) => location.offset);
+  const copies = context.oracleCopies.get(value) ?? [];
+  // The last copy is the extra one; with two or more copies its append is when it was made.
+  const latest = copies[copies.length - 1];
+  const timeUs =
+    latest !== undefined && copies.length >= 2 ? latest.record.appendUs : secondDeliveredUs;
+  const sent = context.sentValues.get(value);
+  const classification = classifyCopies(copies.length);
+  const sender = sent === undefined ? '' : ` sent by client ${sent.client}`;
+  const resent =
+    sent !== undefined && sent.invokeCount > 1 ? ` (sent ${sent.invokeCount} times)` : '';
+  const message =
+    `Value ${value}${sender}${resent} was delivered at ${locations.length} offsets: ` +
+    `${locations.map(describeLocation).join(', ')}; the oracle log holds ${copies.length} ` +
+    `cop${copies.length === 1 ? 'y' : 'ies'}${copies.length === 0 ? '' : ': '}` +
+    `${copies.map(describeCopy).join(', ')} (${classification})`;
+  return {
+    kind: 'duplicate',
+    message,
+    topic: first.topic,
+    partition: first.partition,
+    offset: first.offset,
+    offsets,
+    value,
+    ...(latest === undefined ? {} : { producerId: latest.record.producerId }),
+    ...(latest === undefined ? {} : { producerEpoch: latest.record.producerEpoch }),
+    ...(sent === undefined ? {} : { client: sent.client }),
+    timeUs,
+    classification,
+    activeFaults: context.activeFaultsAt(timeUs),
+  };
+}
+
+function classifyCopies(copyCount: number): string {
+  if (copyCount >= 2) return 'written-twice';
+  return copyCount === 1 ? 'written-once' : 'not-in-log';
+}
+
+/** Orders by topic, partition, offset: unique per location, so the order is total. */
+function compareLocations(a: Location, b: Location): number {
+  if (a.topic !== b.topic) return a.topic < b.topic ? -1 : 1;
+  if (a.partition !== b.partition) return a.partition - b.partition;
+  return a.offset - b.offset;
+}
+
+function describeLocation(location: Location): string {
+  return `${topicPartitionName(location.topic, location.partition)}@${location.offset}`;
+}
+
+function describeCopy(copy: OracleCopy): string {
+  const { record } = copy;
+  return (
+    `${topicPartitionName(copy.topic, copy.partition)}@${record.offset} ` +
+    `(producerId ${record.producerId}, producerEpoch ${record.producerEpoch})`
+  );
+}

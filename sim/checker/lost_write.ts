@@ -1,0 +1,136 @@
+/**
+ * `lost-write`: a value whose non-transactional `send` completed `ok`, or that belongs to a `txn`
+ * with `commit: true` that completed `ok`, and that no final read delivered. The final reads are
+ * the `final-read` ok operations of read_committed consumers when there are any, else those of
+ * read_uncommitted ones; a run without final reads did not read, so nothing can be called lost.
+ * The oracle says why, in this order: `never-written` (not in the partition's log), `aborted`
+ * (its transaction aborted), `held-back-by-last-stable-offset` (at or above the final
+ * lastStableOffset), `not-delivered` (committed and stable, yet the reads missed it).
+ */
+import type { HistoryOp, OracleRecord, SendMicroOp } from '../history';
+import type { Anomaly } from './anomaly_types';
+import type { CheckContext } from './check_context';
+import { topicPartitionName } from './topic_partition';
+import type { PartitionIndex } from './transaction_outcome';
+
+/** Why the oracle thinks an acknowledged value is missing. */
+export type LostWriteClassification =
+  | 'never-written'
+  | 'aborted'
+  | 'held-back-by-last-stable-offset'
+  | 'not-delivered';
+
+interface Acknowledgement {
+  readonly op: HistoryOp;
+  readonly send: SendMicroOp;
+  readonly producerId: number | undefined;
+  readonly producerEpoch: number | undefined;
+}
+
+/**
+ * Reports every acknowledged value absent from the final reads, one anomaly per value, at the
+ * time of its acknowledgement. `offset` is the offset the producer was told, when it was told.
+ * @example checkLostWrite(new CheckContext(history, oracle))[0]?.classification // 'aborted'
+ */
+export function checkLostWrite(context: CheckContext): Anomaly[] {
+  const finalRead = finalReadValues(context);
+  if (finalRead === null) return [];
+  const anomalies: Anomaly[] = [];
+  const reported = new Set<number>();
+  for (const op of context.history) {
+    for (const acknowledgement of acknowledgementsOf(op)) {
+      const { value } = acknowledgement.send;
+      if (finalRead.values.has(value) || reported.has(value)) continue;
+      reported.add(value);
+      const { isolationLevel } = finalRead;
+      anomalies.push(lostWriteAnomaly(context, { ...acknowledgement, isolationLevel }));
+    }
+  }
+  return anomalies;
+}
+
+/** The values the final reads delivered, or null when the run has no final reads. */
+function finalReadValues(
+  context: CheckContext,
+): { readonly values: ReadonlySet<number>; readonly isolationLevel: string } | null {
+  const finalReads = context.deliveries.filter((op) => op.f === 'final-read');
+  const committed = finalReads.filter((op) => op.value.isolationLevel === 'read_committed');
+  const chosen = committed.length > 0 ? committed : finalReads;
+  if (chosen.length === 0) return null;
+  const values = new Set<number>();
+  for (const op of chosen) {
+    for (const record of op.value.records) values.add(record.value);
+  }
+  const isolationLevel = committed.length > 0 ? 'read_committed' : 'read_uncommitted';
+  return { values, isolationLevel };
+}
+
+function acknowledgementsOf(op: HistoryOp): Acknowledgement[] {
+  if (op.type !== 'ok') return [];
+  if (op.f === 'send') {
+    const { producerId, producerEpoch } = op.value;
+    return [{ op, send: op.value.send, producerId, producerEpoch }];
+  }
+  if (op.f === 'txn' && op.value.commit) {
+    const { producerId, producerEpoch } = op.value;
+    return op.value.sends.map((send) => ({ op, send, producerId, producerEpoch }));
+  }
+  return [];
+}
+
+/**
+ * Classifies a missing value from its partition's oracle log.
+ * @example classifyLostWrite(index, 17).classification // 'held-back-by-last-stable-offset'
+ */
+export function classifyLostWrite(
+  index: PartitionIndex | undefined,
+  value: number,
+): { readonly classification: LostWriteClassification; readonly record: OracleRecord | null } {
+  const offset = index?.offsetsByValue.get(value)?.[0];
+  const record = offset === undefined ? undefined : index?.recordsByOffset.get(offset);
+  if (index === undefined || record === undefined) {
+    return { classification: 'never-written', record: null };
+  }
+  if (index.outcomes.get(record.offset)?.status === 'aborted') {
+    return { classification: 'aborted', record };
+  }
+  if (record.offset >= index.partition.lastStableOffset) {
+    return { classification: 'held-back-by-last-stable-offset', record };
+  }
+  return { classification: 'not-delivered', record };
+}
+
+function lostWriteAnomaly(
+  context: CheckContext,
+  acknowledgement: Acknowledgement & { readonly isolationLevel: string },
+): Anomaly {
+  const { op, send, isolationLevel } = acknowledgement;
+  const index = context.partitionIndex(send.topic, send.partition);
+  const { classification, record } = classifyLostWrite(index, send.value);
+  const name = topicPartitionName(send.topic, send.partition);
+  const told = send.offset === undefined ? 'without an offset' : `at offset ${send.offset}`;
+  const what = op.f === 'txn' ? 'in a committed transaction' : 'by a send';
+  const where =
+    record === null || index === undefined
+      ? ''
+      : ` (oracle offset ${record.offset}, lastStableOffset ${index.partition.lastStableOffset})`;
+  const message =
+    `Value ${send.value} sent by client ${op.client} to ${name} was acknowledged ${what} ` +
+    `${told} but is absent from the ${isolationLevel} final reads: ${classification}${where}`;
+  const producerId = record?.producerId ?? acknowledgement.producerId;
+  const producerEpoch = record?.producerEpoch ?? acknowledgement.producerEpoch;
+  return {
+    kind: 'lost-write',
+    message,
+    topic: send.topic,
+    partition: send.partition,
+    ...(send.offset === undefined ? {} : { offset: send.offset }),
+    value: send.value,
+    ...(producerId === undefined ? {} : { producerId }),
+    ...(producerEpoch === undefined ? {} : { producerEpoch }),
+    client: op.client,
+    timeUs: op.timeUs,
+    classification,
+    activeFaults: context.activeFaultsAt(op.timeUs),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * `uncommitted-read`: a read_committed consumer delivered, at time t, a record at offset o of a
+ * partition whose LSO at t (the last recorded change at or before t, 0 before any) did not yet
+ * cover it: o ≥ LSO(t), or the record is transactional and its completing marker is absent or
+ * at an offset ≥ LSO(t). A marker below LSO(t) is replicated and decided, so a record delivered
+ * at the instant the LSO passed its marker is fine. Each partition is judged on its own: the
+ * transient cross-partition skew of R4.8 is allowed.
+ */
+import type { Anomaly } from './anomaly_types';
+import type { CheckContext } from './check_context';
+import type { CommittedDelivery } from './committed_deliveries';
+import { committedDeliveries } from './committed_deliveries';
+import { lastStableOffsetAt } from './last_stable_offset';
+import { topicPartitionName } from './topic_partition';
+
+/** Why a read_committed delivery was not yet stable. */
+export type UncommittedReadClassification =
+  | 'above-last-stable-offset'
+  | 'transaction-open'
+  | 'marker-above-last-stable-offset';
+
+/**
+ * Reports every read_committed delivery of a record not yet stable, one anomaly per (consumer
+ * client, partition, offset), at the time of the delivering operation.
+ * @example checkUncommittedRead(new CheckContext(history, oracle))[0]?.classification
+ */
+export function checkUncommittedRead(context: CheckContext): Anomaly[] {
+  const anomalies: Anomaly[] = [];
+  for (const delivery of committedDeliveries(context)) {
+    const { op, record, index, oracleRecord } = delivery;
+    if (index === undefined) continue;
+    const lastStableOffset = lastStableOffsetAt(index.partition, op.timeUs);
+    const classification = classify(delivery, lastStableOffset);
+    if (classification === null) continue;
+    const writer =
+      oracleRecord === null
+        ? ''
+        : `, written by producer ${oracleRecord.producerId} epoch ${oracleRecord.producerEpoch}`;
+    const marker = index.outcomes.get(record.offset)?.markerOffset ?? null;
+    const message =
+      `read_committed client ${op.client} delivered value ${record.value} at ` +
+      `${topicPartitionName(record.topic, record.partition)} offset ${record.offset}${writer}, ` +
+      `at ${op.timeUs}us when lastStableOffset was ${lastStableOffset} and the completing ` +
+      `marker was ${marker === null ? 'absent' : `at offset ${marker}`}: ${classification}`;
+    anomalies.push({
+      kind: 'uncommitted-read',
+      message,
+      topic: record.topic,
+      partition: record.partition,
+      offset: record.offset,
+      value: record.value,
+      ...(oracleRecord === null ? {} : { producerId: oracleRecord.producerId }),
+      ...(oracleRecord === null ? {} : { producerEpoch: oracleRecord.producerEpoch }),
+      client: op.client,
+      timeUs: op.timeUs,
+      classification,
+      activeFaults: context.activeFaultsAt(op.timeUs),
+    });
+  }
+  return anomalies;
+}
+
+/** Null when the delivery was stable, else why it was not. */
+function classify(
+  delivery: CommittedDelivery,
+  lastStableOffset: number,
+): UncommittedReadClassification | null {
+  const { record, index, oracleRecord } = delivery;
+  if (record.offset >= lastStableOffset) return 'above-last-stable-offset';
+  // Without the oracle record the delivery cannot be tied to a transaction; only the
+  // position test above applies.
+  if (oracleRecord === null || !oracleRecord.isTransactional) return null;
+  const outcome = index?.outcomes.get(record.offset);
+  if (outcome === undefined || outcome.markerOffset === null) return 'transaction-open';
+  return outcome.markerOffset >= lastStableOffset ? 'marker-above-last-stable-offset' : null;
+}

@@ -1,0 +1,92 @@
+/**
+ * `zombie-write`: a record written by a producer after it was fenced that is visible to
+ * read_committed. From the oracle alone: a data record with a producerId (≥ 0), committed and
+ * below the partition's final lastStableOffset, appended strictly after a coordinator granted a
+ * strictly higher producerEpoch for the same producerId (an InitProducerId, a fencing
+ * InitProducerId, or a timeout abort). The history only names the client that sent the value.
+ */
+import type { EpochGrant, OracleRecord } from '../history';
+import type { Anomaly } from './anomaly_types';
+import type { CheckContext } from './check_context';
+import { topicPartitionName } from './topic_partition';
+import type { PartitionIndex } from './transaction_outcome';
+
+/**
+ * Reports every visible record appended after its producer was fenced, one anomaly per record,
+ * at its append time, naming the earliest grant that fenced it.
+ * @example checkZombieWrite(new CheckContext(history, oracle))[0]?.producerEpoch // 0
+ */
+export function checkZombieWrite(context: CheckContext): Anomaly[] {
+  const grantsByProducer = grantsByProducerId(context.oracle.epochGrants);
+  const anomalies: Anomaly[] = [];
+  for (const index of context.partitionIndexes.values()) {
+    for (const record of index.partition.records) {
+      if (!isVisibleData(index, record)) continue;
+      const grants = grantsByProducer.get(record.producerId) ?? [];
+      const fence = grants.find(
+        (grant) => grant.producerEpoch > record.producerEpoch && grant.timeUs < record.appendUs,
+      );
+      if (fence !== undefined) anomalies.push(zombieAnomaly(context, { index, record, fence }));
+    }
+  }
+  return anomalies;
+}
+
+/** A data record with a producerId that read_committed consumers can see at the end. */
+function isVisibleData(index: PartitionIndex, record: OracleRecord): boolean {
+  if (record.control !== undefined || record.value === null || record.producerId < 0) return false;
+  if (record.offset >= index.partition.lastStableOffset) return false;
+  return index.outcomes.get(record.offset)?.status === 'committed';
+}
+
+/** Grants per producerId, earliest first (ties keep the oracle's order). */
+function grantsByProducerId(grants: readonly EpochGrant[]): Map<number, EpochGrant[]> {
+  const ordered = grants
+    .map((grant, position) => ({ grant, position }))
+    .sort((a, b) => a.grant.timeUs - b.grant.timeUs || a.position - b.position);
+  const byProducer = new Map<number, EpochGrant[]>();
+  for (const { grant } of ordered) {
+    const known = byProducer.get(grant.producerId);
+    if (known === undefined) byProducer.set(grant.producerId, [grant]);
+    else known.push(grant);
+  }
+  return byProducer;
+}
+
+/** A visible record and the grant that had fenced its producer before it was appended. */
+interface ZombieRecord {
+  readonly index: PartitionIndex;
+  readonly record: OracleRecord;
+  readonly fence: EpochGrant;
+}
+
+function zombieAnomaly(
+  context: CheckContext,
+  found: ZombieRecord,
+): Anomaly {
+  const { index, record, fence } = found;
+  const { topic, partition } = index.partition;
+  const value = record.value ?? 0;
+  const sent = context.sentValues.get(value);
+  const sender = sent === undefined ? 'an unknown client' : `client ${sent.client}`;
+  const message =
+    `Producer ${record.producerId} epoch ${record.producerEpoch} wrote value ${value} ` +
+    `(sent by ${sender}) at ${topicPartitionName(topic, partition)} offset ${record.offset} ` +
+    `at ${record.appendUs}us, visible to read_committed, after producerEpoch ` +
+    `${fence.producerEpoch} was granted at ${fence.timeUs}us (${fence.reason}, transactionalId ` +
+    `${fence.transactionalId})`;
+  return {
+    kind: 'zombie-write',
+    message,
+    topic,
+    partition,
+    offset: record.offset,
+    value,
+    producerId: record.producerId,
+    producerEpoch: record.producerEpoch,
+    ...(sent === undefined ? {} : { client: sent.client }),
+    timeUs: record.appendUs,
+    classification: `fenced-by-${fence.reason}`,
+    activeFaults: context.activeFaultsAt(record.appendUs),
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * A client node: one application (transactional producer, plain producer, or consumer) with its
+ * Kafka client. It routes responses and timers to the client and the application. A crash of
+ * the node kills the application: its open operations end as `info`, and on restart a new
+ * instance starts from scratch (a transactional one calls initTransactions again).
+ */
+import type { Actor, ActorContext, CrashMode, Envelope } from '../kernel';
+import type { ClusterMetadata, KafkaMessage, KafkaResponse, TopicPartition } from '../actors';
+import { KafkaConsumer, KafkaProducer } from '../actors';
+import type { HistoryRecorder } from '../history';
+import { HistoryWriter } from './history_writer';
+import { FinalReader, PollsApp } from './polls_app';
+import { ProcessPool } from './process_pool';
+import { SendsApp } from './sends_app';
+import { TransactionsApp, type AppTimer } from './transactions_app';
+import type { ClientSpec, WorkloadControl } from './workload_types';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** What every client shares. */
+export interface ClientDeps {
+  readonly metadata: ClusterMetadata;
+  readonly recorder: HistoryRecorder;
+  readonly control: WorkloadControl;
+  /** True virtual time for the history (node clocks may be skewed). */
+  readonly clock: () => number;
+  /** The next record value: unique across the run. */
+  readonly nextValue: () => number;
+}
+
+type App = TransactionsApp | SendsApp | PollsApp;
+
+/** A client node running one application. */
+export class ClientActor implements Actor<KafkaMessage> {
+  private producer: KafkaProducer | null = null;
+  private consumer: KafkaConsumer | null = null;
+  private app: App | null = null;
+  private readonly processes: ProcessPool;
+  private readonly writer: HistoryWriter;
+
+  constructor(
+    private readonly spec: ClientSpec,
+    private readonly deps: ClientDeps,
+  ) {
+    this.processes = new ProcessPool(spec.name);
+    this.writer = new HistoryWriter(deps.recorder, deps.clock, spec.name, this.processes);
+  }
+
+  /** True while the application has an operation open. */
+  get busy(): boolean {
+    return this.app?.busy ?? false;
+  }
+
+  onStart(ctx: Ctx): void {
+    const partitions = this.partitions();
+    const leaderOf = (tp: TopicPartition) => this.deps.metadata.leaderOf(tp);
+    if (this.spec.role === 'producer') {
+      const producer = new KafkaProducer(this.spec.settings, this.deps.metadata, ctx);
+      const appDeps = { ...this.deps, writer: this.writer, partitions, ctx };
+      const workload = this.spec.workload;
+      const transactionalId = this.spec.settings.transactionalId;
+      this.producer = producer;
+      this.app = workload.type === 'transactions'
+        ? new TransactionsApp({ ...workload, transactionalId: transactionalId ?? '' }, producer, appDeps)
+        : new SendsApp(workload, producer, appDeps);
+    } else {
+      const consumer = new KafkaConsumer(this.spec.settings, leaderOf, ctx);
+      this.consumer = consumer;
+      this.app = new PollsApp(this.spec.workload, consumer, { ...this.deps, writer: this.writer, partitions, ctx });
+    }
+    const startUs = this.spec.workload.startMs * 1000;
+    ctx.setTimer(Math.max(0, startUs - this.deps.clock()), { owner: 'app', type: 'start' } satisfies AppTimer);
+  }
+
+  onCrash(_mode: CrashMode): void {
+    this.producer = null;
+    this.consumer = null;
+    this.app = null;
+  }
+
+  onMessage(envelope: Envelope<KafkaMessage>): void {
+    const message = envelope.payload as KafkaResponse;
+    if (message.kind === 'FetchResponse' || message.kind === 'ListOffsetsResponse') this.consumer?.onResponse(message);
+    else this.producer?.onResponse(message);
+  }
+
+  onTimer(payload: unknown): void {
+    const timer = payload as { owner: string };
+    if (timer.owner === 'app') {
+      const appTimer = payload as AppTimer;
+      if (appTimer.type === 'start') this.app?.start();
+      else this.app?.onTimer(appTimer);
+    } else if (timer.owner === 'consumer') {
+      this.consumer?.onTimer(payload as Parameters<KafkaConsumer['onTimer']>[0]);
+    } else {
+      this.producer?.onTimer(payload as Parameters<KafkaProducer['onTimer']>[0]);
+    }
+  }
+
+  private partitions(): TopicPartition[] {
+    return this.spec.workload.topics.flatMap((topic) => this.deps.metadata.partitionsOf(topic));
+  }
+}
+
+/** A node that only performs the final read of every partition at one isolation level. */
+export class FinalReaderActor implements Actor<KafkaMessage> {
+  private reader: FinalReader | null = null;
+  private consumer: KafkaConsumer | null = null;
+  private ctx: Ctx | null = null;
+
+  constructor(
+    private readonly name: string,
+    private readonly isolationLevel: 'read_committed' | 'read_uncommitted',
+    private readonly deps: ClientDeps,
+  ) {}
+
+  /** True once the final read reached every partition's end offset. */
+  get done(): boolean {
+    return this.reader?.done ?? false;
+  }
+
+  /** Starts the final read (called by the runner in a kernel event). */
+  begin(): void {
+    const ctx = this.ctx;
+    if (ctx === null) return;
+    const metadata = this.deps.metadata;
+    this.consumer = new KafkaConsumer(
+      { isolationLevel: this.isolationLevel, autoOffsetReset: 'earliest', requestTimeoutMs: 30_000 },
+      (tp) => metadata.leaderOf(tp),
+      ctx,
+    );
+    const writer = new HistoryWriter(this.deps.recorder, this.deps.clock, this.name, new ProcessPool(this.name));
+    this.reader = new FinalReader(this.consumer, writer, metadata.allPartitions());
+    this.reader.begin();
+  }
+
+  onStart(ctx: Ctx): void {
+    this.ctx = ctx;
+  }
+
+  onCrash(): void {
+    this.ctx = null;
+  }
+
+  onMessage(envelope: Envelope<KafkaMessage>): void {
+    this.consumer?.onResponse(envelope.payload as KafkaResponse);
+  }
+
+  onTimer(payload: unknown): void {
+    this.consumer?.onTimer(payload as Parameters<KafkaConsumer['onTimer']>[0]);
+  }
+}

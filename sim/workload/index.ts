@@ -1,0 +1,3 @@
+/** The workload: client applications that drive the Kafka clients and write the history. */
+export { ClientActor, FinalReaderActor, type ClientDeps } from './client_actor';
+export type { ClientSpec, PollsSpec, SendsSpec, TransactionsSpec, WorkloadControl } from './workload_types';

@@ -1,0 +1,95 @@
+/**
+ * A consumer application: it assigns every partition of its topics and polls every
+ * `poll.interval.ms`; each poll is one `poll` operation listing the delivered records and the
+ * positions after it. The final reader uses the same consumer to read every partition from
+ * offset 0 up to its end offset (`final-read` operations), after the faults healed.
+ */
+import type { ActorContext } from '../kernel';
+import type { ConsumerRecord, KafkaConsumer, KafkaMessage, TopicPartition } from '../actors';
+import { partitionKey } from '../actors';
+import type { PollValue } from '../history';
+import type { HistoryWriter } from './history_writer';
+import type { AppTimer } from './transactions_app';
+import type { PollsSpec, WorkloadControl } from './workload_types';
+
+/** Builds a poll operation's value from delivered records and the consumer's positions. */
+export function pollValue(consumer: KafkaConsumer, records: readonly ConsumerRecord[]): PollValue {
+  return {
+    isolationLevel: consumer.config.isolationLevel,
+    records: records.map(({ topic, partition, offset, value }) => ({ topic, partition, offset, value })),
+    positions: consumer.assignment().map((tp) => ({ ...tp, position: consumer.position(tp) ?? -1 })),
+  };
+}
+
+/** A consumer application polling on a fixed interval. */
+export class PollsApp {
+  constructor(
+    private readonly spec: PollsSpec,
+    private readonly consumer: KafkaConsumer,
+    private readonly deps: {
+      readonly writer: HistoryWriter;
+      readonly control: WorkloadControl;
+      readonly partitions: readonly TopicPartition[];
+      readonly ctx: ActorContext<KafkaMessage>;
+    },
+  ) {}
+
+  get busy(): boolean {
+    return this.consumer.polling;
+  }
+
+  start(): void {
+    this.consumer.assign(this.deps.partitions);
+    this.pollOnce();
+  }
+
+  onTimer(timer: AppTimer): void {
+    if (timer.type === 'poll') this.pollOnce();
+  }
+
+  private pollOnce(): void {
+    if (this.deps.control.stopping) return;
+    const op = this.deps.writer.invoke('poll', pollValue(this.consumer, []));
+    this.consumer.poll((records) => {
+      this.deps.writer.complete(op, 'ok', pollValue(this.consumer, records));
+      this.deps.ctx.setTimer(this.spec.pollIntervalMs * 1000, { owner: 'app', type: 'poll' } satisfies AppTimer);
+    });
+  }
+}
+
+/** Reads every partition from 0 to its end offset, recording `final-read` operations. */
+export class FinalReader {
+  private targets = new Map<string, number>();
+  /** True once every partition was read up to the end offset taken at the start. */
+  done = false;
+
+  constructor(
+    private readonly consumer: KafkaConsumer,
+    private readonly writer: HistoryWriter,
+    private readonly partitions: readonly TopicPartition[],
+  ) {}
+
+  /** Starts the final read. */
+  begin(): void {
+    this.consumer.assign(this.partitions);
+    for (const tp of this.partitions) this.consumer.seek(tp, 0);
+    this.consumer.endOffsets(this.partitions, (offsets) => {
+      if (offsets.size < this.partitions.length) return this.begin(); // a request timed out: ask again
+      this.targets = offsets;
+      this.readMore();
+    });
+  }
+
+  private readMore(): void {
+    const behind = this.partitions.some((tp) => (this.consumer.position(tp) ?? 0) < (this.targets.get(partitionKey(tp)) ?? 0));
+    if (!behind) {
+      this.done = true;
+      return;
+    }
+    const op = this.writer.invoke('final-read', pollValue(this.consumer, []));
+    this.consumer.poll((records) => {
+      this.writer.complete(op, 'ok', pollValue(this.consumer, records));
+      this.readMore();
+    });
+  }
+}

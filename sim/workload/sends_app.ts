@@ -1,0 +1,64 @@
+/**
+ * The application of a non-transactional producer: one single-record `send` operation every
+ * `send.interval.ms`, `sends` in all, several in flight at once. `ok` carries the offset; a
+ * failure is `info` (the write may have happened) unless the record was certainly never sent.
+ */
+import type { ActorContext } from '../kernel';
+import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from '../actors';
+import type { HistoryWriter } from './history_writer';
+import type { AppTimer } from './transactions_app';
+import type { SendsSpec, WorkloadControl } from './workload_types';
+
+/** Errors that prove the record was not written. */
+const DEFINITE_FAILURES = new Set<KafkaErrorCode>(['TRANSACTION_ABORTABLE', 'INVALID_TXN_STATE']);
+
+/** A non-transactional producer application. */
+export class SendsApp {
+  private sent = 0;
+  private open = 0;
+
+  constructor(
+    private readonly spec: SendsSpec,
+    private readonly producer: KafkaProducer,
+    private readonly deps: {
+      readonly writer: HistoryWriter;
+      readonly control: WorkloadControl;
+      readonly partitions: readonly TopicPartition[];
+      readonly nextValue: () => number;
+      readonly ctx: ActorContext<KafkaMessage>;
+    },
+  ) {}
+
+  /** True while a send awaits its outcome. */
+  get busy(): boolean {
+    return this.open > 0;
+  }
+
+  start(): void {
+    this.sendNext();
+  }
+
+  onTimer(timer: AppTimer): void {
+    if (timer.type === 'next-send') this.sendNext();
+  }
+
+  private sendNext(): void {
+    if (this.deps.control.stopping || this.sent >= this.spec.sends || this.producer.state === 'FATAL_ERROR') return;
+    this.sent += 1;
+    const tp = this.deps.ctx.rng.pick(this.deps.partitions);
+    const send = { topic: tp.topic, partition: tp.partition, value: this.deps.nextValue() };
+    const op = this.deps.writer.invoke('send', { send });
+    this.open += 1;
+    this.producer.send(tp, send.value, (result) => {
+      this.open -= 1;
+      const identity = { producerId: result.producerId, producerEpoch: result.producerEpoch };
+      if (result.error === 'NONE') {
+        this.deps.writer.complete(op, 'ok', { send: { ...send, offset: result.offset }, ...identity });
+      } else {
+        const type = DEFINITE_FAILURES.has(result.error) ? 'fail' : 'info';
+        this.deps.writer.complete(op, type, { send, ...identity }, result.error);
+      }
+    });
+    this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, { owner: 'app', type: 'next-send' } satisfies AppTimer);
+  }
+}

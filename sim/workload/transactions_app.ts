@@ -1,0 +1,146 @@
+/**
+ * The application of a transactional producer: `initTransactions()`, then transactions of
+ * `records.per.transaction` sends spread over the topic partitions, each committed (or aborted
+ * every `abort.every` transactions). An abortable error makes it abort, as Kafka documents; a
+ * fatal error (fencing) ends this instance. Each transaction is one `txn` operation: `ok` when
+ * the commit (or the chosen abort) was acknowledged, `fail` when it certainly did not commit,
+ * `info` when a commit was sent and the outcome is unknown.
+ */
+import type { ActorContext } from '../kernel';
+import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from '../actors';
+import { isRetriable } from '../actors';
+import type { SendMicroOp } from '../history';
+import type { HistoryWriter, OpenOp } from './history_writer';
+import type { TransactionsSpec, WorkloadControl } from './workload_types';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** Timer of the application. */
+export interface AppTimer {
+  readonly owner: 'app';
+  readonly type: 'start' | 'next-send' | 'next-transaction' | 'poll';
+}
+
+interface CurrentTxn {
+  readonly op: OpenOp<'txn'>;
+  readonly commit: boolean;
+  readonly sends: SendMicroOp[];
+  readonly offsets: number[];
+  sent: number;
+  firstError: KafkaErrorCode | null;
+}
+
+/** A transactional producer application. */
+export class TransactionsApp {
+  private transactionsStarted = 0;
+  private current: CurrentTxn | null = null;
+  private dead = false;
+  /** True while an operation is open. */
+  get busy(): boolean {
+    return this.current !== null;
+  }
+
+  constructor(
+    private readonly spec: TransactionsSpec & { transactionalId: string },
+    private readonly producer: KafkaProducer,
+    private readonly deps: {
+      readonly writer: HistoryWriter;
+      readonly control: WorkloadControl;
+      readonly partitions: readonly TopicPartition[];
+      readonly nextValue: () => number;
+      readonly ctx: Ctx;
+    },
+  ) {}
+
+  start(): void {
+    const transactionalId = this.spec.transactionalId;
+    const op = this.deps.writer.invoke('init', { transactionalId });
+    this.producer.initTransactions((error) => {
+      if (error === 'NONE') {
+        const identity = { transactionalId, producerId: this.producer.producerId, producerEpoch: this.producer.producerEpoch };
+        this.deps.writer.complete(op, 'ok', identity);
+        this.nextTransaction();
+      } else {
+        this.deps.writer.complete(op, isRetriable(error) ? 'info' : 'fail', { transactionalId }, error);
+        this.dead = true;
+      }
+    });
+  }
+
+  onTimer(timer: AppTimer): void {
+    if (timer.type === 'next-send') this.sendNext();
+    else if (timer.type === 'next-transaction') this.nextTransaction();
+  }
+
+  private nextTransaction(): void {
+    if (this.dead || this.deps.control.stopping || this.transactionsStarted >= this.spec.transactions) return;
+    const error = this.producer.beginTransaction();
+    if (error !== 'NONE') {
+      this.dead = true;
+      return;
+    }
+    this.transactionsStarted += 1;
+    const commit = this.spec.abortEvery === 0 || this.transactionsStarted % this.spec.abortEvery !== 0;
+    const sends: SendMicroOp[] = [];
+    for (let i = 0; i < this.spec.recordsPerTransaction; i++) {
+      const tp = this.deps.ctx.rng.pick(this.deps.partitions);
+      sends.push({ topic: tp.topic, partition: tp.partition, value: this.deps.nextValue() });
+    }
+    const op = this.deps.writer.invoke('txn', { transactionalId: this.spec.transactionalId, commit, sends });
+    this.current = { op, commit, sends, offsets: sends.map(() => -1), sent: 0, firstError: null };
+    this.sendNext();
+  }
+
+  private sendNext(): void {
+    const txn = this.current;
+    if (txn === null) return;
+    if (txn.sent >= txn.sends.length) return this.finish(txn);
+    const index = txn.sent;
+    const send = txn.sends[index] as SendMicroOp;
+    txn.sent += 1;
+    this.producer.send(send, send.value, (result) => {
+      if (result.error === 'NONE') txn.offsets[index] = result.offset;
+      else if (txn.firstError === null) txn.firstError = result.error;
+    });
+    this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, { owner: 'app', type: 'next-send' } satisfies AppTimer);
+  }
+
+  private finish(txn: CurrentTxn): void {
+    if (!txn.commit) {
+      this.producer.abortTransaction((error) => this.complete(txn, error === 'NONE' ? 'ok' : 'fail', error));
+      return;
+    }
+    this.producer.commitTransaction((error) => {
+      if (error === 'NONE') return this.complete(txn, 'ok', 'NONE');
+      if (this.producer.state === 'ABORTABLE_ERROR') {
+        // Kafka's advice for an abortable error: abort, then carry on with a new transaction.
+        this.producer.abortTransaction((abortError) =>
+          this.complete(txn, this.producer.commitRequested ? 'info' : 'fail', abortError === 'NONE' ? error : abortError),
+        );
+        return;
+      }
+      this.complete(txn, this.producer.commitRequested ? 'info' : 'fail', error);
+    });
+  }
+
+  private complete(txn: CurrentTxn, type: 'ok' | 'fail' | 'info', error: KafkaErrorCode): void {
+    this.current = null;
+    const sends = txn.sends.map((send, index) => {
+      const offset = txn.offsets[index] as number;
+      return type === 'ok' && offset >= 0 ? { ...send, offset } : send;
+    });
+    const value = {
+      transactionalId: this.spec.transactionalId,
+      commit: txn.commit,
+      sends,
+      producerId: this.producer.producerId,
+      producerEpoch: this.producer.producerEpoch,
+    };
+    this.deps.writer.complete(txn.op, type, value, error === 'NONE' ? undefined : error);
+    if (this.producer.state === 'FATAL_ERROR') {
+      this.dead = true;
+      return;
+    }
+    this.deps.ctx.setTimer(this.spec.transactionIntervalMs * 1000, { owner: 'app', type: 'next-transaction' } satisfies AppTimer);
+  }
+}

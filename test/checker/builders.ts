@@ -1,0 +1,237 @@
+/**
+ * Small builders for hand-made histories and oracles, so each checker test states only what
+ * matters to it. History builders return invoke/completion pairs that `historyOf` numbers in
+ * order; oracle builders fill every field a test does not name with a consistent default (the
+ * high watermark and last stable offset sit at the log end unless a test moves them).
+ */
+import type {
+  DeliveredRecord,
+  EpochGrant,
+  FaultInterval,
+  History,
+  HistoryOp,
+  OffsetChange,
+  Oracle,
+  OraclePartition,
+  OracleRecord,
+  SendMicroOp,
+} from '../../sim/history';
+
+/** A history operation before `historyOf` numbers it. */
+export type OpDraft = HistoryOp extends infer Op
+  ? Op extends HistoryOp
+    ? Omit<Op, 'index'>
+    : never
+  : never;
+
+/** The topic every builder uses unless told otherwise. */
+export const TOPIC = 't';
+
+/** Numbers the drafts, in order, into a history. */
+export function historyOf(...groups: ReadonlyArray<OpDraft | readonly OpDraft[]>): History {
+  const drafts = groups.flatMap((group) => (Array.isArray(group) ? group : [group as OpDraft]));
+  return drafts.map((draft, index) => ({ ...draft, index }) as HistoryOp);
+}
+
+/** A record as `send` and `txn` name it; `offset` only on completions. */
+export function record(partition: number, value: number, offset?: number): SendMicroOp {
+  return offset === undefined
+    ? { topic: TOPIC, partition, value }
+    : { topic: TOPIC, partition, value, offset };
+}
+
+/** A non-transactional `send`: invoke at `atUs`, completion `type` at `atUs + 10`. */
+export function send(options: {
+  readonly client: string;
+  readonly partition: number;
+  readonly value: number;
+  readonly offset?: number;
+  readonly atUs: number;
+  readonly type?: 'ok' | 'fail' | 'info';
+  readonly producerId?: number;
+}): OpDraft[] {
+  const { client, partition, value, atUs } = options;
+  const base = { process: `${client}#0`, client, f: 'send' as const };
+  const completion = options.type ?? 'ok';
+  const sent = record(partition, value, completion === 'ok' ? options.offset : undefined);
+  const identity = options.producerId === undefined ? {} : { producerId: options.producerId };
+  return [
+    { ...base, timeUs: atUs, type: 'invoke', value: { send: record(partition, value) } },
+    { ...base, timeUs: atUs + 10, type: completion, value: { send: sent, ...identity } },
+  ];
+}
+
+/** A `txn`: invoke at `atUs` with the sends' offsets stripped, completion at `atUs + 10`. */
+export function txn(options: {
+  readonly client: string;
+  readonly transactionalId?: string;
+  readonly commit: boolean;
+  readonly sends: readonly SendMicroOp[];
+  readonly atUs: number;
+  readonly type?: 'ok' | 'fail' | 'info';
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+}): OpDraft[] {
+  const { client, commit, sends, atUs } = options;
+  const transactionalId = options.transactionalId ?? `tx-${client}`;
+  const base = { process: `${client}#0`, client, f: 'txn' as const };
+  const invoked = sends.map((sent) => record(sent.partition, sent.value));
+  const identity = {
+    ...(options.producerId === undefined ? {} : { producerId: options.producerId }),
+    ...(options.producerEpoch === undefined ? {} : { producerEpoch: options.producerEpoch }),
+  };
+  return [
+    { ...base, timeUs: atUs, type: 'invoke', value: { transactionalId, commit, sends: invoked } },
+    {
+      ...base,
+      timeUs: atUs + 10,
+      type: options.type ?? 'ok',
+      value: { transactionalId, commit, sends, ...identity },
+    },
+  ];
+}
+
+/** Isolation levels, spelled as Kafka spells them. */
+export const READ_COMMITTED = 'read_committed';
+export const READ_UNCOMMITTED = 'read_uncommitted';
+
+/** What a consumer delivered: `[partition, offset, value]` per record, at `atUs`. */
+export interface DeliveryOptions {
+  readonly isolationLevel: typeof READ_COMMITTED | typeof READ_UNCOMMITTED;
+  readonly records: ReadonlyArray<readonly [number, number, number]>;
+  readonly atUs: number;
+  readonly f?: 'poll' | 'final-read';
+}
+
+/** A `poll` by `client`: invoke 10us before `atUs`, `ok` completion at `atUs`. */
+export function poll(client: string, options: DeliveryOptions): OpDraft[] {
+  const { isolationLevel, atUs } = options;
+  const base = { process: `${client}#0`, client, f: options.f ?? 'poll' };
+  const records: DeliveredRecord[] = options.records.map(([partition, offset, value]) => ({
+    topic: TOPIC,
+    partition,
+    offset,
+    value,
+  }));
+  return [
+    {
+      ...base,
+      timeUs: atUs - 10,
+      type: 'invoke',
+      value: { isolationLevel, records: [], positions: [] },
+    },
+    { ...base, timeUs: atUs, type: 'ok', value: { isolationLevel, records, positions: [] } },
+  ];
+}
+
+/** A `final-read` by `client`, shaped as {@link poll}. */
+export function finalRead(client: string, options: DeliveryOptions): OpDraft[] {
+  return poll(client, { ...options, f: 'final-read' });
+}
+
+/** A nemesis `info` operation. */
+export function nemesis(options: {
+  readonly fault: string;
+  readonly phase: 'start' | 'end';
+  readonly description: string;
+  readonly atUs: number;
+}): OpDraft {
+  const { fault, phase, description, atUs } = options;
+  return {
+    timeUs: atUs,
+    type: 'info',
+    process: 'nemesis',
+    client: 'nemesis',
+    f: 'nemesis',
+    value: { fault, phase, description },
+  };
+}
+
+/** An oracle data record; non-transactional, producer -1 epoch 0, appended at `offset * 100`. */
+export function data(options: {
+  readonly offset: number;
+  readonly value: number;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+  readonly isTransactional?: boolean;
+  readonly appendUs?: number;
+}): OracleRecord {
+  return {
+    offset: options.offset,
+    value: options.value,
+    producerId: options.producerId ?? -1,
+    producerEpoch: options.producerEpoch ?? 0,
+    sequence: -1,
+    isTransactional: options.isTransactional ?? false,
+    appendUs: options.appendUs ?? options.offset * 100,
+  };
+}
+
+/** An oracle control marker, appended at `offset * 100` unless told otherwise. */
+export function marker(options: {
+  readonly offset: number;
+  readonly control: 'COMMIT' | 'ABORT';
+  readonly producerId: number;
+  readonly producerEpoch?: number;
+  readonly appendUs?: number;
+}): OracleRecord {
+  return {
+    offset: options.offset,
+    value: null,
+    producerId: options.producerId,
+    producerEpoch: options.producerEpoch ?? 0,
+    sequence: -1,
+    isTransactional: true,
+    control: options.control,
+    appendUs: options.appendUs ?? options.offset * 100,
+  };
+}
+
+/** An oracle partition; log end, high watermark and LSO default to just past the last record. */
+export function partitionOf(options: {
+  readonly partition: number;
+  readonly records: readonly OracleRecord[];
+  readonly lastStableOffset?: number;
+  readonly lastStableOffsetChanges?: readonly OffsetChange[];
+}): OraclePartition {
+  const logEndOffset = (options.records[options.records.length - 1]?.offset ?? -1) + 1;
+  const lastStableOffset = options.lastStableOffset ?? logEndOffset;
+  return {
+    topic: TOPIC,
+    partition: options.partition,
+    leader: 'b1',
+    logStartOffset: 0,
+    logEndOffset,
+    highWatermark: logEndOffset,
+    lastStableOffset,
+    records: options.records,
+    highWatermarkChanges: [{ timeUs: 0, offset: logEndOffset }],
+    lastStableOffsetChanges: options.lastStableOffsetChanges ?? [
+      { timeUs: 0, offset: lastStableOffset },
+    ],
+    openTransactions: [],
+  };
+}
+
+/** An oracle holding one partition, 0, with `records` and any `extra` partition settings. */
+export function oracleOfPartition0(
+  records: readonly OracleRecord[],
+  extra: Omit<Partial<Parameters<typeof partitionOf>[0]>, 'records'> = {},
+): Oracle {
+  return oracleOf({ partitions: [partitionOf({ partition: 0, ...extra, records })] });
+}
+
+/** An oracle; every list the test does not name is empty. */
+export function oracleOf(options: {
+  readonly partitions?: readonly OraclePartition[];
+  readonly epochGrants?: readonly EpochGrant[];
+  readonly faults?: readonly FaultInterval[];
+  readonly invariantViolations?: Oracle['invariantViolations'];
+}): Oracle {
+  return {
+    partitions: options.partitions ?? [],
+    epochGrants: options.epochGrants ?? [],
+    faults: options.faults ?? [],
+    invariantViolations: options.invariantViolations ?? [],
+  };
+}
