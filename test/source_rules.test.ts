@@ -29,18 +29,8 @@ interface SourceFile {
 // Rules 2, 3 and 4: import direction, entry modules, dependency homes.
 
 const ZONES = [
-  'sim/kernel',
-  'sim/actors',
-  'sim/history',
-  'sim/checker',
-  'sim/workload',
-  'faults',
-  'scenarios',
-  'runner',
-  'reports',
-  'cli',
-  'bench',
-  'test',
+  ...['sim/kernel', 'sim/actors', 'sim/history', 'sim/checker', 'sim/workload'] as const,
+  ...['faults', 'scenarios', 'runner', 'reports', 'cli', 'bench', 'test'] as const,
 ] as const;
 type Zone = (typeof ZONES)[number];
 
@@ -53,13 +43,7 @@ interface ZoneRule {
   readonly packages: readonly string[] | 'any';
 }
 
-const SIM_ZONES: readonly Zone[] = [
-  'sim/kernel',
-  'sim/actors',
-  'sim/history',
-  'sim/checker',
-  'sim/workload',
-];
+const SIM_ZONES: readonly Zone[] = ZONES.filter((zone) => zone.startsWith('sim/'));
 
 const ZONE_RULES: Readonly<Record<Zone, ZoneRule>> = {
   'sim/kernel': { targets: [], packages: ['seedrandom'] },
@@ -93,7 +77,7 @@ const DEPENDENCY_HOMES: ReadonlyArray<{ readonly name: string; readonly home: Re
   { name: 'vitest', home: /^(test\/.*|vitest\.config\.ts)$/ },
 ];
 
-/** Root files any zone with `targets: 'any'` or a reporting role may read. */
+/** Root files that any zone outside `sim/` and `faults/` may import (the package version). */
 const SHARED_ROOT_FILES = new Set(['package.json']);
 
 interface ImportRecord {
@@ -292,18 +276,12 @@ const BANNED_PATTERNS: ReadonlyArray<{ readonly pattern: RegExp; readonly messag
   },
 ];
 
-const BANNED_MODULES = new Set([
-  'fs',
-  'node:fs',
-  'fs/promises',
-  'node:fs/promises',
-  'perf_hooks',
-  'node:perf_hooks',
-  'timers',
-  'node:timers',
-  'timers/promises',
-  'node:timers/promises',
-]);
+const BANNED_MODULES = new Set(
+  ['fs', 'fs/promises', 'perf_hooks', 'timers', 'timers/promises'].flatMap((name) => [
+    name,
+    `node:${name}`,
+  ]),
+);
 
 function isCommentOrLiteral(node: ts.Node): boolean {
   return (

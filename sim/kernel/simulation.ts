@@ -186,7 +186,10 @@ export class Simulation {
     if (node.status === 'running') node.status = 'paused';
   }
 
-  /** Ends a pause: what fell due meanwhile runs now, in the order it fell due. */
+  /**
+   * Ends a pause: what fell due meanwhile runs now, in the order it fell due, and before
+   * anything else due for the node at this instant (so each link stays FIFO).
+   */
   resume(id: NodeId): void {
     const node = this.node(id);
     if (node.status !== 'paused') return;

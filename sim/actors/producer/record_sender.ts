@@ -98,6 +98,15 @@ export class RecordSender {
   }
 
   onProduceResponse(response: ProduceResponse, ctx: Ctx): void {
+    const pending = this.requests.get(response.correlationId);
+    if (pending === undefined) return;
+    if (this.oldestRequestTo(pending.broker) !== response.correlationId) {
+      // A connection delivers responses in request order. An older request still unanswered
+      // means its response was lost, so the connection is broken: Kafka's NetworkClient fails
+      // on the correlation id mismatch and disconnects.
+      this.disconnect(pending.broker, ctx);
+      return;
+    }
     const request = this.takeRequest(response.correlationId, ctx);
     if (request === undefined) return;
     const batch = request.batch;
@@ -120,13 +129,23 @@ export class RecordSender {
     }
     const request = this.requests.get(timer.correlationId);
     if (request === undefined) return;
-    // request.timeout.ms: the client closes the connection; every request on it fails.
-    for (const [correlationId, other] of [...this.requests]) {
-      if (other.broker !== request.broker) continue;
+    // request.timeout.ms: the client closes the connection.
+    this.disconnect(request.broker, ctx);
+  }
+
+  /** Closes the connection to `broker`: every request on it fails with NETWORK_EXCEPTION. */
+  private disconnect(broker: NodeId, ctx: Ctx): void {
+    for (const [correlationId, request] of [...this.requests]) {
+      if (request.broker !== broker) continue;
       this.takeRequest(correlationId, ctx);
-      this.onBatchError(other.batch, 'NETWORK_EXCEPTION', ctx);
+      this.onBatchError(request.batch, 'NETWORK_EXCEPTION', ctx);
     }
     this.sendReady(ctx);
+  }
+
+  private oldestRequestTo(broker: NodeId): number | undefined {
+    for (const [correlationId, request] of this.requests) if (request.broker === broker) return correlationId;
+    return undefined;
   }
 
   private takeRequest(correlationId: number, ctx: Ctx): InFlightRequest | undefined {
