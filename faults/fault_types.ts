@@ -7,7 +7,7 @@
  */
 import type { Ratio } from '../sim/kernel';
 
-/** A GC pause: nothing runs on `target` for `forMs`; its timers fire late, everyone else goes on. */
+/** A GC pause: nothing runs on `target` for `forMs`; its timers fire late, the rest goes on. */
 export interface PauseFault {
   readonly kind: 'pause';
   readonly target: string;
@@ -59,16 +59,22 @@ export function describeFault(fault: ScriptedFault): string {
     case 'pause':
       return `GC pause of ${fault.target} for ${fault.forMs} ms`;
     case 'crash':
-      return `${fault.mode === 'power-loss' ? 'power loss' : 'crash'} of ${fault.target}` +
-        (fault.forMs === null ? '' : ` for ${fault.forMs} ms`);
+      return (
+        `${fault.mode === 'power-loss' ? 'power loss' : 'crash'} of ${fault.target}` +
+        (fault.forMs === null ? '' : ` for ${fault.forMs} ms`)
+      );
     case 'partition':
-      return `network partition [${fault.nodes.join(', ')}] | [${fault.between.join(', ')}] for ${fault.forMs} ms`;
+      return (
+        `network partition [${fault.nodes.join(', ')}] | [${fault.between.join(', ')}]` +
+        ` for ${fault.forMs} ms`
+      );
     default: {
       const what = fault.messages.length === 0 ? 'messages' : fault.messages.join('/');
       const link = `${fault.from ?? '*'} -> ${fault.to ?? '*'}`;
-      const how = fault.kind === 'delay'
-        ? `+${fault.delayMs} ms`
-        : `p=${fault.probability.numerator}/${fault.probability.denominator}`;
+      const how =
+        fault.kind === 'delay'
+          ? `+${fault.delayMs} ms`
+          : `p=${fault.probability.numerator}/${fault.probability.denominator}`;
       return `${fault.kind} ${what} ${link} (${how}) for ${fault.forMs} ms`;
     }
   }

@@ -30,9 +30,13 @@ export class Nemesis {
     faults.forEach((fault, index) => {
       const id = this.nextId++;
       const atUs = fault.atMs * 1000;
-      this.sim.schedule(atUs, `nemesis start ${fault.kind}`, () => this.start(id, fault, this.rng.fork(`fault/${index}`)));
+      this.sim.schedule(atUs, `nemesis start ${fault.kind}`, () =>
+        this.start(id, fault, this.rng.fork(`fault/${index}`)),
+      );
       if (fault.forMs !== null) {
-        this.sim.schedule(atUs + fault.forMs * 1000, `nemesis end ${fault.kind}`, () => this.end(id));
+        this.sim.schedule(atUs + fault.forMs * 1000, `nemesis end ${fault.kind}`, () =>
+          this.end(id),
+        );
       }
     });
   }
@@ -60,7 +64,9 @@ export class Nemesis {
     if (active === undefined) return;
     this.active.delete(id);
     active.end();
-    const interval = this.intervals.find((candidate) => candidate.description === active.description && candidate.endUs === undefined);
+    const interval = this.intervals.find(
+      (candidate) => candidate.description === active.description && candidate.endUs === undefined,
+    );
     if (interval !== undefined) interval.endUs = this.sim.nowUs;
     this.record(active.fault, 'end', active.description);
   }
@@ -79,17 +85,28 @@ export class Nemesis {
         const rules: LinkRuleId[] = [];
         for (const a of fault.nodes) {
           for (const b of fault.between) {
-            for (const [source, target] of [[a, b], [b, a]] as const) {
-              rules.push(sim.addLinkRule({ source: nodeId(source), target: nodeId(target), effect: { type: 'drop', chance: ratio(1, 1) }, rng }));
+            for (const [source, target] of [
+              [a, b],
+              [b, a],
+            ] as const) {
+              rules.push(
+                sim.addLinkRule({
+                  source: nodeId(source),
+                  target: nodeId(target),
+                  effect: { type: 'drop', chance: ratio(1, 1) },
+                  rng,
+                }),
+              );
             }
           }
         }
         return () => rules.forEach((rule) => sim.removeLinkRule(rule));
       }
       default: {
-        const effect = fault.kind === 'delay'
-          ? { type: 'delay' as const, delayUs: fault.delayMs * 1000 }
-          : { type: fault.kind, chance: fault.probability };
+        const effect =
+          fault.kind === 'delay'
+            ? { type: 'delay' as const, delayUs: fault.delayMs * 1000 }
+            : { type: fault.kind, chance: fault.probability };
         const rule = sim.addLinkRule({
           ...(fault.from === null ? {} : { source: nodeId(fault.from) }),
           ...(fault.to === null ? {} : { target: nodeId(fault.to) }),

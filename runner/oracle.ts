@@ -14,7 +14,9 @@ function expand(batch: LogBatch): OracleRecord[] {
     appendUs: batch.appendUs,
   };
   if (batch.control !== undefined) {
-    return [{ ...common, offset: batch.baseOffset, value: null, sequence: -1, control: batch.control }];
+    return [
+      { ...common, offset: batch.baseOffset, value: null, sequence: -1, control: batch.control },
+    ];
   }
   return batch.values.map((value, index) => ({
     ...common,
@@ -25,9 +27,17 @@ function expand(batch: LogBatch): OracleRecord[] {
 }
 
 /** The oracle of a finished run. */
-export function buildOracle(brokers: ReadonlyArray<{ id: string; broker: Broker }>, faults: readonly FaultInterval[]): Oracle {
+export function buildOracle(
+  brokers: ReadonlyArray<{ id: string; broker: Broker }>,
+  faults: readonly FaultInterval[],
+): Oracle {
   const partitions: OraclePartition[] = [];
-  const invariantViolations: Array<{ timeUs: number; topic: string; partition: number; description: string }> = [];
+  const invariantViolations: Array<{
+    timeUs: number;
+    topic: string;
+    partition: number;
+    description: string;
+  }> = [];
   for (const { id, broker } of brokers) {
     for (const log of broker.partitions.values()) {
       const openTransactions = [...log.openTransactions].map(([producerId, firstOffset]) => ({
@@ -53,7 +63,9 @@ export function buildOracle(brokers: ReadonlyArray<{ id: string; broker: Broker 
       }
     }
   }
-  partitions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  partitions.sort((a, b) =>
+    a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
+  );
   const epochGrants = brokers.flatMap(({ broker }) => broker.coordinator.epochGrants);
   epochGrants.sort((a, b) => a.timeUs - b.timeUs || a.producerEpoch - b.producerEpoch);
   return { partitions, epochGrants, faults, invariantViolations };

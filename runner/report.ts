@@ -24,14 +24,17 @@ function countOperations(history: History): OperationCount[] {
     count[op.type] += 1;
     counts.set(op.f, count);
   }
-  return [...counts].map(([f, count]) => ({ f, ...count })).sort((a, b) => (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
+  return [...counts]
+    .map(([f, count]) => ({ f, ...count }))
+    .sort((a, b) => (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
 }
 
 /** Clients that received a fencing error, in the order they first did. */
 export function fencedClients(history: History): string[] {
   const fenced: string[] = [];
   for (const op of history) {
-    if (op.error !== undefined && FENCING_ERRORS.has(op.error) && !fenced.includes(op.client)) fenced.push(op.client);
+    if (op.error !== undefined && FENCING_ERRORS.has(op.error) && !fenced.includes(op.client))
+      fenced.push(op.client);
   }
   return fenced;
 }
@@ -63,12 +66,16 @@ export function buildReport(input: ReportInput): RunReport {
     ...scenario.expect.fenced.map((client) => ({
       name: `${client} is fenced`,
       met: fenced.includes(client),
-      detail: fenced.includes(client) ? `${client} received a fencing error` : `${client} was never fenced`,
+      detail: fenced.includes(client)
+        ? `${client} received a fencing error`
+        : `${client} was never fenced`,
     })),
     ...scenario.expect.anomalies.map((kind) => ({
       name: `${kind} reproduced (expected for this configuration; judged over seeds)`,
       met: true,
-      detail: check.anomalyTypes.includes(kind as never) ? 'found on this seed' : 'not found on this seed',
+      detail: check.anomalyTypes.includes(kind as never)
+        ? 'found on this seed'
+        : 'not found on this seed',
     })),
   ];
   let outcome: RunOutcome = expectations.every((expectation) => expectation.met) ? 'pass' : 'fail';

@@ -7,7 +7,10 @@
 import type { CheckResult } from '../sim/checker';
 import type { FaultInterval } from '../sim/history';
 
-/** How a run ended. `fail`: an anomaly the configuration does not allow, or an unmet expectation. */
+/**
+ * How a run ended. `fail`: an anomaly the configuration does not allow, or an unmet
+ * expectation.
+ */
 export type RunOutcome = 'pass' | 'fail' | 'liveness' | 'budget-exceeded';
 
 /** One partition at the end of the run. */
@@ -40,7 +43,11 @@ export interface ExpectationResult {
 
 /** The report of one run. */
 export interface RunReport {
-  readonly tool: { readonly name: 'eos-sim'; readonly version: string; readonly seedrandom: string };
+  readonly tool: {
+    readonly name: 'eos-sim';
+    readonly version: string;
+    readonly seedrandom: string;
+  };
   readonly seed: string;
   readonly scenario: { readonly name: string; readonly file: string; readonly hash: string };
   readonly outcome: RunOutcome;

@@ -38,62 +38,30 @@ const HISTORY_OPS_MAX = 2_000_000;
 /** How long the final reads may take before the run counts as not converging. */
 const FINAL_READ_US_MAX = 120_000_000;
 
+/** Everything one run is made of. */
+interface World {
+  readonly sim: Simulation;
+  readonly recorder: HistoryRecorder;
+  readonly control: { stopping: boolean };
+  readonly brokers: ReadonlyArray<{ id: string; broker: Broker }>;
+  readonly clients: readonly ClientActor[];
+  readonly readers: readonly FinalReaderActor[];
+  readonly nemesis: Nemesis;
+}
+
 /** Runs `scenario` with `options.seed`. */
 export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunResult {
-  const sim = new Simulation({
-    seed: options.seed,
-    network: scenario.network,
-    eventsMax: scenario.eventsMax,
-    eventsQueuedMax: 1_000_000,
-    recordEventLog: options.recordEventLog ?? false,
-  });
-  sim.traceSink = options.trace;
-  const metadata = new ClusterMetadata(scenario.brokers, scenario.topics, scenario.broker.transactionStateLogNumPartitions);
-  const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
-  const control = { stopping: false };
-  let nextValue = 0;
-  const deps: ClientDeps = { metadata, recorder, control, clock: () => sim.nowUs, nextValue: () => nextValue++ };
-  const brokers = metadata.brokers.map((id) => ({ id: id as string, broker: newBroker(id, metadata, scenario) }));
-  for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
-  const clients = scenario.clients.map((spec) => new ClientActor(spec, deps));
-  scenario.clients.forEach((spec, index) => sim.addNode(nodeId(spec.name), clients[index] as ClientActor));
-  const readers = (['read_committed', 'read_uncommitted'] as const).map((level) => {
-    const name = `final-${level.replace('_', '-')}`;
-    const reader = new FinalReaderActor(name, level, deps);
-    sim.addNode(nodeId(name), reader);
-    return reader;
-  });
-  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'));
-  nemesis.schedule(scenario.faults);
-
+  const world = buildWorld(scenario, options);
+  const { sim, recorder, nemesis } = world;
   let budgetError: string | undefined;
-  let converged = false;
-  let convergenceDetail = '';
+  let liveness = { converged: false, detail: '' };
   try {
-    sim.runUntil(scenario.durationMs * 1000);
-    sim.schedule(sim.nowUs, 'heal', () => {
-      control.stopping = true;
-      nemesis.healAll();
-    });
-    const healDeadlineUs = sim.nowUs + scenario.healMs * 1000;
-    const settled = (): boolean => clients.every((client) => !client.busy) && openTransactionCount(brokers) === 0;
-    sim.runUntil(healDeadlineUs, () => control.stopping && settled());
-    converged = settled();
-    convergenceDetail = converged
-      ? `settled at ${sim.nowUs} us`
-      : `after heal: ${clients.filter((client) => client.busy).length} clients busy, ${openTransactionCount(brokers)} open transactions`;
-    sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
-    const finalDeadlineUs = sim.nowUs + FINAL_READ_US_MAX;
-    sim.runUntil(finalDeadlineUs, () => readers.every((reader) => reader.done));
-    if (!readers.every((reader) => reader.done)) {
-      converged = false;
-      convergenceDetail += '; final reads did not complete';
-    }
+    liveness = runPhases(world, scenario);
   } catch (error) {
     if (!(error instanceof BudgetExceededError)) throw error;
     budgetError = error.message;
   }
-  const oracle = buildOracle(brokers, nemesis.faultIntervals());
+  const oracle = buildOracle(world.brokers, nemesis.faultIntervals());
   const history = recorder.history;
   const check = checkHistory(history, oracle);
   const report = buildReport({
@@ -103,10 +71,83 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     check,
     history,
     oracle,
-    liveness: { converged, detail: convergenceDetail },
+    liveness,
     ...(budgetError === undefined ? {} : { budgetError }),
   });
   return { report, history, oracle, executedEvents: sim.executedEvents };
+}
+
+/** Builds the simulation: brokers, clients, final readers and the scheduled faults. */
+function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
+  const sim = new Simulation({
+    seed: options.seed,
+    network: scenario.network,
+    eventsMax: scenario.eventsMax,
+    eventsQueuedMax: 1_000_000,
+    recordEventLog: options.recordEventLog ?? false,
+  });
+  sim.traceSink = options.trace;
+  const metadata = new ClusterMetadata(
+    scenario.brokers,
+    scenario.topics,
+    scenario.broker.transactionStateLogNumPartitions,
+  );
+  const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
+  const control = { stopping: false };
+  let nextValue = 0;
+  const deps: ClientDeps = {
+    metadata,
+    recorder,
+    control,
+    clock: () => sim.nowUs,
+    nextValue: () => nextValue++,
+  };
+  const brokers = metadata.brokers.map((id) => ({
+    id: id as string,
+    broker: newBroker(id, metadata, scenario),
+  }));
+  for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
+  const clients = scenario.clients.map((spec) => new ClientActor(spec, deps));
+  scenario.clients.forEach((spec, index) =>
+    sim.addNode(nodeId(spec.name), clients[index] as ClientActor),
+  );
+  const readers = (['read_committed', 'read_uncommitted'] as const).map((level) => {
+    const name = `final-${level.replace('_', '-')}`;
+    const reader = new FinalReaderActor(name, level, deps);
+    sim.addNode(nodeId(name), reader);
+    return reader;
+  });
+  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'));
+  nemesis.schedule(scenario.faults);
+  return { sim, recorder, control, brokers, clients, readers, nemesis };
+}
+
+/**
+ * Workload with faults until `run.duration.ms`; heal (faults end, no new operations) until the
+ * cluster settles or `run.heal.ms` passes; then the final reads. Returns whether it converged.
+ */
+function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean; detail: string } {
+  const { sim, control, nemesis, clients, brokers, readers } = world;
+  sim.runUntil(scenario.durationMs * 1000);
+  sim.schedule(sim.nowUs, 'heal', () => {
+    control.stopping = true;
+    nemesis.healAll();
+  });
+  const busyClients = (): number => clients.filter((client) => client.busy).length;
+  const settled = (): boolean => busyClients() === 0 && openTransactionCount(brokers) === 0;
+  sim.runUntil(sim.nowUs + scenario.healMs * 1000, () => control.stopping && settled());
+  let converged = settled();
+  let detail = converged
+    ? `settled at ${sim.nowUs} us`
+    : `after heal: ${busyClients()} clients busy, ` +
+      `${openTransactionCount(brokers)} open transactions`;
+  sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
+  sim.runUntil(sim.nowUs + FINAL_READ_US_MAX, () => readers.every((reader) => reader.done));
+  if (!readers.every((reader) => reader.done)) {
+    converged = false;
+    detail += '; final reads did not complete';
+  }
+  return { converged, detail };
 }
 
 function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConfig): Broker {
@@ -115,7 +156,8 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
     metadata,
     coordinator: {
       transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
-      abortTimedOutTransactionCleanupIntervalMs: scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
+      abortTimedOutTransactionCleanupIntervalMs:
+        scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
       logWriteUsMin: 1000,
       logWriteUsMax: 3000,
     },
@@ -126,6 +168,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
 
 function openTransactionCount(brokers: ReadonlyArray<{ broker: Broker }>): number {
   let count = 0;
-  for (const { broker } of brokers) for (const log of broker.partitions.values()) count += log.openTransactions.size;
+  for (const { broker } of brokers)
+    for (const log of broker.partitions.values()) count += log.openTransactions.size;
   return count;
 }

@@ -114,13 +114,22 @@ export interface BrokerSettings {
  * real bug does. All default to false.
  */
 export interface BugSwitches {
-  /** `partition.skip.producer.epoch.check`: the partition leader accepts batches and markers with a stale producerEpoch (Appendix A12). */
+  /**
+   * `partition.skip.producer.epoch.check`: the partition leader accepts batches and markers with
+   * a stale producerEpoch (Appendix A12).
+   */
   readonly partitionSkipProducerEpochCheck: boolean;
 }
 
 /** A scripted fault. Times are milliseconds from the start of the run. */
 export type FaultSpec =
-  | { readonly kind: 'pause'; readonly target: string; readonly atMs: number; readonly forMs: number; readonly line?: number }
+  | {
+      readonly kind: 'pause';
+      readonly target: string;
+      readonly atMs: number;
+      readonly forMs: number;
+      readonly line?: number;
+    }
   | {
       readonly kind: 'crash';
       readonly target: string;
@@ -160,7 +169,10 @@ export type FaultSpec =
 export interface Expectations {
   /** Anomaly kinds this configuration is known to produce; any other kind fails the run. */
   readonly anomalies: readonly string[];
-  /** For a known-bad file: the share of seeds in which each expected anomaly must appear, in percent. @default 0 */
+  /**
+   * For a known-bad file: the share of seeds in which each expected anomaly must appear, in
+   * percent. @default 0
+   */
   readonly detectPercentMin: number;
   /** Clients that must be fenced (receive PRODUCER_FENCED or INVALID_PRODUCER_EPOCH). */
   readonly fenced: readonly string[];
@@ -195,6 +207,6 @@ export interface ScenarioConfig {
   readonly healMs: number;
   /** Budget on executed events (`run.events.max`). @default 20000000 */
   readonly eventsMax: number;
-  /** The seed range the main job and sweeps use by default (`run.seeds`). @default { first: 1, last: 20 } */
+  /** The seed range the main job and sweeps use (`run.seeds`). @default { first: 1, last: 20 } */
   readonly seeds: { readonly first: number; readonly last: number };
 }

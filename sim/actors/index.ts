@@ -5,7 +5,12 @@
 export * from './protocol';
 export { Broker, type BrokerOptions } from './broker/broker';
 export { ClusterMetadata } from './broker/cluster_metadata';
-export { PartitionLog, DIRTY_EXPIRE_US, type OffsetChange, type PartitionBugs } from './broker/partition_log';
+export {
+  PartitionLog,
+  DIRTY_EXPIRE_US,
+  type OffsetChange,
+  type PartitionBugs,
+} from './broker/partition_log';
 export { NUM_BATCHES_TO_RETAIN } from './broker/producer_state';
 export {
   TransactionCoordinator,

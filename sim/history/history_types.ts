@@ -56,7 +56,11 @@ export interface PollValue {
   readonly isolationLevel: 'read_committed' | 'read_uncommitted';
   readonly records: readonly DeliveredRecord[];
   /** `position()` per partition after the poll, keyed `topic-partition`, sorted by key. */
-  readonly positions: ReadonlyArray<{ readonly topic: string; readonly partition: number; readonly position: number }>;
+  readonly positions: ReadonlyArray<{
+    readonly topic: string;
+    readonly partition: number;
+    readonly position: number;
+  }>;
 }
 
 /** A fault the nemesis started or ended (`process: 'nemesis'`, `type: 'info'`). */

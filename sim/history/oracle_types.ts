@@ -43,16 +43,23 @@ export interface OraclePartition {
   /** Every change of the last stable offset, in time order, starting from its first value. */
   readonly lastStableOffsetChanges: readonly OffsetChange[];
   /** Open transactions at the end: producer id, epoch and first offset. */
-  readonly openTransactions: ReadonlyArray<{ readonly producerId: number; readonly producerEpoch: number; readonly firstOffset: number }>;
+  readonly openTransactions: ReadonlyArray<{
+    readonly producerId: number;
+    readonly producerEpoch: number;
+    readonly firstOffset: number;
+  }>;
 }
 
-/** A coordinator granting a producer epoch for a transactional.id: from then on, lower epochs are fenced. */
+/** A coordinator granting a producerEpoch for a transactional.id: lower epochs are fenced. */
 export interface EpochGrant {
   readonly timeUs: number;
   readonly transactionalId: string;
   readonly producerId: number;
   readonly producerEpoch: number;
-  /** `init`: InitProducerId; `fence`: InitProducerId fencing an ongoing transaction; `timeout`: the coordinator aborted an expired transaction. */
+  /**
+   * `init`: InitProducerId; `fence`: InitProducerId fencing an ongoing transaction; `timeout`:
+   * the coordinator aborted an expired transaction.
+   */
   readonly reason: 'init' | 'fence' | 'timeout';
 }
 

@@ -44,7 +44,12 @@ describe('EventQueue', () => {
     expect(queue.size).toBe(6);
     expect(queue.peek()?.label).toBe('early');
     expect(drain(queue).map((event) => event.label)).toEqual([
-      'early', 'e0', 'e1', 'e2', 'e3', 'e4',
+      'early',
+      'e0',
+      'e1',
+      'e2',
+      'e3',
+      'e4',
     ]);
     expect(queue.pop()).toBeUndefined();
     expect(queue.peek()).toBeUndefined();

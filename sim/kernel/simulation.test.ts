@@ -141,7 +141,11 @@ describe('Simulation pause and resume', () => {
     sim.addNode(A, a);
     sim.addNode(B, b);
     sim.schedule(50, 'pause A', () => sim.pause(A));
-    for (const [n, atUs] of [[1, 0], [2, 200], [3, 400]] as const) {
+    for (const [n, atUs] of [
+      [1, 0],
+      [2, 200],
+      [3, 400],
+    ] as const) {
       sendAt({ sim, atUs, source: b, target: A, kind: 'M', n });
     }
     sendAt({ sim, atUs: 200, source: a, target: B, kind: 'M', n: 9 });
@@ -373,12 +377,7 @@ describe('Simulation network', () => {
     sim.runUntil(999);
     expect(b.log).toEqual(['0 start']);
     sim.runUntil(10_000);
-    expect(b.log).toEqual([
-      '0 start',
-      '1100 M#1 from A',
-      '1100 M#2 from A',
-      '1100 M#3 from A',
-    ]);
+    expect(b.log).toEqual(['0 start', '1100 M#1 from A', '1100 M#2 from A', '1100 M#3 from A']);
     expect(a.log).toEqual(['0 start', '110 M#7 from B']);
   });
 
@@ -420,18 +419,21 @@ describe('determinism tripwire (installed by test/setup.ts)', () => {
       ['Date.now', () => Date.now()],
       ['performance.now', () => performance.now()],
     ];
-    sim.addNode(A, new Probe({
-      start: () => {
-        for (const [name, read] of reads) {
-          try {
-            read();
-            caught.push(`${name} did not throw`);
-          } catch (error) {
-            caught.push((error as Error).message.split(':')[0] as string);
+    sim.addNode(
+      A,
+      new Probe({
+        start: () => {
+          for (const [name, read] of reads) {
+            try {
+              read();
+              caught.push(`${name} did not throw`);
+            } catch (error) {
+              caught.push((error as Error).message.split(':')[0] as string);
+            }
           }
-        }
-      },
-    }));
+        },
+      }),
+    );
     sim.runUntil(1000);
     expect(caught).toEqual([
       'Math.random was called while a simulation was running',

@@ -60,16 +60,29 @@ export class ClientActor implements Actor<KafkaMessage> {
       const workload = this.spec.workload;
       const transactionalId = this.spec.settings.transactionalId;
       this.producer = producer;
-      this.app = workload.type === 'transactions'
-        ? new TransactionsApp({ ...workload, transactionalId: transactionalId ?? '' }, producer, appDeps)
-        : new SendsApp(workload, producer, appDeps);
+      this.app =
+        workload.type === 'transactions'
+          ? new TransactionsApp(
+              { ...workload, transactionalId: transactionalId ?? '' },
+              producer,
+              appDeps,
+            )
+          : new SendsApp(workload, producer, appDeps);
     } else {
       const consumer = new KafkaConsumer(this.spec.settings, leaderOf, ctx);
       this.consumer = consumer;
-      this.app = new PollsApp(this.spec.workload, consumer, { ...this.deps, writer: this.writer, partitions, ctx });
+      this.app = new PollsApp(this.spec.workload, consumer, {
+        ...this.deps,
+        writer: this.writer,
+        partitions,
+        ctx,
+      });
     }
     const startUs = this.spec.workload.startMs * 1000;
-    ctx.setTimer(Math.max(0, startUs - this.deps.clock()), { owner: 'app', type: 'start' } satisfies AppTimer);
+    ctx.setTimer(Math.max(0, startUs - this.deps.clock()), {
+      owner: 'app',
+      type: 'start',
+    } satisfies AppTimer);
   }
 
   onCrash(_mode: CrashMode): void {
@@ -80,7 +93,8 @@ export class ClientActor implements Actor<KafkaMessage> {
 
   onMessage(envelope: Envelope<KafkaMessage>): void {
     const message = envelope.payload as KafkaResponse;
-    if (message.kind === 'FetchResponse' || message.kind === 'ListOffsetsResponse') this.consumer?.onResponse(message);
+    if (message.kind === 'FetchResponse' || message.kind === 'ListOffsetsResponse')
+      this.consumer?.onResponse(message);
     else this.producer?.onResponse(message);
   }
 
@@ -125,11 +139,20 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
     if (ctx === null) return;
     const metadata = this.deps.metadata;
     this.consumer = new KafkaConsumer(
-      { isolationLevel: this.isolationLevel, autoOffsetReset: 'earliest', requestTimeoutMs: 30_000 },
+      {
+        isolationLevel: this.isolationLevel,
+        autoOffsetReset: 'earliest',
+        requestTimeoutMs: 30_000,
+      },
       (tp) => metadata.leaderOf(tp),
       ctx,
     );
-    const writer = new HistoryWriter(this.deps.recorder, this.deps.clock, this.name, new ProcessPool(this.name));
+    const writer = new HistoryWriter(
+      this.deps.recorder,
+      this.deps.clock,
+      this.name,
+      new ProcessPool(this.name),
+    );
     this.reader = new FinalReader(this.consumer, writer, metadata.allPartitions());
     this.reader.begin();
   }

@@ -7,7 +7,11 @@ import type { ProcessPool } from './process_pool';
 
 /** The op variant whose `f` admits F (`poll` and `final-read` share one variant). */
 type OpOf<F extends HistoryOp['f']> = HistoryOp extends infer Op
-  ? Op extends { f: infer G } ? (F extends G ? Op : never) : never
+  ? Op extends { f: infer G }
+    ? F extends G
+      ? Op
+      : never
+    : never
   : never;
 
 /** An invoked operation awaiting its completion. */
@@ -29,7 +33,14 @@ export class HistoryWriter {
   /** Records an `invoke` and returns the handle to complete it with. */
   invoke<F extends HistoryOp['f']>(f: F, value: OpOf<F>['value']): OpenOp<F> {
     const process = this.processes.acquire();
-    this.recorder.append({ timeUs: this.clock(), type: 'invoke', process, client: this.client, f, value } as Parameters<HistoryRecorder['append']>[0]);
+    this.recorder.append({
+      timeUs: this.clock(),
+      type: 'invoke',
+      process,
+      client: this.client,
+      f,
+      value,
+    } as Parameters<HistoryRecorder['append']>[0]);
     return { f, process, client: this.client };
   }
 
@@ -40,8 +51,17 @@ export class HistoryWriter {
     value: OpOf<F>['value'],
     error?: string,
   ): void {
-    const base = { timeUs: this.clock(), type, process: op.process, client: op.client, f: op.f, value };
-    this.recorder.append((error === undefined ? base : { ...base, error }) as Parameters<HistoryRecorder['append']>[0]);
+    const base = {
+      timeUs: this.clock(),
+      type,
+      process: op.process,
+      client: op.client,
+      f: op.f,
+      value,
+    };
+    this.recorder.append(
+      (error === undefined ? base : { ...base, error }) as Parameters<HistoryRecorder['append']>[0],
+    );
     if (type !== 'info') this.processes.release(op.process);
   }
 }

@@ -1,3 +1,9 @@
 /** The workload: client applications that drive the Kafka clients and write the history. */
 export { ClientActor, FinalReaderActor, type ClientDeps } from './client_actor';
-export type { ClientSpec, PollsSpec, SendsSpec, TransactionsSpec, WorkloadControl } from './workload_types';
+export type {
+  ClientSpec,
+  PollsSpec,
+  SendsSpec,
+  TransactionsSpec,
+  WorkloadControl,
+} from './workload_types';

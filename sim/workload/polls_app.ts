@@ -16,8 +16,15 @@ import type { PollsSpec, WorkloadControl } from './workload_types';
 export function pollValue(consumer: KafkaConsumer, records: readonly ConsumerRecord[]): PollValue {
   return {
     isolationLevel: consumer.config.isolationLevel,
-    records: records.map(({ topic, partition, offset, value }) => ({ topic, partition, offset, value })),
-    positions: consumer.assignment().map((tp) => ({ ...tp, position: consumer.position(tp) ?? -1 })),
+    records: records.map(({ topic, partition, offset, value }) => ({
+      topic,
+      partition,
+      offset,
+      value,
+    })),
+    positions: consumer
+      .assignment()
+      .map((tp) => ({ ...tp, position: consumer.position(tp) ?? -1 })),
   };
 }
 
@@ -52,7 +59,10 @@ export class PollsApp {
     const op = this.deps.writer.invoke('poll', pollValue(this.consumer, []));
     this.consumer.poll((records) => {
       this.deps.writer.complete(op, 'ok', pollValue(this.consumer, records));
-      this.deps.ctx.setTimer(this.spec.pollIntervalMs * 1000, { owner: 'app', type: 'poll' } satisfies AppTimer);
+      this.deps.ctx.setTimer(this.spec.pollIntervalMs * 1000, {
+        owner: 'app',
+        type: 'poll',
+      } satisfies AppTimer);
     });
   }
 }
@@ -74,14 +84,17 @@ export class FinalReader {
     this.consumer.assign(this.partitions);
     for (const tp of this.partitions) this.consumer.seek(tp, 0);
     this.consumer.endOffsets(this.partitions, (offsets) => {
-      if (offsets.size < this.partitions.length) return this.begin(); // a request timed out: ask again
+      // A ListOffsets request timed out: ask again.
+      if (offsets.size < this.partitions.length) return this.begin();
       this.targets = offsets;
       this.readMore();
     });
   }
 
   private readMore(): void {
-    const behind = this.partitions.some((tp) => (this.consumer.position(tp) ?? 0) < (this.targets.get(partitionKey(tp)) ?? 0));
+    const behind = this.partitions.some(
+      (tp) => (this.consumer.position(tp) ?? 0) < (this.targets.get(partitionKey(tp)) ?? 0),
+    );
     if (!behind) {
       this.done = true;
       return;

@@ -43,7 +43,12 @@ export class SendsApp {
   }
 
   private sendNext(): void {
-    if (this.deps.control.stopping || this.sent >= this.spec.sends || this.producer.state === 'FATAL_ERROR') return;
+    if (
+      this.deps.control.stopping ||
+      this.sent >= this.spec.sends ||
+      this.producer.state === 'FATAL_ERROR'
+    )
+      return;
     this.sent += 1;
     const tp = this.deps.ctx.rng.pick(this.deps.partitions);
     const send = { topic: tp.topic, partition: tp.partition, value: this.deps.nextValue() };
@@ -53,12 +58,18 @@ export class SendsApp {
       this.open -= 1;
       const identity = { producerId: result.producerId, producerEpoch: result.producerEpoch };
       if (result.error === 'NONE') {
-        this.deps.writer.complete(op, 'ok', { send: { ...send, offset: result.offset }, ...identity });
+        this.deps.writer.complete(op, 'ok', {
+          send: { ...send, offset: result.offset },
+          ...identity,
+        });
       } else {
         const type = DEFINITE_FAILURES.has(result.error) ? 'fail' : 'info';
         this.deps.writer.complete(op, type, { send, ...identity }, result.error);
       }
     });
-    this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, { owner: 'app', type: 'next-send' } satisfies AppTimer);
+    this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, {
+      owner: 'app',
+      type: 'next-send',
+    } satisfies AppTimer);
   }
 }

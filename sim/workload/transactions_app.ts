@@ -57,11 +57,20 @@ export class TransactionsApp {
     const op = this.deps.writer.invoke('init', { transactionalId });
     this.producer.initTransactions((error) => {
       if (error === 'NONE') {
-        const identity = { transactionalId, producerId: this.producer.producerId, producerEpoch: this.producer.producerEpoch };
+        const identity = {
+          transactionalId,
+          producerId: this.producer.producerId,
+          producerEpoch: this.producer.producerEpoch,
+        };
         this.deps.writer.complete(op, 'ok', identity);
         this.nextTransaction();
       } else {
-        this.deps.writer.complete(op, isRetriable(error) ? 'info' : 'fail', { transactionalId }, error);
+        this.deps.writer.complete(
+          op,
+          isRetriable(error) ? 'info' : 'fail',
+          { transactionalId },
+          error,
+        );
         this.dead = true;
       }
     });
@@ -73,20 +82,30 @@ export class TransactionsApp {
   }
 
   private nextTransaction(): void {
-    if (this.dead || this.deps.control.stopping || this.transactionsStarted >= this.spec.transactions) return;
+    if (
+      this.dead ||
+      this.deps.control.stopping ||
+      this.transactionsStarted >= this.spec.transactions
+    )
+      return;
     const error = this.producer.beginTransaction();
     if (error !== 'NONE') {
       this.dead = true;
       return;
     }
     this.transactionsStarted += 1;
-    const commit = this.spec.abortEvery === 0 || this.transactionsStarted % this.spec.abortEvery !== 0;
+    const commit =
+      this.spec.abortEvery === 0 || this.transactionsStarted % this.spec.abortEvery !== 0;
     const sends: SendMicroOp[] = [];
     for (let i = 0; i < this.spec.recordsPerTransaction; i++) {
       const tp = this.deps.ctx.rng.pick(this.deps.partitions);
       sends.push({ topic: tp.topic, partition: tp.partition, value: this.deps.nextValue() });
     }
-    const op = this.deps.writer.invoke('txn', { transactionalId: this.spec.transactionalId, commit, sends });
+    const op = this.deps.writer.invoke('txn', {
+      transactionalId: this.spec.transactionalId,
+      commit,
+      sends,
+    });
     this.current = { op, commit, sends, offsets: sends.map(() => -1), sent: 0, firstError: null };
     this.sendNext();
   }
@@ -102,12 +121,17 @@ export class TransactionsApp {
       if (result.error === 'NONE') txn.offsets[index] = result.offset;
       else if (txn.firstError === null) txn.firstError = result.error;
     });
-    this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, { owner: 'app', type: 'next-send' } satisfies AppTimer);
+    this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, {
+      owner: 'app',
+      type: 'next-send',
+    } satisfies AppTimer);
   }
 
   private finish(txn: CurrentTxn): void {
     if (!txn.commit) {
-      this.producer.abortTransaction((error) => this.complete(txn, error === 'NONE' ? 'ok' : 'fail', error));
+      this.producer.abortTransaction((error) =>
+        this.complete(txn, error === 'NONE' ? 'ok' : 'fail', error),
+      );
       return;
     }
     this.producer.commitTransaction((error) => {
@@ -115,7 +139,11 @@ export class TransactionsApp {
       if (this.producer.state === 'ABORTABLE_ERROR') {
         // Kafka's advice for an abortable error: abort, then carry on with a new transaction.
         this.producer.abortTransaction((abortError) =>
-          this.complete(txn, this.producer.commitRequested ? 'info' : 'fail', abortError === 'NONE' ? error : abortError),
+          this.complete(
+            txn,
+            this.producer.commitRequested ? 'info' : 'fail',
+            abortError === 'NONE' ? error : abortError,
+          ),
         );
         return;
       }
@@ -141,6 +169,9 @@ export class TransactionsApp {
       this.dead = true;
       return;
     }
-    this.deps.ctx.setTimer(this.spec.transactionIntervalMs * 1000, { owner: 'app', type: 'next-transaction' } satisfies AppTimer);
+    this.deps.ctx.setTimer(this.spec.transactionIntervalMs * 1000, {
+      owner: 'app',
+      type: 'next-transaction',
+    } satisfies AppTimer);
   }
 }

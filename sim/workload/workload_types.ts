@@ -4,7 +4,7 @@
  */
 import type { ConsumerConfig, ProducerConfig } from '../actors';
 
-/** A transactional producer's application: `transactions` transactions of `recordsPerTransaction` sends. */
+/** A transactional producer's application: `transactions` transactions of several sends. */
 export interface TransactionsSpec {
   readonly type: 'transactions';
   readonly startMs: number;
@@ -36,8 +36,18 @@ export interface PollsSpec {
 
 /** One client of the scenario. */
 export type ClientSpec =
-  | { readonly role: 'producer'; readonly name: string; readonly settings: ProducerConfig; readonly workload: TransactionsSpec | SendsSpec }
-  | { readonly role: 'consumer'; readonly name: string; readonly settings: ConsumerConfig; readonly workload: PollsSpec };
+  | {
+      readonly role: 'producer';
+      readonly name: string;
+      readonly settings: ProducerConfig;
+      readonly workload: TransactionsSpec | SendsSpec;
+    }
+  | {
+      readonly role: 'consumer';
+      readonly name: string;
+      readonly settings: ConsumerConfig;
+      readonly workload: PollsSpec;
+    };
 
 /** Shared by every client: the phase of the run, set by the runner. */
 export interface WorkloadControl {

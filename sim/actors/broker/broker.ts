@@ -52,7 +52,10 @@ export class Broker implements Actor<KafkaMessage> {
     this.brokerIndex = metadata.brokers.indexOf(id);
     for (const tp of metadata.allPartitions()) {
       if (metadata.leaderOf(tp) === id) {
-        this.partitions.set(partitionKey(tp), new PartitionLog(tp.topic, tp.partition, options.bugs));
+        this.partitions.set(
+          partitionKey(tp),
+          new PartitionLog(tp.topic, tp.partition, options.bugs),
+        );
       }
     }
     this.coordinator = new TransactionCoordinator(options.coordinator, {
@@ -125,15 +128,20 @@ export class Broker implements Actor<KafkaMessage> {
     return this.partitions.get(partitionKey(tp));
   }
 
-  private leadershipError(tp: TopicPartition): 'UNKNOWN_TOPIC_OR_PARTITION' | 'NOT_LEADER_OR_FOLLOWER' {
-    return this.options.metadata.exists(tp) ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION';
+  private leadershipError(
+    tp: TopicPartition,
+  ): 'UNKNOWN_TOPIC_OR_PARTITION' | 'NOT_LEADER_OR_FOLLOWER' {
+    return this.options.metadata.exists(tp)
+      ? 'NOT_LEADER_OR_FOLLOWER'
+      : 'UNKNOWN_TOPIC_OR_PARTITION';
   }
 
   private onProduce(request: ProduceRequest, client: NodeId, ctx: Ctx): void {
     const log = this.partitionLog(request);
-    const result = log === undefined
-      ? { error: this.leadershipError(request), baseOffset: -1 }
-      : log.appendAsLeader(request.batch, ctx.nowUs());
+    const result =
+      log === undefined
+        ? { error: this.leadershipError(request), baseOffset: -1 }
+        : log.appendAsLeader(request.batch, ctx.nowUs());
     if (request.acks === 0) return;
     ctx.send(client, {
       kind: 'ProduceResponse',
@@ -160,7 +168,11 @@ export class Broker implements Actor<KafkaMessage> {
           batches: [],
         };
       }
-      const read = log.read(fetch.fetchOffset, request.isolationLevel, this.options.fetchBatchesMax);
+      const read = log.read(
+        fetch.fetchOffset,
+        request.isolationLevel,
+        this.options.fetchBatchesMax,
+      );
       return {
         topic: fetch.topic,
         partition: fetch.partition,
@@ -179,12 +191,22 @@ export class Broker implements Actor<KafkaMessage> {
     const partitions = request.partitions.map((query) => {
       const log = this.partitionLog(query);
       if (log === undefined) {
-        return { topic: query.topic, partition: query.partition, error: this.leadershipError(query), offset: -1 };
+        return {
+          topic: query.topic,
+          partition: query.partition,
+          error: this.leadershipError(query),
+          offset: -1,
+        };
       }
-      const offset = query.timestamp === -2 ? log.logStartOffset : log.endOffset(request.isolationLevel);
+      const offset =
+        query.timestamp === -2 ? log.logStartOffset : log.endOffset(request.isolationLevel);
       return { topic: query.topic, partition: query.partition, error: 'NONE' as const, offset };
     });
-    ctx.send(client, { kind: 'ListOffsetsResponse', correlationId: request.correlationId, partitions });
+    ctx.send(client, {
+      kind: 'ListOffsetsResponse',
+      correlationId: request.correlationId,
+      partitions,
+    });
   }
 
   private onInitProducerId(
@@ -192,7 +214,11 @@ export class Broker implements Actor<KafkaMessage> {
     client: NodeId,
     ctx: Ctx,
   ): void {
-    const respond = (error: Parameters<Parameters<TransactionCoordinator['handleEndTxn']>[2]>[0], producerId: number, producerEpoch: number): void =>
+    const respond = (
+      error: Parameters<Parameters<TransactionCoordinator['handleEndTxn']>[2]>[0],
+      producerId: number,
+      producerEpoch: number,
+    ): void =>
       ctx.send(client, {
         kind: 'InitProducerIdResponse',
         correlationId: request.correlationId,
@@ -204,15 +230,18 @@ export class Broker implements Actor<KafkaMessage> {
       // An idempotent producer: any broker hands out a fresh id with epoch 0 (R2.1).
       return respond('NONE', this.allocateProducerId(), 0);
     }
-    this.coordinator.handleInitProducerId({ ...request, transactionalId: request.transactionalId }, ctx, respond);
+    this.coordinator.handleInitProducerId(
+      { ...request, transactionalId: request.transactionalId },
+      ctx,
+      respond,
+    );
   }
 
   private onWriteTxnMarkers(request: WriteTxnMarkersRequest, coordinator: NodeId, ctx: Ctx): void {
     const results = request.partitions.map((tp) => {
       const log = this.partitionLog(tp);
-      const error = log === undefined
-        ? this.leadershipError(tp)
-        : log.appendMarker(request, ctx.nowUs());
+      const error =
+        log === undefined ? this.leadershipError(tp) : log.appendMarker(request, ctx.nowUs());
       return { topic: tp.topic, partition: tp.partition, error };
     });
     ctx.send(coordinator, {
@@ -226,8 +255,10 @@ export class Broker implements Actor<KafkaMessage> {
   /** Durable producer id blocks: broker i uses blocks i, i + N, i + 2N, ... of 1000 ids. */
   private allocateProducerId(): number {
     const brokers = this.options.metadata.brokers.length;
-    const block = this.brokerIndex + brokers * Math.floor(this.producerIdsAllocated / PRODUCER_ID_BLOCK_SIZE);
-    const id = block * PRODUCER_ID_BLOCK_SIZE + (this.producerIdsAllocated % PRODUCER_ID_BLOCK_SIZE);
+    const block =
+      this.brokerIndex + brokers * Math.floor(this.producerIdsAllocated / PRODUCER_ID_BLOCK_SIZE);
+    const id =
+      block * PRODUCER_ID_BLOCK_SIZE + (this.producerIdsAllocated % PRODUCER_ID_BLOCK_SIZE);
     this.producerIdsAllocated += 1;
     return id;
   }

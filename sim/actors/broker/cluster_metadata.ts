@@ -21,7 +21,9 @@ export class ClusterMetadata {
   ) {
     assert(brokerCount >= 1, 'a cluster needs at least one broker');
     this.brokers = Array.from({ length: brokerCount }, (_, index) => nodeId(`b${index + 1}`));
-    topics.forEach((topic, index) => this.topicIndex.set(topic.name, { index, partitions: topic.partitions }));
+    topics.forEach((topic, index) =>
+      this.topicIndex.set(topic.name, { index, partitions: topic.partitions }),
+    );
   }
 
   /** Every partition of every topic, in topic then partition order. */
@@ -55,7 +57,10 @@ export class ClusterMetadata {
 
   /** The broker that coordinates `transactionalId`. */
   coordinatorFor(transactionalId: string): NodeId {
-    const partition = transactionStatePartitionFor(transactionalId, this.transactionStateLogNumPartitions);
+    const partition = transactionStatePartitionFor(
+      transactionalId,
+      this.transactionStateLogNumPartitions,
+    );
     return this.brokers[partition % this.brokers.length] as NodeId;
   }
 }

@@ -97,14 +97,24 @@ export class PartitionLog {
   appendAsLeader(batch: ProducedBatch, nowUs: number): AppendResult {
     assert(batch.values.length > 0, 'a produced batch holds at least one record');
     if (batch.producerId === NO_PRODUCER_ID) {
-      return { error: 'NONE', baseOffset: this.appendBatch(batch, nowUs).baseOffset, duplicate: false };
+      return {
+        error: 'NONE',
+        baseOffset: this.appendBatch(batch, nowUs).baseOffset,
+        duplicate: false,
+      };
     }
     const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
     const firstSequence = batch.baseSequence;
     const lastSequence = lastSequenceOf(batch);
-    const duplicate = findDuplicateBatch(entry, { producerEpoch: batch.producerEpoch, firstSequence, lastSequence });
-    if (duplicate !== undefined) return { error: 'NONE', baseOffset: duplicate.firstOffset, duplicate: true };
-    const staleEpochAccepted = this.bugs.skipProducerEpochCheck && batch.producerEpoch < entry.producerEpoch;
+    const duplicate = findDuplicateBatch(entry, {
+      producerEpoch: batch.producerEpoch,
+      firstSequence,
+      lastSequence,
+    });
+    if (duplicate !== undefined)
+      return { error: 'NONE', baseOffset: duplicate.firstOffset, duplicate: true };
+    const staleEpochAccepted =
+      this.bugs.skipProducerEpochCheck && batch.producerEpoch < entry.producerEpoch;
     if (!staleEpochAccepted) {
       const error = validateDataBatch(entry, { producerEpoch: batch.producerEpoch, firstSequence });
       if (error !== 'NONE') return { error, baseOffset: -1, duplicate: false };
@@ -114,11 +124,17 @@ export class PartitionLog {
     }
     const appended = this.appendBatch(batch, nowUs);
     if (staleEpochAccepted) {
-      entry.lastTimestampUs = nowUs; // the bug: the stale batch is written, the state is not rolled back
+      // The bug: the stale batch is written, but the producer state is not rolled back.
+      entry.lastTimestampUs = nowUs;
     } else {
       recordDataBatch(entry, {
         producerEpoch: batch.producerEpoch,
-        metadata: { firstSequence, lastSequence, firstOffset: appended.baseOffset, lastOffset: appended.lastOffset },
+        metadata: {
+          firstSequence,
+          lastSequence,
+          firstOffset: appended.baseOffset,
+          lastOffset: appended.lastOffset,
+        },
         appendUs: nowUs,
       });
     }
@@ -133,12 +149,18 @@ export class PartitionLog {
 
   /** Appends a COMMIT or ABORT marker from the transaction coordinator (R3.9). */
   appendMarker(
-    marker: { producerId: number; producerEpoch: number; coordinatorEpoch: number; committed: boolean },
+    marker: {
+      producerId: number;
+      producerEpoch: number;
+      coordinatorEpoch: number;
+      committed: boolean;
+    },
     nowUs: number,
   ): KafkaErrorCode {
     const entry = this.producers.get(marker.producerId) ?? emptyEntry(marker.producerId);
     const error = validateMarker(entry, marker);
-    const staleEpochAccepted = this.bugs.skipProducerEpochCheck && error === 'INVALID_PRODUCER_EPOCH';
+    const staleEpochAccepted =
+      this.bugs.skipProducerEpochCheck && error === 'INVALID_PRODUCER_EPOCH';
     if (error !== 'NONE' && !staleEpochAccepted) return error;
     const controlBatch: LogBatch = {
       baseOffset: this.logEndOffset,
@@ -181,12 +203,17 @@ export class PartitionLog {
     }
     const upperBound = this.endOffset(isolationLevel);
     const batches: LogBatch[] = [];
-    for (let index = this.firstBatchEndingAtOrAfter(fetchOffset); index < this.batches.length; index++) {
+    for (
+      let index = this.firstBatchEndingAtOrAfter(fetchOffset);
+      index < this.batches.length;
+      index++
+    ) {
       const batch = this.batches[index] as LogBatch;
       if (batch.baseOffset >= upperBound || batches.length >= batchesMax) break;
       batches.push(batch);
     }
-    if (isolationLevel === 'read_uncommitted') return { error: 'NONE', batches, abortedTransactions: null };
+    if (isolationLevel === 'read_uncommitted')
+      return { error: 'NONE', batches, abortedTransactions: null };
     const last = batches[batches.length - 1];
     const dataEnd = last === undefined ? upperBound : last.lastOffset + 1;
     return {
@@ -221,15 +248,29 @@ export class PartitionLog {
       this.producers.set(batch.producerId, entry);
       if (batch.control !== undefined) {
         const firstOffset = entry.currentTxnFirstOffset;
-        recordMarker(entry, { producerEpoch: batch.producerEpoch, coordinatorEpoch: batch.coordinatorEpoch ?? 0, appendUs: batch.appendUs });
+        recordMarker(entry, {
+          producerEpoch: batch.producerEpoch,
+          coordinatorEpoch: batch.coordinatorEpoch ?? 0,
+          appendUs: batch.appendUs,
+        });
         if (firstOffset !== -1) {
-          this.transactions.complete({ producerId: batch.producerId, firstOffset, markerOffset: batch.baseOffset, committed: batch.control === 'COMMIT' });
+          this.transactions.complete({
+            producerId: batch.producerId,
+            firstOffset,
+            markerOffset: batch.baseOffset,
+            committed: batch.control === 'COMMIT',
+          });
         }
         continue;
       }
       recordDataBatch(entry, {
         producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
-        metadata: { firstSequence: batch.baseSequence, lastSequence: lastSequenceOf(batch), firstOffset: batch.baseOffset, lastOffset: batch.lastOffset },
+        metadata: {
+          firstSequence: batch.baseSequence,
+          lastSequence: lastSequenceOf(batch),
+          firstOffset: batch.baseOffset,
+          lastOffset: batch.lastOffset,
+        },
         appendUs: batch.appendUs,
       });
       if (batch.isTransactional && entry.currentTxnFirstOffset === -1) {
@@ -268,7 +309,10 @@ export class PartitionLog {
       this.highWatermarkChanges.push({ timeUs: nowUs, offset: this.highWatermark });
     }
     this.transactions.onHighWatermark(this.highWatermark);
-    const lastStableOffset = this.transactions.lastStableOffset(this.highWatermark, this.logStartOffset);
+    const lastStableOffset = this.transactions.lastStableOffset(
+      this.highWatermark,
+      this.logStartOffset,
+    );
     if (lastStableOffset !== this.lastStableOffset) {
       this.lastStableOffset = lastStableOffset;
       this.lastStableOffsetChanges.push({ timeUs: nowUs, offset: lastStableOffset });
@@ -279,13 +323,17 @@ export class PartitionLog {
   /** logStartOffset <= lastStableOffset <= highWatermark <= logEndOffset, after every change. */
   private checkInvariants(nowUs: number): void {
     const broken: string[] = [];
-    if (this.logStartOffset > this.lastStableOffset) broken.push('logStartOffset > lastStableOffset');
+    if (this.logStartOffset > this.lastStableOffset)
+      broken.push('logStartOffset > lastStableOffset');
     if (this.lastStableOffset > this.highWatermark) broken.push('lastStableOffset > highWatermark');
     if (this.highWatermark > this.logEndOffset) broken.push('highWatermark > logEndOffset');
     for (const description of broken) {
       this.invariantViolations.push({
         timeUs: nowUs,
-        description: `${description} (logStartOffset ${this.logStartOffset}, lastStableOffset ${this.lastStableOffset}, highWatermark ${this.highWatermark}, logEndOffset ${this.logEndOffset})`,
+        description:
+          `${description} (logStartOffset ${this.logStartOffset}, ` +
+          `lastStableOffset ${this.lastStableOffset}, highWatermark ${this.highWatermark}, ` +
+          `logEndOffset ${this.logEndOffset})`,
       });
     }
   }

@@ -52,7 +52,8 @@ export function findDuplicateBatch(
   if (entry.producerEpoch !== batch.producerEpoch) return undefined;
   return entry.batchMetadata.find(
     (retained) =>
-      retained.firstSequence === batch.firstSequence && retained.lastSequence === batch.lastSequence,
+      retained.firstSequence === batch.firstSequence &&
+      retained.lastSequence === batch.lastSequence,
   );
 }
 

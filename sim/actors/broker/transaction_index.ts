@@ -36,9 +36,18 @@ export class TransactionIndex {
   }
 
   /** A marker at `markerOffset` completes the producer's open transaction. */
-  complete(done: { producerId: number; firstOffset: number; markerOffset: number; committed: boolean }): void {
+  complete(done: {
+    producerId: number;
+    firstOffset: number;
+    markerOffset: number;
+    committed: boolean;
+  }): void {
     this.ongoing.delete(done.producerId);
-    this.unreplicated.push({ producerId: done.producerId, firstOffset: done.firstOffset, lastOffset: done.markerOffset });
+    this.unreplicated.push({
+      producerId: done.producerId,
+      firstOffset: done.firstOffset,
+      lastOffset: done.markerOffset,
+    });
     if (done.committed) return;
     let earliestOtherOngoing = done.markerOffset + 1;
     for (const firstOffset of this.ongoing.values()) {
@@ -61,7 +70,8 @@ export class TransactionIndex {
   /** R4.2: LSO = firstUnstableOffset when below the HW, else the HW. */
   lastStableOffset(highWatermark: number, logStartOffset: number): number {
     let firstUnstable = Number.POSITIVE_INFINITY;
-    for (const firstOffset of this.ongoing.values()) firstUnstable = Math.min(firstUnstable, firstOffset);
+    for (const firstOffset of this.ongoing.values())
+      firstUnstable = Math.min(firstUnstable, firstOffset);
     for (const txn of this.unreplicated) firstUnstable = Math.min(firstUnstable, txn.firstOffset);
     if (firstUnstable === Number.POSITIVE_INFINITY) return highWatermark;
     firstUnstable = Math.max(firstUnstable, logStartOffset);

@@ -39,12 +39,19 @@ export function filterFetchedBatches(
     last = batch;
     if (batch.lastOffset < nextFetchOffset) continue;
     if (isolationLevel === 'read_committed' && batch.producerId >= 0) {
-      while (aborted.length > 0 && (aborted[0] as { firstOffset: number }).firstOffset <= batch.lastOffset) {
+      while (
+        aborted.length > 0 &&
+        (aborted[0] as { firstOffset: number }).firstOffset <= batch.lastOffset
+      ) {
         abortedProducerIds.add((aborted.shift() as { producerId: number }).producerId);
       }
       if (batch.control === 'ABORT') {
         abortedProducerIds.delete(batch.producerId);
-      } else if (batch.control === undefined && batch.isTransactional && abortedProducerIds.has(batch.producerId)) {
+      } else if (
+        batch.control === undefined &&
+        batch.isTransactional &&
+        abortedProducerIds.has(batch.producerId)
+      ) {
         nextFetchOffset = batch.lastOffset + 1;
         continue;
       }

@@ -34,7 +34,12 @@ export interface ConsumerTimer {
 
 type Pending =
   | { type: 'fetch'; timerId: number }
-  | { type: 'offsets'; timerId: number; onDone: (offsets: Map<string, number>) => void; timestamp: -1 | -2 };
+  | {
+      type: 'offsets';
+      timerId: number;
+      onDone: (offsets: Map<string, number>) => void;
+      timestamp: -1 | -2;
+    };
 
 /** One consumer instance on a client node. */
 export class KafkaConsumer {
@@ -84,15 +89,20 @@ export class KafkaConsumer {
     this.pollInProgress = { records: [], callback };
     const unpositioned = this.assignment().filter((tp) => !this.positions.has(partitionKey(tp)));
     if (unpositioned.length === 0) return this.sendFetches();
-    const timestamp = this.config.autoOffsetReset === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP;
+    const timestamp =
+      this.config.autoOffsetReset === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP;
     this.listOffsets(unpositioned, timestamp, (offsets) => {
-      for (const [key, offset] of offsets) if (!this.positions.has(key)) this.positions.set(key, offset);
+      for (const [key, offset] of offsets)
+        if (!this.positions.has(key)) this.positions.set(key, offset);
       this.sendFetches();
     });
   }
 
   /** `endOffsets()`: LSO under read_committed, HW under read_uncommitted. */
-  endOffsets(partitions: readonly TopicPartition[], callback: (offsets: Map<string, number>) => void): void {
+  endOffsets(
+    partitions: readonly TopicPartition[],
+    callback: (offsets: Map<string, number>) => void,
+  ): void {
     this.listOffsets(partitions, LATEST_TIMESTAMP, callback);
   }
 
@@ -101,8 +111,10 @@ export class KafkaConsumer {
     if (pending === undefined) return;
     this.pending.delete(response.correlationId);
     this.ctx.cancelTimer(pending.timerId);
-    if (response.kind === 'FetchResponse' && pending.type === 'fetch') this.onFetchResponse(response);
-    else if (response.kind === 'ListOffsetsResponse' && pending.type === 'offsets') this.onListOffsets(response, pending.onDone);
+    if (response.kind === 'FetchResponse' && pending.type === 'fetch')
+      this.onFetchResponse(response);
+    else if (response.kind === 'ListOffsetsResponse' && pending.type === 'offsets')
+      this.onListOffsets(response, pending.onDone);
     this.maybeFinishPoll();
   }
 
@@ -114,14 +126,21 @@ export class KafkaConsumer {
     this.maybeFinishPoll();
   }
 
-  private listOffsets(partitions: readonly TopicPartition[], timestamp: -1 | -2, onDone: (offsets: Map<string, number>) => void): void {
+  private listOffsets(
+    partitions: readonly TopicPartition[],
+    timestamp: -1 | -2,
+    onDone: (offsets: Map<string, number>) => void,
+  ): void {
     const byLeader = this.groupByLeader(partitions);
     const collected = new Map<string, number>();
     let outstanding = byLeader.size;
     if (outstanding === 0) return onDone(collected);
     for (const [leader, tps] of byLeader) {
       const correlationId = this.correlationIds++;
-      const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, { owner: 'consumer', correlationId } satisfies ConsumerTimer);
+      const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, {
+        owner: 'consumer',
+        correlationId,
+      } satisfies ConsumerTimer);
       this.pending.set(correlationId, {
         type: 'offsets',
         timerId,
@@ -141,9 +160,13 @@ export class KafkaConsumer {
     }
   }
 
-  private onListOffsets(response: ListOffsetsResponse, onDone: (offsets: Map<string, number>) => void): void {
+  private onListOffsets(
+    response: ListOffsetsResponse,
+    onDone: (offsets: Map<string, number>) => void,
+  ): void {
     const offsets = new Map<string, number>();
-    for (const result of response.partitions) if (result.error === 'NONE') offsets.set(partitionKey(result), result.offset);
+    for (const result of response.partitions)
+      if (result.error === 'NONE') offsets.set(partitionKey(result), result.offset);
     onDone(offsets);
   }
 
@@ -151,13 +174,19 @@ export class KafkaConsumer {
     const positioned = this.assignment().filter((tp) => this.positions.has(partitionKey(tp)));
     for (const [leader, tps] of this.groupByLeader(positioned)) {
       const correlationId = this.correlationIds++;
-      const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, { owner: 'consumer', correlationId } satisfies ConsumerTimer);
+      const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, {
+        owner: 'consumer',
+        correlationId,
+      } satisfies ConsumerTimer);
       this.pending.set(correlationId, { type: 'fetch', timerId });
       this.ctx.send(leader, {
         kind: 'Fetch',
         correlationId,
         isolationLevel: this.config.isolationLevel,
-        partitions: tps.map((tp) => ({ ...tp, fetchOffset: this.positions.get(partitionKey(tp)) as number })),
+        partitions: tps.map((tp) => ({
+          ...tp,
+          fetchOffset: this.positions.get(partitionKey(tp)) as number,
+        })),
       });
     }
     this.maybeFinishPoll();

@@ -5,7 +5,12 @@
  * the markers for good, so the transaction stays in Prepare* at this coordinator.
  */
 import type { ActorContext, NodeId } from '../../kernel';
-import type { KafkaErrorCode, KafkaMessage, TopicPartition, WriteTxnMarkersResponse } from '../protocol';
+import type {
+  KafkaErrorCode,
+  KafkaMessage,
+  TopicPartition,
+  WriteTxnMarkersResponse,
+} from '../protocol';
 import { isRetriable, partitionKey } from '../protocol';
 
 /** The markers one transaction still needs. */
@@ -37,7 +42,10 @@ const MARKER_RETRY_BACKOFF_US = 100_000;
 /** Tracks and retries the markers of every transaction in a Prepare state. */
 export class MarkerSender {
   private jobs = new Map<string, PendingJob>();
-  private requests = new Map<number, { transactionalId: string; keys: string[]; timerId: number }>();
+  private requests = new Map<
+    number,
+    { transactionalId: string; keys: string[]; timerId: number }
+  >();
   private nextCorrelationId = 1;
 
   constructor(
@@ -75,7 +83,9 @@ export class MarkerSender {
   }
 
   onTimer(
-    timer: { type: 'marker-retry'; transactionalId: string } | { type: 'marker-timeout'; correlationId: number },
+    timer:
+      | { type: 'marker-retry'; transactionalId: string }
+      | { type: 'marker-timeout'; correlationId: number },
     ctx: Ctx,
   ): void {
     if (timer.type === 'marker-retry') {
@@ -116,7 +126,11 @@ export class MarkerSender {
       return;
     }
     if (retry) {
-      ctx.setTimer(MARKER_RETRY_BACKOFF_US, { owner: 'coordinator', type: 'marker-retry', transactionalId });
+      ctx.setTimer(MARKER_RETRY_BACKOFF_US, {
+        owner: 'coordinator',
+        type: 'marker-retry',
+        transactionalId,
+      });
     }
   }
 

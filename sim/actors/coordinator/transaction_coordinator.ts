@@ -54,8 +54,16 @@ export interface EpochGrantRecord {
 export type CoordinatorTimer =
   | { readonly owner: 'coordinator'; readonly type: 'log-write'; readonly writeId: number }
   | { readonly owner: 'coordinator'; readonly type: 'timeout-scan' }
-  | { readonly owner: 'coordinator'; readonly type: 'marker-retry'; readonly transactionalId: string }
-  | { readonly owner: 'coordinator'; readonly type: 'marker-timeout'; readonly correlationId: number };
+  | {
+      readonly owner: 'coordinator';
+      readonly type: 'marker-retry';
+      readonly transactionalId: string;
+    }
+  | {
+      readonly owner: 'coordinator';
+      readonly type: 'marker-timeout';
+      readonly correlationId: number;
+    };
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -86,7 +94,9 @@ export class TransactionCoordinator {
     private readonly settings: CoordinatorSettings,
     private readonly host: CoordinatorHost,
   ) {
-    this.markers = new MarkerSender(host, (transactionalId, ctx) => this.onMarkersComplete(transactionalId, ctx));
+    this.markers = new MarkerSender(host, (transactionalId, ctx) =>
+      this.onMarkersComplete(transactionalId, ctx),
+    );
   }
 
   /** Called when the broker starts or restarts (R3.13). */
@@ -148,7 +158,10 @@ export class TransactionCoordinator {
     const { transactionalId } = request;
     if (!this.host.owns(transactionalId)) return respond('NOT_COORDINATOR', -1, -1);
     if (transactionalId === '') return respond('INVALID_REQUEST', -1, -1);
-    if (request.transactionTimeoutMs <= 0 || request.transactionTimeoutMs > this.settings.transactionMaxTimeoutMs) {
+    if (
+      request.transactionTimeoutMs <= 0 ||
+      request.transactionTimeoutMs > this.settings.transactionMaxTimeoutMs
+    ) {
       return respond('INVALID_TRANSACTION_TIMEOUT', -1, -1);
     }
     const expectsEpoch = request.producerId !== -1 || request.producerEpoch !== -1;
@@ -157,7 +170,11 @@ export class TransactionCoordinator {
     }
     const metadata = this.metadataOrCreate(transactionalId, request.transactionTimeoutMs, ctx);
     if (metadata.pendingState !== null) return respond('CONCURRENT_TRANSACTIONS', -1, -1);
-    if (expectsEpoch && metadata.producerEpoch !== -1 && request.producerId !== metadata.producerId) {
+    if (
+      expectsEpoch &&
+      metadata.producerEpoch !== -1 &&
+      request.producerId !== metadata.producerId
+    ) {
       return respond('PRODUCER_FENCED', -1, -1);
     }
     if (isPrepare(metadata.state)) return respond('CONCURRENT_TRANSACTIONS', -1, -1);
@@ -183,15 +200,22 @@ export class TransactionCoordinator {
   }
 
   /** AddPartitionsToTxn (R3.6, baseline check order). */
-  handleAddPartitionsToTxn(request: AddPartitionsToTxnRequest, ctx: Ctx, respond: (error: KafkaErrorCode) => void): void {
+  handleAddPartitionsToTxn(
+    request: AddPartitionsToTxnRequest,
+    ctx: Ctx,
+    respond: (error: KafkaErrorCode) => void,
+  ): void {
     if (!this.host.owns(request.transactionalId)) return respond('NOT_COORDINATOR');
     const metadata = this.transactions.get(request.transactionalId);
     if (metadata === undefined || metadata.producerId !== request.producerId) {
       return respond('INVALID_PRODUCER_ID_MAPPING');
     }
     if (metadata.producerEpoch !== request.producerEpoch) return respond('PRODUCER_FENCED');
-    if (metadata.pendingState !== null || isPrepare(metadata.state)) return respond('CONCURRENT_TRANSACTIONS');
-    const added = request.partitions.filter((tp) => !metadata.topicPartitions.has(partitionKey(tp)));
+    if (metadata.pendingState !== null || isPrepare(metadata.state))
+      return respond('CONCURRENT_TRANSACTIONS');
+    const added = request.partitions.filter(
+      (tp) => !metadata.topicPartitions.has(partitionKey(tp)),
+    );
     if (metadata.state === 'Ongoing' && added.length === 0) return respond('NONE');
     const startsTransaction = metadata.state !== 'Ongoing';
     this.writeTransition(metadata, 'Ongoing', ctx, () => {
@@ -236,7 +260,12 @@ export class TransactionCoordinator {
   }
 
   /** PrepareEpochFence then PrepareAbort with epoch + 1, then markers (R3.5 Ongoing, R3.11). */
-  private fenceAndAbort(metadata: TransactionMetadata, reason: 'fence' | 'timeout', ctx: Ctx, onDurable: () => void): void {
+  private fenceAndAbort(
+    metadata: TransactionMetadata,
+    reason: 'fence' | 'timeout',
+    ctx: Ctx,
+    onDurable: () => void,
+  ): void {
     assertValidTransition(metadata, 'PrepareEpochFence');
     const fencedEpoch = metadata.producerEpoch + 1;
     metadata.pendingState = 'PrepareEpochFence';
@@ -272,7 +301,8 @@ export class TransactionCoordinator {
   /** All markers are in: write CompleteCommit/CompleteAbort with the partitions cleared. */
   private onMarkersComplete(transactionalId: string, ctx: Ctx): void {
     const metadata = this.transactions.get(transactionalId);
-    if (metadata === undefined || !isPrepare(metadata.state) || metadata.pendingState !== null) return;
+    if (metadata === undefined || !isPrepare(metadata.state) || metadata.pendingState !== null)
+      return;
     const target = metadata.state === 'PrepareCommit' ? 'CompleteCommit' : 'CompleteAbort';
     this.writeTransition(metadata, target, ctx, () => {
       metadata.topicPartitions = new Map();
@@ -281,7 +311,12 @@ export class TransactionCoordinator {
   }
 
   /** Sets the pending state, appends to the log, and applies `apply` once durable. */
-  private writeTransition(metadata: TransactionMetadata, target: TransactionState, ctx: Ctx, apply: () => void): void {
+  private writeTransition(
+    metadata: TransactionMetadata,
+    target: TransactionState,
+    ctx: Ctx,
+    apply: () => void,
+  ): void {
     assertValidTransition(metadata, target);
     metadata.pendingState = target;
     this.appendToLog(ctx, () => {
@@ -297,10 +332,18 @@ export class TransactionCoordinator {
     const writeId = this.nextWriteId++;
     this.pendingWrites.set(writeId, apply);
     const delayUs = ctx.rng.intInclusive(this.settings.logWriteUsMin, this.settings.logWriteUsMax);
-    ctx.setTimer(delayUs, { owner: 'coordinator', type: 'log-write', writeId } satisfies CoordinatorTimer);
+    ctx.setTimer(delayUs, {
+      owner: 'coordinator',
+      type: 'log-write',
+      writeId,
+    } satisfies CoordinatorTimer);
   }
 
-  private metadataOrCreate(transactionalId: string, txnTimeoutMs: number, ctx: Ctx): TransactionMetadata {
+  private metadataOrCreate(
+    transactionalId: string,
+    txnTimeoutMs: number,
+    ctx: Ctx,
+  ): TransactionMetadata {
     let metadata = this.transactions.get(transactionalId);
     if (metadata === undefined) {
       metadata = {
@@ -326,7 +369,10 @@ export class TransactionCoordinator {
     expectedEpoch: number | null,
   ): { producerId: number; producerEpoch: number } | 'unchanged' | 'PRODUCER_FENCED' {
     const current = metadata.producerEpoch;
-    if (current >= EXHAUSTED_PRODUCER_EPOCH && (expectedEpoch === null || expectedEpoch === current)) {
+    if (
+      current >= EXHAUSTED_PRODUCER_EPOCH &&
+      (expectedEpoch === null || expectedEpoch === current)
+    ) {
       return { producerId: this.host.allocateProducerId(), producerEpoch: 0 };
     }
     if (expectedEpoch === null || expectedEpoch === current || current === -1) {
@@ -336,7 +382,11 @@ export class TransactionCoordinator {
     return 'PRODUCER_FENCED';
   }
 
-  private recordGrant(metadata: TransactionMetadata, reason: EpochGrantRecord['reason'], ctx: Ctx): void {
+  private recordGrant(
+    metadata: TransactionMetadata,
+    reason: EpochGrantRecord['reason'],
+    ctx: Ctx,
+  ): void {
     this.epochGrants.push({
       timeUs: ctx.nowUs(),
       transactionalId: metadata.transactionalId,

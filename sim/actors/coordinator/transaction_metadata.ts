@@ -18,21 +18,19 @@ export type TransactionState =
   | 'PrepareEpochFence';
 
 /** R3.4: for each target state, the states it may be entered from (TransactionState.java). */
-export const VALID_PREVIOUS_STATES: ReadonlyMap<TransactionState, readonly TransactionState[]> = new Map<
-  TransactionState,
-  readonly TransactionState[]
->([
-  ['Empty', ['Empty', 'CompleteCommit', 'CompleteAbort']],
-  ['Ongoing', ['Empty', 'Ongoing', 'CompleteCommit', 'CompleteAbort']],
-  ['PrepareCommit', ['Ongoing']],
-  ['PrepareAbort', ['Ongoing', 'PrepareEpochFence']],
-  ['CompleteCommit', ['PrepareCommit']],
-  ['CompleteAbort', ['PrepareAbort']],
-  ['Dead', ['Empty', 'CompleteCommit', 'CompleteAbort']],
-  ['PrepareEpochFence', ['Ongoing']],
-]);
+export const VALID_PREVIOUS_STATES: ReadonlyMap<TransactionState, readonly TransactionState[]> =
+  new Map<TransactionState, readonly TransactionState[]>([
+    ['Empty', ['Empty', 'CompleteCommit', 'CompleteAbort']],
+    ['Ongoing', ['Empty', 'Ongoing', 'CompleteCommit', 'CompleteAbort']],
+    ['PrepareCommit', ['Ongoing']],
+    ['PrepareAbort', ['Ongoing', 'PrepareEpochFence']],
+    ['CompleteCommit', ['PrepareCommit']],
+    ['CompleteAbort', ['PrepareAbort']],
+    ['Dead', ['Empty', 'CompleteCommit', 'CompleteAbort']],
+    ['PrepareEpochFence', ['Ongoing']],
+  ]);
 
-/** An epoch at or above this is exhausted: the next InitProducerId rotates the producerId (R3.14). */
+/** An epoch at or above this is exhausted: InitProducerId rotates the producerId (R3.14). */
 export const EXHAUSTED_PRODUCER_EPOCH = 32_766;
 
 /** One transactional.id at its coordinator. */
@@ -54,11 +52,15 @@ export interface TransactionMetadata {
 }
 
 /** Asserts that `target` may follow the current state, as Kafka's table says. */
-export function assertValidTransition(metadata: TransactionMetadata, target: TransactionState): void {
+export function assertValidTransition(
+  metadata: TransactionMetadata,
+  target: TransactionState,
+): void {
   const previous = VALID_PREVIOUS_STATES.get(target) ?? [];
   assert(
     previous.includes(metadata.state),
-    `illegal transaction state transition for ${metadata.transactionalId}: ${metadata.state} -> ${target}`,
+    `illegal transaction state transition for ${metadata.transactionalId}: ` +
+      `${metadata.state} -> ${target}`,
   );
 }
 
@@ -67,8 +69,11 @@ export function isPrepare(state: TransactionState): boolean {
   return state === 'PrepareCommit' || state === 'PrepareAbort';
 }
 
-/** Java's `Utils.abs(String.hashCode) % partitions`: the __transaction_state partition of an id (R3.1). */
-export function transactionStatePartitionFor(transactionalId: string, numPartitions: number): number {
+/** `Utils.abs(String.hashCode) % partitions`: the __transaction_state partition of an id (R3.1). */
+export function transactionStatePartitionFor(
+  transactionalId: string,
+  numPartitions: number,
+): number {
   let hash = 0;
   for (let i = 0; i < transactionalId.length; i++) {
     hash = (Math.imul(31, hash) + transactionalId.charCodeAt(i)) | 0;

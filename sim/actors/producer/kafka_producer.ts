@@ -22,7 +22,11 @@ type Ctx = ActorContext<KafkaMessage>;
 /** Timers of the coordinator path. */
 type CoordinatorTimer =
   | { readonly owner: 'producer'; readonly type: 'coordinator-retry' }
-  | { readonly owner: 'producer'; readonly type: 'coordinator-timeout'; readonly correlationId: number };
+  | {
+      readonly owner: 'producer';
+      readonly type: 'coordinator-timeout';
+      readonly correlationId: number;
+    };
 
 /** Where the producer finds brokers. */
 export interface ProducerMetadata {
@@ -30,7 +34,8 @@ export interface ProducerMetadata {
   leaderOf(tp: TopicPartition): NodeId;
 }
 
-type CoordinatorRequestKind = 'FindCoordinator' | 'InitProducerId' | 'AddPartitionsToTxn' | 'EndTxn';
+type CoordinatorRequestKind =
+  'FindCoordinator' | 'InitProducerId' | 'AddPartitionsToTxn' | 'EndTxn';
 
 /** A producer instance living on a client node. */
 export class KafkaProducer {
@@ -43,14 +48,19 @@ export class KafkaProducer {
   commitRequested = false;
   private readonly sender: RecordSender;
   private coordinator: NodeId | null = null;
-  private coordinatorRequest: { correlationId: number; kind: CoordinatorRequestKind; timerId: number } | null = null;
+  private coordinatorRequest: {
+    correlationId: number;
+    kind: CoordinatorRequestKind;
+    timerId: number;
+  } | null = null;
   private retryTimerSet = false;
   private correlationIds = 1;
   private epochBumpRequired = false;
   private idempotentInitSent = false;
   private readonly pendingAdds = new Map<string, TopicPartition>();
   private readonly inTransaction = new Map<string, TopicPartition>();
-  private pendingEnd: { committed: boolean; callback: (error: KafkaErrorCode) => void } | null = null;
+  private pendingEnd: { committed: boolean; callback: (error: KafkaErrorCode) => void } | null =
+    null;
   private pendingInit: ((error: KafkaErrorCode) => void) | null = null;
 
   constructor(
@@ -58,20 +68,25 @@ export class KafkaProducer {
     private readonly metadata: ProducerMetadata,
     private readonly ctx: Ctx,
   ) {
-    this.sender = new RecordSender(config, (tp) => metadata.leaderOf(tp), {
-      identity: () => ({ producerId: this.producerId, producerEpoch: this.producerEpoch }),
-      maySend: (tp) => this.maySend(tp),
-      onBatchFailed: (batch, error) => this.onBatchFailed(batch.records, error),
-      onBatchSucceeded: (batch, baseOffset) =>
-        batch.records.forEach((record, index) =>
-          record.callback({
-            error: 'NONE',
-            offset: baseOffset < 0 ? -1 : baseOffset + index,
-            producerId: batch.producerId,
-            producerEpoch: batch.producerEpoch,
-          }),
-        ),
-    }, () => this.correlationIds++);
+    this.sender = new RecordSender(
+      config,
+      (tp) => metadata.leaderOf(tp),
+      {
+        identity: () => ({ producerId: this.producerId, producerEpoch: this.producerEpoch }),
+        maySend: (tp) => this.maySend(tp),
+        onBatchFailed: (batch, error) => this.onBatchFailed(batch.records, error),
+        onBatchSucceeded: (batch, baseOffset) =>
+          batch.records.forEach((record, index) =>
+            record.callback({
+              error: 'NONE',
+              offset: baseOffset < 0 ? -1 : baseOffset + index,
+              producerId: batch.producerId,
+              producerEpoch: batch.producerEpoch,
+            }),
+          ),
+      },
+      () => this.correlationIds++,
+    );
   }
 
   private get transactional(): boolean {
@@ -81,7 +96,8 @@ export class KafkaProducer {
   /** `initTransactions()`: finds the coordinator and obtains producerId and epoch. */
   initTransactions(callback: (error: KafkaErrorCode) => void): void {
     assert(this.transactional, 'initTransactions needs a transactional.id');
-    if (this.state !== 'UNINITIALIZED') return callback(this.state === 'FATAL_ERROR' ? this.lastError : 'INVALID_TXN_STATE');
+    if (this.state !== 'UNINITIALIZED')
+      return callback(this.state === 'FATAL_ERROR' ? this.lastError : 'INVALID_TXN_STATE');
     this.transition('INITIALIZING');
     this.pendingInit = callback;
     this.pump();
@@ -98,17 +114,26 @@ export class KafkaProducer {
 
   /** `send()`: queues one record; `callback` gets its offset or error. */
   send(tp: TopicPartition, value: number, callback: (result: SendResult) => void): void {
-    const failed = (error: KafkaErrorCode): void => callback({ error, offset: -1, producerId: this.producerId, producerEpoch: this.producerEpoch });
-    if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR') return failed(this.lastError);
+    const failed = (error: KafkaErrorCode): void =>
+      callback({
+        error,
+        offset: -1,
+        producerId: this.producerId,
+        producerEpoch: this.producerEpoch,
+      });
+    if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR')
+      return failed(this.lastError);
     if (this.transactional && this.state !== 'IN_TRANSACTION') return failed('INVALID_TXN_STATE');
-    if (this.transactional && !this.inTransaction.has(partitionKey(tp))) this.pendingAdds.set(partitionKey(tp), tp);
+    if (this.transactional && !this.inTransaction.has(partitionKey(tp)))
+      this.pendingAdds.set(partitionKey(tp), tp);
     this.sender.enqueue(tp, { value, callback, createdUs: this.ctx.nowUs() });
     this.pump();
   }
 
   /** `commitTransaction()`: flushes, then EndTxn(commit). */
   commitTransaction(callback: (error: KafkaErrorCode) => void): void {
-    if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR') return callback(this.lastError);
+    if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR')
+      return callback(this.lastError);
     if (this.state !== 'IN_TRANSACTION') return callback('INVALID_TXN_STATE');
     this.transition('COMMITTING_TRANSACTION');
     this.pendingEnd = { committed: true, callback };
@@ -118,7 +143,8 @@ export class KafkaProducer {
   /** `abortTransaction()`: fails unsent records, waits for in-flight ones, then EndTxn(abort). */
   abortTransaction(callback: (error: KafkaErrorCode) => void): void {
     if (this.state === 'FATAL_ERROR') return callback(this.lastError);
-    if (this.state !== 'IN_TRANSACTION' && this.state !== 'ABORTABLE_ERROR') return callback('INVALID_TXN_STATE');
+    if (this.state !== 'IN_TRANSACTION' && this.state !== 'ABORTABLE_ERROR')
+      return callback('INVALID_TXN_STATE');
     this.transition('ABORTING_TRANSACTION');
     this.sender.failUnsent('TRANSACTION_ABORTABLE');
     this.pendingAdds.clear();
@@ -176,7 +202,8 @@ export class KafkaProducer {
   /** Drives both paths after any change. */
   private pump(): void {
     if (this.state === 'FATAL_ERROR') return;
-    if (!this.transactional && this.config.enableIdempotence && this.producerId === -1) this.initIdempotent();
+    if (!this.transactional && this.config.enableIdempotence && this.producerId === -1)
+      this.initIdempotent();
     this.sender.sendReady(this.ctx);
     this.maybeCompleteLocally();
     this.sendCoordinatorRequest();
@@ -203,7 +230,8 @@ export class KafkaProducer {
 
   /** R3.17: with no partition added, EndTxn is skipped and the transaction ends locally. */
   private maybeCompleteLocally(): void {
-    if (this.pendingEnd === null || this.inTransaction.size > 0 || this.pendingAdds.size > 0) return;
+    if (this.pendingEnd === null || this.inTransaction.size > 0 || this.pendingAdds.size > 0)
+      return;
     if (!this.sender.isIdle() || this.coordinatorRequest !== null) return;
     if (this.epochBumpRequired && !this.pendingEnd.committed) return;
     this.finishEnd('NONE');
@@ -216,11 +244,21 @@ export class KafkaProducer {
     const next = this.nextCoordinatorRequest();
     if (next === null) return;
     if (this.coordinator === null) {
-      const broker = this.metadata.brokers[this.ctx.rng.intInclusive(0, this.metadata.brokers.length - 1)] as NodeId;
-      this.sendToBroker(broker, 'FindCoordinator', { kind: 'FindCoordinator', correlationId: 0, key: transactionalId });
+      const broker = this.metadata.brokers[
+        this.ctx.rng.intInclusive(0, this.metadata.brokers.length - 1)
+      ] as NodeId;
+      this.sendToBroker(broker, 'FindCoordinator', {
+        kind: 'FindCoordinator',
+        correlationId: 0,
+        key: transactionalId,
+      });
       return;
     }
-    const identity = { transactionalId, producerId: this.producerId, producerEpoch: this.producerEpoch };
+    const identity = {
+      transactionalId,
+      producerId: this.producerId,
+      producerEpoch: this.producerEpoch,
+    };
     switch (next) {
       case 'InitProducerId': {
         const bump = this.epochBumpRequired;
@@ -235,11 +273,21 @@ export class KafkaProducer {
         return;
       }
       case 'AddPartitionsToTxn':
-        this.sendToBroker(this.coordinator, next, { kind: next, correlationId: 0, ...identity, partitions: [...this.pendingAdds.values()] });
+        this.sendToBroker(this.coordinator, next, {
+          kind: next,
+          correlationId: 0,
+          ...identity,
+          partitions: [...this.pendingAdds.values()],
+        });
         return;
       case 'EndTxn':
         if (this.pendingEnd?.committed === true) this.commitRequested = true;
-        this.sendToBroker(this.coordinator, next, { kind: next, correlationId: 0, ...identity, committed: this.pendingEnd?.committed ?? false });
+        this.sendToBroker(this.coordinator, next, {
+          kind: next,
+          correlationId: 0,
+          ...identity,
+          committed: this.pendingEnd?.committed ?? false,
+        });
         return;
     }
   }
@@ -256,29 +304,48 @@ export class KafkaProducer {
     return null;
   }
 
-  private sendToBroker(broker: NodeId, kind: CoordinatorRequestKind, message: KafkaMessage & { correlationId: number }): void {
+  private sendToBroker(
+    broker: NodeId,
+    kind: CoordinatorRequestKind,
+    message: KafkaMessage & { correlationId: number },
+  ): void {
     const correlationId = this.correlationIds++;
-    const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, { owner: 'producer', type: 'coordinator-timeout', correlationId } satisfies CoordinatorTimer);
+    const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, {
+      owner: 'producer',
+      type: 'coordinator-timeout',
+      correlationId,
+    } satisfies CoordinatorTimer);
     this.coordinatorRequest = { correlationId, kind, timerId };
     this.ctx.send(broker, { ...message, correlationId });
   }
 
   private scheduleRetry(delayUs: number): void {
     this.retryTimerSet = true;
-    this.ctx.setTimer(delayUs, { owner: 'producer', type: 'coordinator-retry' } satisfies CoordinatorTimer);
+    this.ctx.setTimer(delayUs, {
+      owner: 'producer',
+      type: 'coordinator-retry',
+    } satisfies CoordinatorTimer);
   }
 
-  /** Retriable coordinator errors retry; NOT_COORDINATOR-like ones look the coordinator up again. */
+  /** Retriable coordinator errors retry; NOT_COORDINATOR-like ones find the coordinator again. */
   private retryCoordinatorError(error: KafkaErrorCode, backoffUs: number): boolean {
     if (!isRetriable(error)) return false;
-    if (error === 'NOT_COORDINATOR' || error === 'COORDINATOR_NOT_AVAILABLE' || error === 'NETWORK_EXCEPTION') {
+    if (
+      error === 'NOT_COORDINATOR' ||
+      error === 'COORDINATOR_NOT_AVAILABLE' ||
+      error === 'NETWORK_EXCEPTION'
+    ) {
       this.coordinator = null;
     }
     this.scheduleRetry(backoffUs);
     return true;
   }
 
-  private onInitProducerIdResponse(error: KafkaErrorCode, producerId: number, producerEpoch: number): void {
+  private onInitProducerIdResponse(
+    error: KafkaErrorCode,
+    producerId: number,
+    producerEpoch: number,
+  ): void {
     if (error === 'NONE') {
       this.producerId = producerId;
       this.producerEpoch = producerEpoch;
@@ -304,7 +371,9 @@ export class KafkaProducer {
     this.fatal(error === 'INVALID_PRODUCER_EPOCH' ? 'PRODUCER_FENCED' : error);
   }
 
-  private onAddPartitionsResponse(results: ReadonlyArray<TopicPartition & { error: KafkaErrorCode }>): void {
+  private onAddPartitionsResponse(
+    results: ReadonlyArray<TopicPartition & { error: KafkaErrorCode }>,
+  ): void {
     const failure = results.find((result) => result.error !== 'NONE');
     if (failure === undefined) {
       for (const result of results) {
@@ -315,9 +384,16 @@ export class KafkaProducer {
       }
       return;
     }
-    const backoffUs = this.inTransaction.size === 0 ? ADD_PARTITIONS_RETRY_BACKOFF_US : this.config.retryBackoffMs * 1000;
+    const backoffUs =
+      this.inTransaction.size === 0
+        ? ADD_PARTITIONS_RETRY_BACKOFF_US
+        : this.config.retryBackoffMs * 1000;
     if (this.retryCoordinatorError(failure.error, backoffUs)) return;
-    if (failure.error === 'PRODUCER_FENCED' || failure.error === 'INVALID_PRODUCER_EPOCH' || failure.error === 'INVALID_TXN_STATE') {
+    if (
+      failure.error === 'PRODUCER_FENCED' ||
+      failure.error === 'INVALID_PRODUCER_EPOCH' ||
+      failure.error === 'INVALID_TXN_STATE'
+    ) {
       this.fatal(failure.error === 'INVALID_TXN_STATE' ? failure.error : 'PRODUCER_FENCED');
       return;
     }
@@ -351,13 +427,22 @@ export class KafkaProducer {
   }
 
   /** R7.1: a batch failed for good. */
-  private onBatchFailed(records: ReadonlyArray<{ callback: (result: SendResult) => void }>, error: KafkaErrorCode): void {
+  private onBatchFailed(
+    records: ReadonlyArray<{ callback: (result: SendResult) => void }>,
+    error: KafkaErrorCode,
+  ): void {
     for (const record of records) {
-      record.callback({ error, offset: -1, producerId: this.producerId, producerEpoch: this.producerEpoch });
+      record.callback({
+        error,
+        offset: -1,
+        producerId: this.producerId,
+        producerEpoch: this.producerEpoch,
+      });
     }
     if (error === 'TRANSACTION_ABORTABLE' && this.state === 'ABORTING_TRANSACTION') return;
     if (!this.transactional) {
-      if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || error === 'REQUEST_TIMED_OUT') this.bumpIdempotentEpoch();
+      if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || error === 'REQUEST_TIMED_OUT')
+        this.bumpIdempotentEpoch();
       return;
     }
     if (error === 'PRODUCER_FENCED') return this.fatal(error);

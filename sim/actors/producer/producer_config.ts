@@ -20,7 +20,7 @@ export interface ProducerConfig {
 /** Records drained into one batch at most (stands in for `batch.size`). */
 export const BATCH_RECORDS_MAX = 16;
 
-/** Backoff after CONCURRENT_TRANSACTIONS on the first AddPartitionsToTxn of a transaction (R7.2). */
+/** Backoff after CONCURRENT_TRANSACTIONS on a transaction's first AddPartitionsToTxn (R7.2). */
 export const ADD_PARTITIONS_RETRY_BACKOFF_US = 20_000;
 
 /** Kafka's client TransactionManager states. */
@@ -42,11 +42,17 @@ const VALID_PREVIOUS = new Map<ClientTransactionState, readonly ClientTransactio
   ['IN_TRANSACTION', ['READY']],
   ['COMMITTING_TRANSACTION', ['IN_TRANSACTION']],
   ['ABORTING_TRANSACTION', ['IN_TRANSACTION', 'ABORTABLE_ERROR']],
-  ['ABORTABLE_ERROR', ['IN_TRANSACTION', 'COMMITTING_TRANSACTION', 'ABORTABLE_ERROR', 'INITIALIZING']],
+  [
+    'ABORTABLE_ERROR',
+    ['IN_TRANSACTION', 'COMMITTING_TRANSACTION', 'ABORTABLE_ERROR', 'INITIALIZING'],
+  ],
 ]);
 
 /** Asserts a client transition is legal; FATAL_ERROR may follow any state. */
-export function assertClientTransition(from: ClientTransactionState, to: ClientTransactionState): void {
+export function assertClientTransition(
+  from: ClientTransactionState,
+  to: ClientTransactionState,
+): void {
   if (to === 'FATAL_ERROR') return;
   const previous = VALID_PREVIOUS.get(to) ?? [];
   assert(previous.includes(from), `illegal producer transaction transition ${from} -> ${to}`);

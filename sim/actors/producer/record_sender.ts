@@ -58,7 +58,8 @@ export class RecordSender {
   /** True when nothing is queued, waiting or in flight on any partition. */
   isIdle(): boolean {
     for (const state of this.partitions.values()) {
-      if (state.queue.length > 0 || state.retries.length > 0 || state.inFlight.length > 0) return false;
+      if (state.queue.length > 0 || state.retries.length > 0 || state.inFlight.length > 0)
+        return false;
     }
     return true;
   }
@@ -112,7 +113,10 @@ export class RecordSender {
     const batch = request.batch;
     if (response.error === 'NONE') {
       const state = this.stateOf(batch.tp);
-      if (batch.baseSequence !== NO_SEQUENCE && batch.producerEpoch === this.policy.identity().producerEpoch) {
+      if (
+        batch.baseSequence !== NO_SEQUENCE &&
+        batch.producerEpoch === this.policy.identity().producerEpoch
+      ) {
         state.lastAckedSequence = incrementSequence(batch.baseSequence, batch.records.length - 1);
       }
       this.policy.onBatchSucceeded(batch, response.baseOffset);
@@ -144,7 +148,8 @@ export class RecordSender {
   }
 
   private oldestRequestTo(broker: NodeId): number | undefined {
-    for (const [correlationId, request] of this.requests) if (request.broker === broker) return correlationId;
+    for (const [correlationId, request] of this.requests)
+      if (request.broker === broker) return correlationId;
     return undefined;
   }
 
@@ -153,19 +158,24 @@ export class RecordSender {
     if (request === undefined) return undefined;
     this.requests.delete(correlationId);
     ctx.cancelTimer(request.timerId);
-    this.inFlightPerBroker.set(request.broker, (this.inFlightPerBroker.get(request.broker) ?? 1) - 1);
+    this.inFlightPerBroker.set(
+      request.broker,
+      (this.inFlightPerBroker.get(request.broker) ?? 1) - 1,
+    );
     const state = this.stateOf(request.batch.tp);
     const index = state.inFlight.indexOf(request.batch);
     if (index >= 0) state.inFlight.splice(index, 1);
     return request;
   }
 
-  /** R2.10: retry while allowed; an out-of-order reply to a batch not next in line is retried too. */
+  /** R2.10: retry while allowed; an out-of-order reply to a batch not next in line retries too. */
   private onBatchError(batch: ProducerBatch, error: KafkaErrorCode, ctx: Ctx): void {
     const state = this.stateOf(batch.tp);
     const nextExpected = incrementSequence(state.lastAckedSequence, 1);
-    const notNextInLine = error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' &&
-      batch.baseSequence !== NO_SEQUENCE && batch.baseSequence !== nextExpected;
+    const notNextInLine =
+      error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' &&
+      batch.baseSequence !== NO_SEQUENCE &&
+      batch.baseSequence !== nextExpected;
     const retriable = isRetriable(error) || notNextInLine;
     const withinLimits = batch.attempts <= this.config.retries && ctx.nowUs() < batch.deadlineUs;
     if (!retriable || !withinLimits) {
@@ -173,16 +183,22 @@ export class RecordSender {
       return;
     }
     batch.inRetry = true;
-    const position = state.retries.findIndex((waiting) => waiting.baseSequence > batch.baseSequence);
+    const position = state.retries.findIndex(
+      (waiting) => waiting.baseSequence > batch.baseSequence,
+    );
     if (position < 0 || batch.baseSequence === NO_SEQUENCE) state.retries.push(batch);
     else state.retries.splice(position, 0, batch);
-    ctx.setTimer(this.config.retryBackoffMs * 1000, { owner: 'producer', type: 'produce-retry' } satisfies SenderTimer);
+    ctx.setTimer(this.config.retryBackoffMs * 1000, {
+      owner: 'producer',
+      type: 'produce-retry',
+    } satisfies SenderTimer);
   }
 
   /** Sends one batch of `state` if the rules allow; returns whether it sent. */
   private sendOne(state: PartitionSendState, ctx: Ctx): boolean {
     const broker = this.leaderOf(state.tp);
-    if ((this.inFlightPerBroker.get(broker) ?? 0) >= this.config.maxInFlightRequestsPerConnection) return false;
+    if ((this.inFlightPerBroker.get(broker) ?? 0) >= this.config.maxInFlightRequestsPerConnection)
+      return false;
     const identity = this.policy.identity();
     const retry = state.retries[0];
     if (retry !== undefined) {
@@ -203,7 +219,8 @@ export class RecordSender {
     }
     if (state.queue.length === 0 || !this.policy.maySend(state.tp)) return false;
     if (identity.producerId === -1 && this.config.enableIdempotence) return false;
-    if (state.inFlight.some((batch) => batch.producerEpoch !== identity.producerEpoch)) return false;
+    if (state.inFlight.some((batch) => batch.producerEpoch !== identity.producerEpoch))
+      return false;
     const records = state.queue.splice(0, BATCH_RECORDS_MAX);
     const first = records[0] as PendingRecord;
     const batch: ProducerBatch = {
@@ -222,7 +239,11 @@ export class RecordSender {
     return true;
   }
 
-  private stamp(batch: ProducerBatch, state: PartitionSendState, identity: { producerId: number; producerEpoch: number }): void {
+  private stamp(
+    batch: ProducerBatch,
+    state: PartitionSendState,
+    identity: { producerId: number; producerEpoch: number },
+  ): void {
     batch.producerId = identity.producerId;
     batch.producerEpoch = identity.producerEpoch;
     batch.baseSequence = state.nextSequence;
@@ -267,7 +288,14 @@ export class RecordSender {
     const key = partitionKey(tp);
     let state = this.partitions.get(key);
     if (state === undefined) {
-      state = { tp, queue: [], retries: [], inFlight: [], nextSequence: 0, lastAckedSequence: NO_SEQUENCE };
+      state = {
+        tp,
+        queue: [],
+        retries: [],
+        inFlight: [],
+        nextSequence: 0,
+        lastAckedSequence: NO_SEQUENCE,
+      };
       this.partitions.set(key, state);
     }
     return state;

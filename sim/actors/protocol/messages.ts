@@ -86,7 +86,9 @@ export interface ListOffsetsRequest {
 export interface ListOffsetsResponse {
   readonly kind: 'ListOffsetsResponse';
   readonly correlationId: number;
-  readonly partitions: ReadonlyArray<TopicPartition & { readonly error: KafkaErrorCode; readonly offset: number }>;
+  readonly partitions: ReadonlyArray<
+    TopicPartition & { readonly error: KafkaErrorCode; readonly offset: number }
+  >;
 }
 
 export interface FindCoordinatorRequest {
@@ -104,7 +106,7 @@ export interface FindCoordinatorResponse {
   readonly nodeId: string;
 }
 
-/** InitProducerId; `producerId`/`producerEpoch` are -1 unless bumping an existing epoch (KIP-360). */
+/** InitProducerId; `producerId`/`producerEpoch` are -1 unless bumping an epoch (KIP-360). */
 export interface InitProducerIdRequest {
   readonly kind: 'InitProducerId';
   readonly correlationId: number;

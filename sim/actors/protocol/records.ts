@@ -51,7 +51,10 @@ export interface LogBatch {
 }
 
 /** The last sequence of a batch, wrapping like Kafka. */
-export function lastSequenceOf(batch: { baseSequence: number; values: readonly unknown[] }): number {
+export function lastSequenceOf(batch: {
+  baseSequence: number;
+  values: readonly unknown[];
+}): number {
   if (batch.baseSequence === NO_SEQUENCE) return NO_SEQUENCE;
   return incrementSequence(batch.baseSequence, batch.values.length - 1);
 }
