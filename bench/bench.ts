@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runKernelBench } from './kernel_bench';
+import { runScenarioBench } from './scenario_bench';
 
 /** One measured number. */
 export interface BenchFigure {
@@ -33,6 +34,25 @@ function kernelSection(): readonly BenchFigure[] {
   ];
 }
 
+/** The reference scenarios whose speed the benchmark reports. */
+const REFERENCE_SCENARIOS = ['scenarios/zombie-fencing.yaml', 'scenarios/retry-duplicates.yaml'];
+
+function scenarioSection(): readonly BenchFigure[] {
+  return REFERENCE_SCENARIOS.flatMap((file) => {
+    const result = runScenarioBench(file, 20);
+    const per = `${file}, median of ${result.seedsCount} seeds`;
+    return [
+      { name: `${per}: model events`, value: result.eventsPerSecond, unit: 'events/s' },
+      {
+        name: `${per}: simulated time`,
+        value: result.simulatedSecondsPerWallSecond,
+        unit: 'sim s / wall s',
+      },
+      { name: `${per}: wall time per run`, value: result.wallMsPerRun, unit: 'ms' },
+    ];
+  });
+}
+
 // ============================================================================================
 // BENCHMARK SECTIONS. Add further sections here, in the order they should print, e.g.
 //   { title: 'Scenarios', run: scenarioSection },          // events/s per scenario file
@@ -41,6 +61,7 @@ function kernelSection(): readonly BenchFigure[] {
 /** Every section `npm run bench` runs, in order. */
 export const BENCH_SECTIONS: readonly BenchSection[] = [
   { title: 'Kernel overhead', run: kernelSection },
+  { title: 'Reference scenarios', run: scenarioSection },
 ];
 
 /** `1234567` as `1_234_567`: locale-independent, like the numeric literals in the code. */
