@@ -1,0 +1,178 @@
+/**
+ * The `eos-sim` command line: commander wiring only (commander's one home, style rule 4). It
+ * parses arguments, decides colour from the terminal and `NO_COLOR`, invents a seed when none is
+ * given (the only code allowed to, style rule 5), calls the commands in `cli/`, and maps errors
+ * to exit codes: 64 with one line for a usage error or an invalid scenario, 70 for anything
+ * unexpected. Commander runs with `exitOverride()`, so `main` returns the code and tests can
+ * call it in-process; run as a script (`tsx cli.ts`), it sets `process.exitCode`.
+ */
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { EOS_SIM_VERSION } from './runner';
+import {
+  EXIT_CODES,
+  UsageError,
+  errorMessage,
+  isInputError,
+  mainJob,
+  runCommand,
+  scenariosCommand,
+  sweepCommand,
+  type CliContext,
+  type CliIo,
+  type ExitCode,
+} from './cli/index';
+
+/** The flags of `eos-sim run`, as commander hands them over. */
+interface RunFlags {
+  readonly seed?: string;
+  readonly json?: boolean;
+  readonly checkDeterminism?: boolean;
+  readonly verbose?: boolean;
+}
+
+/** The flags of `eos-sim sweep`, as commander hands them over. */
+interface SweepFlags {
+  readonly seeds?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * A fresh root seed: a random u64 as a decimal string, from `node:crypto`. The only place in
+ * the code base where a seed is invented.
+ */
+function inventSeed(): string {
+  return randomBytes(8).readBigUInt64BE(0).toString();
+}
+
+/** Colour only on a terminal, and never when `NO_COLOR` is set to anything (no-color.org). */
+function colourWanted(io: CliIo): boolean {
+  const noColour = process.env['NO_COLOR'];
+  return io.stdout.isTTY === true && (noColour === undefined || noColour === '');
+}
+
+/** Builds the program; each action stores its exit code through `setExitCode`. */
+function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void): Command {
+  const { io } = context;
+  const program = new Command('eos-sim')
+    .description("Deterministic simulator of Kafka's exactly-once machinery")
+    .version(EOS_SIM_VERSION)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // main() prints usage errors itself, on one line.
+      outputError: () => undefined,
+    })
+    .showSuggestionAfterError()
+    .allowExcessArguments()
+    .helpCommand(true)
+    .action(() => {
+      const [unknown] = program.args;
+      if (unknown !== undefined) throw new UsageError(`unknown command '${unknown}'`);
+      setExitCode(mainJob(context));
+    });
+  program
+    .command('run')
+    .description('Run one scenario with one seed and explain the result')
+    .argument('<scenario>', 'scenario file (.yaml)')
+    .option('--seed <seed>', 'decimal u64 or 40-hex git hash; random when omitted')
+    .option('--json', 'print the run report as JSON after the seed line')
+    .option('--check-determinism', 'run twice and compare the executed events and reports')
+    .option('--verbose', 'print the stack of an internal error')
+    .action((scenario: string, flags: RunFlags) => {
+      const options = {
+        scenario,
+        seed: flags.seed,
+        json: flags.json === true,
+        checkDeterminism: flags.checkDeterminism === true,
+        verbose: flags.verbose === true,
+      };
+      setExitCode(runCommand(options, context));
+    });
+  program
+    .command('sweep')
+    .description('Run scenarios over a range of seeds and summarise')
+    .argument('<paths...>', 'scenario files or directories')
+    .option('--seeds <range>', "seed range A..B; default: each scenario's run.seeds")
+    .option('--json', 'print the summary as JSON (per-seed lines go to stderr)')
+    .action((paths: string[], flags: SweepFlags) => {
+      const options = { paths, seeds: flags.seeds, json: flags.json === true };
+      setExitCode(sweepCommand(options, context));
+    });
+  program
+    .command('scenarios')
+    .description('List the bundled scenarios')
+    .action(() => setExitCode(scenariosCommand(context)));
+  return program;
+}
+
+/**
+ * Commander's message as one usage line: `error: unknown option '--sed'\n(Did you mean
+ * --seed?)` becomes `Usage error: unknown option '--sed' (Did you mean --seed?)`.
+ */
+function usageLine(error: CommanderError): string {
+  const detail = errorMessage(error)
+    .replace(/^error: /, '')
+    .replace(/\.$/, '');
+  return `Usage error: ${detail}`;
+}
+
+/** Prints `error` as the exit code it maps to requires, and returns that code. */
+function reportError(error: unknown, options: { io: CliIo; verbose: boolean }): ExitCode {
+  const { stderr } = options.io;
+  if (error instanceof CommanderError) {
+    if (error.exitCode === 0) return EXIT_CODES.ok; // --help, --version
+    stderr.write(`${usageLine(error)}\n`);
+    return EXIT_CODES.usage;
+  }
+  if (isInputError(error)) {
+    stderr.write(`${errorMessage(error)}\n`);
+    return EXIT_CODES.usage;
+  }
+  stderr.write(`Internal error: ${errorMessage(error)}\n`);
+  if (options.verbose && error instanceof Error && error.stack !== undefined) {
+    stderr.write(`${error.stack}\n`);
+  }
+  return EXIT_CODES.internal;
+}
+
+/** The process's own streams. */
+const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr };
+
+/**
+ * Runs the CLI with `argv` (the arguments after the program name) and returns the exit code:
+ * 0 every expectation met, 1 anomaly or unmet expectation, 2 liveness, 3 nondeterminism,
+ * 4 budget exceeded, 64 usage error or invalid scenario, 70 internal error.
+ * @param io - Where output goes. @default process.stdout and process.stderr
+ * @example
+ * const code = await main(['run', 'scenarios/zombie-fencing.yaml', '--seed', '7']);
+ */
+export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
+  const context: CliContext = { io, colour: colourWanted(io), inventSeed };
+  let exitCode: ExitCode = EXIT_CODES.ok;
+  const program = buildProgram(context, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, { io, verbose: argv.includes('--verbose') });
+  }
+}
+
+/** Whether this module is the script node was started with (`tsx cli.ts`). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));

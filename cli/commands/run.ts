@@ -1,0 +1,85 @@
+/**
+ * `eos-sim run <scenario> [--seed N] [--json] [--check-determinism] [--verbose]`: replays one
+ * seed of one scenario. The seed is the first line of output, always, so a run that dies still
+ * names its universe. `--check-determinism` runs the seed twice and, when the runs differ, names
+ * the first executed event where they part (exit 3).
+ */
+import { BudgetExceededError } from '../../sim/kernel';
+import { loadScenario, type ScenarioConfig } from '../../scenarios';
+import { runScenario, type RunResult } from '../../runner';
+import { renderRunReport } from '../../reports';
+import { compareRuns } from '../determinism';
+import { describeInternalError, errorMessage } from '../errors';
+import { EXIT_CODES, exitCodeForOutcome, type ExitCode } from '../exit_codes';
+import type { CliContext } from '../io';
+import { parseSeed } from '../seeds';
+
+/** The parsed arguments of `eos-sim run`. */
+export interface RunCommandOptions {
+  /** Path of the scenario file. */
+  readonly scenario: string;
+  /** `--seed`; undefined to invent one. */
+  readonly seed: string | undefined;
+  /** `--json`: print the RunReport as JSON instead of the console view. @default false */
+  readonly json: boolean;
+  /** `--check-determinism`: run twice and compare. @default false */
+  readonly checkDeterminism: boolean;
+  /** `--verbose`: print the stack of an internal error. @default false */
+  readonly verbose: boolean;
+}
+
+/** A run that threw: the exit code has been decided and the error printed. */
+interface RunFailed {
+  readonly exitCode: ExitCode;
+}
+
+/**
+ * Runs `eos-sim run` and returns its exit code.
+ * @throws UsageError for a bad seed; ScenarioInvalidError or ScenarioNotFoundError.
+ * @example runCommand({ scenario: 'scenarios/zombie-fencing.yaml', seed: '7', json: false,
+ *   checkDeterminism: false, verbose: false }, context) // 0
+ */
+export function runCommand(options: RunCommandOptions, context: CliContext): ExitCode {
+  const seed = options.seed === undefined ? context.inventSeed() : parseSeed(options.seed);
+  const scenario = loadScenario(options.scenario);
+  const { stdout, stderr } = context.io;
+  stdout.write(`seed=${seed}\n`);
+  const first = runOnce({ scenario, seed, options, context });
+  if (!('report' in first)) return first.exitCode;
+  stdout.write(
+    options.json
+      ? `${JSON.stringify(first.report, null, 2)}\n`
+      : renderRunReport(first.report, { colour: context.colour }),
+  );
+  if (options.checkDeterminism) {
+    const second = runOnce({ scenario, seed, options, context });
+    if (!('report' in second)) return second.exitCode;
+    const verdict = compareRuns(first, second);
+    // With --json, stdout holds only the seed line and the report, so the verdict goes aside.
+    (options.json ? stderr : stdout).write(verdict.text);
+    if (!verdict.deterministic) return EXIT_CODES.nondeterminism;
+  }
+  return exitCodeForOutcome(first.report.outcome);
+}
+
+/** One run; an error is printed with the seed and reproduce command and becomes an exit code. */
+function runOnce(input: {
+  scenario: ScenarioConfig;
+  seed: string;
+  options: RunCommandOptions;
+  context: CliContext;
+}): RunResult | RunFailed {
+  const { scenario, seed, options, context } = input;
+  try {
+    return runScenario(scenario, { seed, recordEventLog: options.checkDeterminism });
+  } catch (error) {
+    // The runner turns a budget overrun into an outcome; this catches one raised outside it.
+    if (error instanceof BudgetExceededError) {
+      context.io.stderr.write(`Budget exceeded: ${errorMessage(error)}\n`);
+      return { exitCode: EXIT_CODES.budgetExceeded };
+    }
+    const described = { seed, file: scenario.file, verbose: options.verbose };
+    context.io.stderr.write(describeInternalError(error, described));
+    return { exitCode: EXIT_CODES.internal };
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Pure renderers of a run report and of a sweep: strings in, strings out, no I/O. The JSON
+ * report is the source of truth; these views are derived from it (style rule 40).
+ */
+export { outcomeLabel, palette, renderRunReport } from './console';
+export type { ConsoleOptions, Palette } from './console';
+export { renderMainJobLine, renderSweepRunLine, renderSweepSummary } from './sweep_summary';
+export type { SweepRenderOptions } from './sweep_summary';
+export { SWEEP_OUTCOMES } from './sweep_types';
+export type * from './sweep_types';
+export { formatSeconds, percentFloor, plural, renderTable, wrapText } from './text_layout';
+export type { TextTable } from './text_layout';

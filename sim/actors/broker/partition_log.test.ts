@@ -1,0 +1,360 @@
+/**
+ * Goal: pin the partition leader's append and read rules to the reference: R2.5 validation
+ * (duplicate window, epoch, sequence, transactional consistency), R3.9 marker validation, the
+ * last stable offset of R4.1-R4.2, the aborted index of R4.3-R4.4, and the bug switch that
+ * skips the producer-epoch check. Method: drive one `PartitionLog` directly with hand-built
+ * batches and markers at fixed virtual times, and assert exact errors, offsets and state.
+ */
+import { describe, expect, it } from 'vitest';
+import { NO_PRODUCER_ID, SEQUENCE_MAX, type ProducedBatch } from '../protocol';
+import { PartitionLog } from './partition_log';
+import { NUM_BATCHES_TO_RETAIN } from './producer_state';
+
+const PID = 7;
+const OTHER_PID = 8;
+
+function log(skipProducerEpochCheck = false): PartitionLog {
+  return new PartitionLog('t', 0, { skipProducerEpochCheck });
+}
+
+/** A batch of `count` records with values 100, 101, … (the values do not matter here). */
+function batch(options: {
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+  readonly baseSequence: number;
+  readonly count?: number;
+  readonly isTransactional?: boolean;
+}): ProducedBatch {
+  const count = options.count ?? 1;
+  return {
+    producerId: options.producerId ?? PID,
+    producerEpoch: options.producerEpoch ?? 0,
+    baseSequence: options.baseSequence,
+    isTransactional: options.isTransactional ?? false,
+    values: Array.from({ length: count }, (_, index) => 100 + index),
+  };
+}
+
+/** A batch without a producer id (idempotence off). */
+function plainBatch(count: number): ProducedBatch {
+  return batch({ producerId: NO_PRODUCER_ID, producerEpoch: -1, baseSequence: -1, count });
+}
+
+function marker(options: {
+  readonly producerId?: number;
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch?: number;
+  readonly committed: boolean;
+}): { producerId: number; producerEpoch: number; coordinatorEpoch: number; committed: boolean } {
+  return {
+    producerId: options.producerId ?? PID,
+    producerEpoch: options.producerEpoch,
+    coordinatorEpoch: options.coordinatorEpoch ?? 0,
+    committed: options.committed,
+  };
+}
+
+const appended = (baseOffset: number) => ({ error: 'NONE', baseOffset, duplicate: false });
+const refused = (error: string) => ({ error, baseOffset: -1, duplicate: false });
+
+describe('R2.5 duplicates and the 5-batch window', () => {
+  it('answers a retried batch with its original offsets and writes nothing', () => {
+    const partition = log();
+    expect(partition.appendAsLeader(batch({ baseSequence: 0, count: 3 }), 10)).toEqual(appended(0));
+    expect(partition.appendAsLeader(batch({ baseSequence: 3, count: 2 }), 20)).toEqual(appended(3));
+    expect(partition.appendAsLeader(batch({ baseSequence: 0, count: 3 }), 30)).toEqual({
+      error: 'NONE',
+      baseOffset: 0,
+      duplicate: true,
+    });
+    expect(partition.appendAsLeader(batch({ baseSequence: 3, count: 2 }), 40)).toEqual({
+      error: 'NONE',
+      baseOffset: 3,
+      duplicate: true,
+    });
+    expect(partition.logEndOffset).toBe(5);
+    expect(partition.log).toHaveLength(2);
+  });
+
+  it('matches the exact sequence range only: an overlapping retry is out of order', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, count: 3 }), 10);
+    expect(partition.appendAsLeader(batch({ baseSequence: 0, count: 2 }), 20)).toEqual(
+      refused('OUT_OF_ORDER_SEQUENCE_NUMBER'),
+    );
+    expect(partition.appendAsLeader(batch({ baseSequence: 1, count: 2 }), 30)).toEqual(
+      refused('OUT_OF_ORDER_SEQUENCE_NUMBER'),
+    );
+  });
+
+  it('evicts the oldest batch on the 6th append, so its retry is out of order', () => {
+    const partition = log();
+    expect(NUM_BATCHES_TO_RETAIN).toBe(5);
+    for (let sequence = 0; sequence < 6; sequence++) {
+      expect(partition.appendAsLeader(batch({ baseSequence: sequence }), sequence)).toEqual(
+        appended(sequence),
+      );
+    }
+    expect(partition.producerState(PID)?.batchMetadata.map((kept) => kept.firstSequence)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+    expect(partition.appendAsLeader(batch({ baseSequence: 0 }), 100)).toEqual(
+      refused('OUT_OF_ORDER_SEQUENCE_NUMBER'),
+    );
+    expect(partition.appendAsLeader(batch({ baseSequence: 1 }), 101)).toEqual({
+      error: 'NONE',
+      baseOffset: 1,
+      duplicate: true,
+    });
+    expect(partition.logEndOffset).toBe(6);
+  });
+});
+
+describe('R2.5 epoch and sequence checks', () => {
+  it('refuses a stale producerEpoch with INVALID_PRODUCER_EPOCH', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ producerEpoch: 1, baseSequence: 0 }), 10);
+    expect(partition.appendAsLeader(batch({ producerEpoch: 0, baseSequence: 1 }), 20)).toEqual(
+      refused('INVALID_PRODUCER_EPOCH'),
+    );
+    expect(partition.appendAsLeader(batch({ producerEpoch: 0, baseSequence: 0 }), 30)).toEqual(
+      refused('INVALID_PRODUCER_EPOCH'),
+    );
+    expect(partition.logEndOffset).toBe(1);
+    expect(partition.producerState(PID)?.producerEpoch).toBe(1);
+  });
+
+  it('requires a new epoch to start at sequence 0, and empties the window', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ producerEpoch: 0, baseSequence: 0, count: 4 }), 10);
+    expect(partition.appendAsLeader(batch({ producerEpoch: 1, baseSequence: 4 }), 20)).toEqual(
+      refused('OUT_OF_ORDER_SEQUENCE_NUMBER'),
+    );
+    expect(partition.appendAsLeader(batch({ producerEpoch: 1, baseSequence: 0 }), 30)).toEqual(
+      appended(4),
+    );
+    expect(partition.producerState(PID)?.batchMetadata).toEqual([
+      { firstSequence: 0, lastSequence: 0, firstOffset: 4, lastOffset: 4 },
+    ]);
+  });
+
+  it('accepts any sequence from an unknown producer, then requires the next one', () => {
+    const partition = log();
+    expect(partition.appendAsLeader(batch({ producerEpoch: 3, baseSequence: 42 }), 10)).toEqual(
+      appended(0),
+    );
+    expect(partition.appendAsLeader(batch({ producerEpoch: 3, baseSequence: 44 }), 20)).toEqual(
+      refused('OUT_OF_ORDER_SEQUENCE_NUMBER'),
+    );
+    expect(partition.appendAsLeader(batch({ producerEpoch: 3, baseSequence: 43 }), 30)).toEqual(
+      appended(1),
+    );
+  });
+
+  it('wraps the sequence from 2^31 - 1 to 0', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: SEQUENCE_MAX - 1, count: 2 }), 10);
+    expect(partition.producerState(PID)?.batchMetadata[0]?.lastSequence).toBe(SEQUENCE_MAX);
+    expect(partition.appendAsLeader(batch({ baseSequence: 0 }), 20)).toEqual(appended(2));
+  });
+
+  it('refuses a non-transactional batch while the producer has an open transaction', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    expect(partition.appendAsLeader(batch({ baseSequence: 1 }), 20)).toEqual(
+      refused('INVALID_TXN_STATE'),
+    );
+    expect(partition.openTransactions).toEqual(new Map([[PID, 0]]));
+    expect(partition.logEndOffset).toBe(1);
+  });
+
+  it('appends batches without a producer id unchecked', () => {
+    const partition = log();
+    expect(partition.appendAsLeader(plainBatch(2), 10)).toEqual(appended(0));
+    expect(partition.appendAsLeader(plainBatch(2), 20)).toEqual(appended(2));
+    expect(partition.producerState(NO_PRODUCER_ID)).toBeUndefined();
+  });
+});
+
+describe('R4.1-R4.2 last stable offset', () => {
+  it('is pinned by an open transaction and jumps to the HW when its COMMIT lands', () => {
+    const partition = log();
+    partition.appendAsLeader(plainBatch(2), 10);
+    expect([partition.highWatermark, partition.lastStableOffset]).toEqual([2, 2]);
+    partition.appendAsLeader(batch({ baseSequence: 0, count: 2, isTransactional: true }), 20);
+    expect([partition.highWatermark, partition.lastStableOffset]).toEqual([4, 2]);
+    // Another producer's records after the open transaction are held back too.
+    partition.appendAsLeader(batch({ producerId: OTHER_PID, baseSequence: 0 }), 30);
+    expect([partition.highWatermark, partition.lastStableOffset]).toEqual([5, 2]);
+    expect(partition.read(0, 'read_committed', 64).batches.map((read) => read.baseOffset)).toEqual(
+      [0],
+    );
+    expect(partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 40)).toBe('NONE');
+    expect(partition.log.at(-1)).toMatchObject({ baseOffset: 5, lastOffset: 5, control: 'COMMIT' });
+    expect([partition.highWatermark, partition.lastStableOffset]).toEqual([6, 6]);
+    expect(partition.openTransactions.size).toBe(0);
+    expect(partition.read(0, 'read_committed', 64).batches.map((read) => read.baseOffset)).toEqual(
+      [0, 2, 4, 5],
+    );
+    expect(partition.lastStableOffsetChanges).toEqual([
+      { timeUs: 0, offset: 0 },
+      { timeUs: 10, offset: 2 },
+      { timeUs: 40, offset: 6 },
+    ]);
+    expect(partition.invariantViolations).toEqual([]);
+  });
+
+  it('is the earliest first offset of several open transactions', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    partition.appendAsLeader(
+      batch({ producerId: OTHER_PID, baseSequence: 0, isTransactional: true }),
+      20,
+    );
+    expect(partition.lastStableOffset).toBe(0);
+    partition.appendMarker(marker({ producerEpoch: 0, committed: false }), 30);
+    expect(partition.lastStableOffset).toBe(1);
+    const other = marker({ producerId: OTHER_PID, producerEpoch: 0, committed: true });
+    partition.appendMarker(other, 40);
+    expect([partition.logEndOffset, partition.lastStableOffset]).toEqual([4, 4]);
+  });
+
+  it('answers ListOffsets(LATEST) with the LSO for read_committed and the HW otherwise', () => {
+    const partition = log();
+    partition.appendAsLeader(plainBatch(1), 10);
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 20);
+    expect(partition.endOffset('read_committed')).toBe(1);
+    expect(partition.endOffset('read_uncommitted')).toBe(2);
+  });
+});
+
+describe('R4.3-R4.4 aborted index and reads', () => {
+  it('returns the aborted transaction to read_committed reads that overlap it', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, count: 2, isTransactional: true }), 10);
+    partition.appendMarker(marker({ producerEpoch: 0, committed: false }), 20);
+    partition.appendAsLeader(batch({ producerId: OTHER_PID, baseSequence: 0 }), 30);
+    const committed = partition.read(0, 'read_committed', 64);
+    expect(committed.error).toBe('NONE');
+    expect(committed.batches.map((read) => [read.baseOffset, read.control])).toEqual([
+      [0, undefined],
+      [2, 'ABORT'],
+      [3, undefined],
+    ]);
+    expect(committed.abortedTransactions).toEqual([{ producerId: PID, firstOffset: 0 }]);
+    // From offset 2 the entry still overlaps (its lastOffset is the marker at 2); from 3 not.
+    expect(partition.read(2, 'read_committed', 64).abortedTransactions).toEqual([
+      { producerId: PID, firstOffset: 0 },
+    ]);
+    expect(partition.read(3, 'read_committed', 64).abortedTransactions).toEqual([]);
+    expect(partition.read(0, 'read_uncommitted', 64).abortedTransactions).toBeNull();
+  });
+
+  it('leaves out entries that start at or after the end of the returned data', () => {
+    const partition = log();
+    partition.appendAsLeader(plainBatch(1), 10);
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 20);
+    partition.appendMarker(marker({ producerEpoch: 0, committed: false }), 30);
+    const firstBatchOnly = partition.read(0, 'read_committed', 1);
+    expect(firstBatchOnly.batches.map((read) => read.baseOffset)).toEqual([0]);
+    expect(firstBatchOnly.abortedTransactions).toEqual([]);
+    expect(partition.read(0, 'read_committed', 2).abortedTransactions).toEqual([
+      { producerId: PID, firstOffset: 1 },
+    ]);
+  });
+
+  it('adds no index entry for a commit, nor for a marker that completes nothing', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 20);
+    partition.appendMarker(marker({ producerEpoch: 0, committed: false }), 30);
+    expect(partition.read(0, 'read_committed', 64).abortedTransactions).toEqual([]);
+    expect(partition.logEndOffset).toBe(3);
+  });
+
+  it('answers OFFSET_OUT_OF_RANGE past the log end offset', () => {
+    const partition = log();
+    partition.appendAsLeader(plainBatch(1), 10);
+    expect(partition.read(1, 'read_uncommitted', 64)).toEqual({
+      error: 'NONE',
+      batches: [],
+      abortedTransactions: null,
+    });
+    expect(partition.read(2, 'read_uncommitted', 64).error).toBe('OFFSET_OUT_OF_RANGE');
+  });
+});
+
+describe('R3.9 markers', () => {
+  it('refuses a marker with an older producerEpoch with INVALID_PRODUCER_EPOCH', () => {
+    const partition = log();
+    partition.appendAsLeader(
+      batch({ producerEpoch: 1, baseSequence: 0, isTransactional: true }),
+      10,
+    );
+    expect(partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 20)).toBe(
+      'INVALID_PRODUCER_EPOCH',
+    );
+    expect(partition.logEndOffset).toBe(1);
+    expect(partition.openTransactions).toEqual(new Map([[PID, 0]]));
+  });
+
+  it('refuses a marker from an older coordinator epoch with TRANSACTION_COORDINATOR_FENCED', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    const first = marker({ producerEpoch: 0, coordinatorEpoch: 2, committed: true });
+    expect(partition.appendMarker(first, 20)).toBe('NONE');
+    partition.appendAsLeader(batch({ baseSequence: 1, isTransactional: true }), 30);
+    const stale = marker({ producerEpoch: 0, coordinatorEpoch: 1, committed: false });
+    expect(partition.appendMarker(stale, 40)).toBe('TRANSACTION_COORDINATOR_FENCED');
+    expect(partition.logEndOffset).toBe(3);
+    expect(partition.producerState(PID)?.coordinatorEpoch).toBe(2);
+  });
+
+  it('fences the old epoch with a bumped marker even when no transaction is open', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 20);
+    expect(partition.appendMarker(marker({ producerEpoch: 1, committed: false }), 30)).toBe('NONE');
+    expect(partition.producerState(PID)?.producerEpoch).toBe(1);
+    expect(partition.producerState(PID)?.batchMetadata).toEqual([]);
+    expect(partition.appendAsLeader(batch({ baseSequence: 1, isTransactional: true }), 40)).toEqual(
+      refused('INVALID_PRODUCER_EPOCH'),
+    );
+    expect(partition.read(0, 'read_committed', 64).abortedTransactions).toEqual([]);
+  });
+});
+
+describe('bug switch skipProducerEpochCheck (Appendix A12)', () => {
+  it('accepts a stale batch, which a later marker of the new epoch then commits', () => {
+    const partition = log(true);
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    partition.appendMarker(marker({ producerEpoch: 1, committed: false }), 20);
+    const stale = batch({ producerEpoch: 0, baseSequence: 1, isTransactional: true });
+    expect(partition.appendAsLeader(stale, 30)).toEqual(appended(2));
+    expect(partition.producerState(PID)?.producerEpoch).toBe(1);
+    expect(partition.openTransactions).toEqual(new Map([[PID, 2]]));
+    expect(partition.appendMarker(marker({ producerEpoch: 2, committed: true }), 40)).toBe('NONE');
+    expect(partition.lastStableOffset).toBe(4);
+    expect(partition.read(0, 'read_committed', 64).abortedTransactions).toEqual([
+      { producerId: PID, firstOffset: 0 },
+    ]);
+  });
+
+  it('is off by default: the same stale batch is refused', () => {
+    const partition = log(false);
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    partition.appendMarker(marker({ producerEpoch: 1, committed: false }), 20);
+    const stale = batch({ producerEpoch: 0, baseSequence: 1, isTransactional: true });
+    expect(partition.appendAsLeader(stale, 30)).toEqual(refused('INVALID_PRODUCER_EPOCH'));
+  });
+
+  it('accepts a marker with a stale epoch', () => {
+    const partition = log(true);
+    partition.appendAsLeader(
+      batch({ producerEpoch: 1, baseSequence: 0, isTransactional: true }),
+      10,
+    );
+    expect(partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 20)).toBe('NONE');
+    expect(partition.lastStableOffset).toBe(2);
+  });
+});

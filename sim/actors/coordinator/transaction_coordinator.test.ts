@@ -1,0 +1,438 @@
+/**
+ * Goal: pin the transaction coordinator to R3.3-R3.11: InitProducerId epochs and the KIP-360
+ * bump, the timeout check, fencing of stale epochs, EndTxn state checks, the pending-write gate
+ * (CONCURRENT_TRANSACTIONS), markers and their responses, the timeout abort with an epoch bump,
+ * the fence of an Ongoing transaction by a new instance, and Kafka's table of legal transitions.
+ * Method: one `TransactionCoordinator` behind a tiny fake context whose timers fire only when
+ * the test advances virtual time; every __transaction_state write takes exactly 1000 µs, so
+ * every grant time and every state is exact. Markers are answered by hand.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AssertionError, Rng, nodeId, type ActorContext, type NodeId } from '../../kernel';
+import type { KafkaErrorCode, KafkaMessage, TopicPartition } from '../protocol';
+import { TransactionCoordinator, type CoordinatorTimer } from './transaction_coordinator';
+import {
+  VALID_PREVIOUS_STATES,
+  assertValidTransition,
+  type TransactionMetadata,
+  type TransactionState,
+} from './transaction_metadata';
+
+const BROKER = nodeId('b1');
+const TXN_ID = 'tx';
+const LOG_WRITE_US = 1000;
+const CLEANUP_INTERVAL_MS = 1000;
+const T0: TopicPartition = { topic: 't', partition: 0 };
+const T1: TopicPartition = { topic: 't', partition: 1 };
+
+interface PendingTimer {
+  readonly id: number;
+  readonly dueUs: number;
+  readonly payload: CoordinatorTimer;
+}
+
+/** A context with a manual clock: timers fire in (due time, id) order as time advances. */
+class FakeContext implements ActorContext<KafkaMessage> {
+  readonly nodeId: NodeId = BROKER;
+  readonly rng = new Rng('coordinator-test');
+  readonly sent: Array<{ target: NodeId; payload: KafkaMessage }> = [];
+  private timers: PendingTimer[] = [];
+  private timeUs = 0;
+  private nextTimerId = 1;
+  coordinator: TransactionCoordinator | undefined;
+
+  nowUs(): number {
+    return this.timeUs;
+  }
+  send(target: NodeId, payload: KafkaMessage): void {
+    this.sent.push({ target, payload });
+  }
+  setTimer(delayUs: number, payload: unknown): number {
+    const id = this.nextTimerId++;
+    this.timers.push({ id, dueUs: this.timeUs + delayUs, payload: payload as CoordinatorTimer });
+    return id;
+  }
+  cancelTimer(timerId: number): void {
+    this.timers = this.timers.filter((timer) => timer.id !== timerId);
+  }
+  trace(): void {}
+
+  /** Fires every timer due up to `untilUs`, then sets the clock to it. */
+  advanceTo(untilUs: number): void {
+    for (;;) {
+      const due = this.timers
+        .filter((timer) => timer.dueUs <= untilUs)
+        .sort((a, b) => a.dueUs - b.dueUs || a.id - b.id)[0];
+      if (due === undefined) break;
+      this.timers = this.timers.filter((timer) => timer.id !== due.id);
+      this.timeUs = due.dueUs;
+      this.coordinator?.onTimer(due.payload, this);
+    }
+    this.timeUs = untilUs;
+  }
+
+  advanceBy(deltaUs: number): void {
+    this.advanceTo(this.timeUs + deltaUs);
+  }
+
+  /** The WriteTxnMarkers requests sent so far. */
+  markers(): Array<Extract<KafkaMessage, { kind: 'WriteTxnMarkers' }>> {
+    return this.sent.flatMap(({ payload }) =>
+      payload.kind === 'WriteTxnMarkers' ? [payload] : [],
+    );
+  }
+}
+
+/** What a respond callback received; `undefined` until it was called. */
+interface Answer {
+  error?: KafkaErrorCode;
+  producerId?: number;
+  producerEpoch?: number;
+}
+
+let ctx: FakeContext;
+let coordinator: TransactionCoordinator;
+let producerIds: number;
+
+beforeEach(() => {
+  ctx = new FakeContext();
+  producerIds = 0;
+  coordinator = new TransactionCoordinator(
+    {
+      transactionMaxTimeoutMs: 900_000,
+      abortTimedOutTransactionCleanupIntervalMs: CLEANUP_INTERVAL_MS,
+      logWriteUsMin: LOG_WRITE_US,
+      logWriteUsMax: LOG_WRITE_US,
+    },
+    {
+      owns: (id) => id === TXN_ID,
+      leaderOf: () => BROKER,
+      allocateProducerId: () => producerIds++,
+    },
+  );
+  ctx.coordinator = coordinator;
+  coordinator.onStart(ctx);
+});
+
+function initProducerId(
+  options: { timeoutMs?: number; producerId?: number; producerEpoch?: number } = {},
+): Answer {
+  const answer: Answer = {};
+  coordinator.handleInitProducerId(
+    {
+      kind: 'InitProducerId',
+      correlationId: 1,
+      transactionalId: TXN_ID,
+      transactionTimeoutMs: options.timeoutMs ?? 60_000,
+      producerId: options.producerId ?? -1,
+      producerEpoch: options.producerEpoch ?? -1,
+    },
+    ctx,
+    (error, producerId, producerEpoch) =>
+      Object.assign(answer, { error, producerId, producerEpoch }),
+  );
+  return answer;
+}
+
+function addPartitions(producerEpoch: number, partitions = [T0], producerId = 0): Answer {
+  const answer: Answer = {};
+  const request = { correlationId: 2, transactionalId: TXN_ID, producerId, producerEpoch };
+  coordinator.handleAddPartitionsToTxn(
+    { kind: 'AddPartitionsToTxn', ...request, partitions },
+    ctx,
+    (error) => Object.assign(answer, { error }),
+  );
+  return answer;
+}
+
+function endTxn(producerEpoch: number, committed: boolean, producerId = 0): Answer {
+  const answer: Answer = {};
+  const request = { correlationId: 3, transactionalId: TXN_ID, producerId, producerEpoch };
+  coordinator.handleEndTxn({ kind: 'EndTxn', ...request, committed }, ctx, (error) =>
+    Object.assign(answer, { error }),
+  );
+  return answer;
+}
+
+/** Answers the latest WriteTxnMarkers request with `error` for every partition. */
+function answerMarkers(error: KafkaErrorCode): void {
+  const request = ctx.markers().at(-1);
+  if (request === undefined) throw new Error('No WriteTxnMarkers was sent');
+  coordinator.onWriteTxnMarkersResponse(
+    {
+      kind: 'WriteTxnMarkersResponse',
+      correlationId: request.correlationId,
+      producerId: request.producerId,
+      results: request.partitions.map((tp) => ({ ...tp, error })),
+    },
+    ctx,
+  );
+}
+
+function state(): Pick<TransactionMetadata, 'state' | 'pendingState' | 'producerEpoch'> {
+  const metadata = coordinator.metadataOf(TXN_ID);
+  if (metadata === undefined) throw new Error(`No metadata for ${TXN_ID}`);
+  const { state: current, pendingState, producerEpoch } = metadata;
+  return { state: current, pendingState, producerEpoch };
+}
+
+/** InitProducerId, then AddPartitions: an Ongoing transaction at epoch 0 from 2000 µs. */
+function ongoingAtEpoch0(): void {
+  initProducerId();
+  ctx.advanceBy(LOG_WRITE_US);
+  const added = addPartitions(0, [T0, T1]);
+  ctx.advanceBy(LOG_WRITE_US);
+  expect(added).toEqual({ error: 'NONE' });
+  expect(state()).toEqual({ state: 'Ongoing', pendingState: null, producerEpoch: 0 });
+}
+
+describe('InitProducerId (R3.5)', () => {
+  it('grants epoch 0 once the Empty state is durable, then epoch 1 to the next instance', () => {
+    const first = initProducerId();
+    expect(first).toEqual({});
+    expect(state()).toEqual({ state: 'Empty', pendingState: 'Empty', producerEpoch: -1 });
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(first).toEqual({ error: 'NONE', producerId: 0, producerEpoch: 0 });
+    const second = initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(second).toEqual({ error: 'NONE', producerId: 0, producerEpoch: 1 });
+    expect(coordinator.epochGrants).toEqual([
+      { timeUs: 1000, transactionalId: TXN_ID, producerId: 0, producerEpoch: 0, reason: 'init' },
+      { timeUs: 2000, transactionalId: TXN_ID, producerId: 0, producerEpoch: 1, reason: 'init' },
+    ]);
+  });
+
+  it('refuses a timeout above transaction.max.timeout.ms, or not positive', () => {
+    const refused = { error: 'INVALID_TRANSACTION_TIMEOUT', producerId: -1, producerEpoch: -1 };
+    expect(initProducerId({ timeoutMs: 900_001 })).toEqual(refused);
+    expect(initProducerId({ timeoutMs: 0 })).toEqual(refused);
+    expect(coordinator.metadataOf(TXN_ID)).toBeUndefined();
+    const atMax = initProducerId({ timeoutMs: 900_000 });
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(atMax.error).toBe('NONE');
+  });
+
+  it('answers CONCURRENT_TRANSACTIONS while its own write is pending', () => {
+    initProducerId();
+    expect(initProducerId()).toEqual({
+      error: 'CONCURRENT_TRANSACTIONS',
+      producerId: -1,
+      producerEpoch: -1,
+    });
+  });
+
+  it('bumps a KIP-360 expectation once and answers its retry with the same epoch', () => {
+    initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    const bump = initProducerId({ producerId: 0, producerEpoch: 0 });
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(bump).toEqual({ error: 'NONE', producerId: 0, producerEpoch: 1 });
+    const retry = initProducerId({ producerId: 0, producerEpoch: 0 });
+    expect(retry).toEqual({ error: 'NONE', producerId: 0, producerEpoch: 1 });
+    expect(initProducerId({ producerId: 5, producerEpoch: 1 }).error).toBe('PRODUCER_FENCED');
+    expect(initProducerId({ producerId: 0, producerEpoch: 7 }).error).toBe('PRODUCER_FENCED');
+    expect(initProducerId({ producerId: 0, producerEpoch: -1 }).error).toBe('INVALID_REQUEST');
+  });
+
+  it('answers NOT_COORDINATOR for an id this broker does not own', () => {
+    const answer: Answer = {};
+    coordinator.handleInitProducerId(
+      {
+        kind: 'InitProducerId',
+        correlationId: 1,
+        transactionalId: 'elsewhere',
+        transactionTimeoutMs: 60_000,
+        producerId: -1,
+        producerEpoch: -1,
+      },
+      ctx,
+      (error) => Object.assign(answer, { error }),
+    );
+    expect(answer).toEqual({ error: 'NOT_COORDINATOR' });
+  });
+});
+
+describe('AddPartitionsToTxn and EndTxn checks (R3.6, R3.8)', () => {
+  it('fences an AddPartitions with an old epoch, and maps an unknown producerId', () => {
+    initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(addPartitions(0)).toEqual({ error: 'PRODUCER_FENCED' });
+    expect(addPartitions(1, [T0], 99)).toEqual({ error: 'INVALID_PRODUCER_ID_MAPPING' });
+    expect(state()).toEqual({ state: 'Empty', pendingState: null, producerEpoch: 1 });
+  });
+
+  it('answers INVALID_TXN_STATE to EndTxn in Empty, for commit and abort', () => {
+    initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(endTxn(0, true)).toEqual({ error: 'INVALID_TXN_STATE' });
+    expect(endTxn(0, false)).toEqual({ error: 'INVALID_TXN_STATE' });
+    expect(endTxn(1, true)).toEqual({ error: 'PRODUCER_FENCED' });
+  });
+
+  it('answers CONCURRENT_TRANSACTIONS to every request while a write is pending', () => {
+    initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    const added = addPartitions(0);
+    expect(added).toEqual({});
+    expect(state()).toEqual({ state: 'Empty', pendingState: 'Ongoing', producerEpoch: 0 });
+    expect(endTxn(0, true)).toEqual({ error: 'CONCURRENT_TRANSACTIONS' });
+    expect(addPartitions(0, [T1])).toEqual({ error: 'CONCURRENT_TRANSACTIONS' });
+    expect(initProducerId().error).toBe('CONCURRENT_TRANSACTIONS');
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(added).toEqual({ error: 'NONE' });
+    expect(addPartitions(0)).toEqual({ error: 'NONE' });
+    expect(state().pendingState).toBeNull();
+  });
+});
+
+describe('commit: Prepare, markers, Complete (R3.8-R3.10)', () => {
+  it('answers once PrepareCommit is durable, then writes markers and CompleteCommit', () => {
+    ongoingAtEpoch0();
+    const ended = endTxn(0, true);
+    expect(ended).toEqual({});
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(ended).toEqual({ error: 'NONE' });
+    expect(state()).toEqual({ state: 'PrepareCommit', pendingState: null, producerEpoch: 0 });
+    expect(ctx.markers()).toEqual([
+      {
+        kind: 'WriteTxnMarkers',
+        correlationId: 1,
+        producerId: 0,
+        producerEpoch: 0,
+        coordinatorEpoch: 0,
+        committed: true,
+        partitions: [T0, T1],
+      },
+    ]);
+    expect(endTxn(0, true)).toEqual({ error: 'CONCURRENT_TRANSACTIONS' });
+    expect(endTxn(0, false)).toEqual({ error: 'INVALID_TXN_STATE' });
+    expect(addPartitions(0)).toEqual({ error: 'CONCURRENT_TRANSACTIONS' });
+    expect(initProducerId().error).toBe('CONCURRENT_TRANSACTIONS');
+    answerMarkers('NONE');
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(state()).toEqual({ state: 'CompleteCommit', pendingState: null, producerEpoch: 0 });
+    expect(coordinator.metadataOf(TXN_ID)?.topicPartitions.size).toBe(0);
+    expect(endTxn(0, true)).toEqual({ error: 'NONE' });
+    expect(endTxn(0, false)).toEqual({ error: 'INVALID_TXN_STATE' });
+  });
+
+  it('resends markers after a retriable error and after a lost response', () => {
+    ongoingAtEpoch0();
+    endTxn(0, true);
+    ctx.advanceBy(LOG_WRITE_US);
+    answerMarkers('NOT_LEADER_OR_FOLLOWER');
+    ctx.advanceBy(99_999);
+    expect(ctx.markers()).toHaveLength(1);
+    ctx.advanceBy(1);
+    expect(ctx.markers()).toHaveLength(2);
+    ctx.advanceBy(30_000_000);
+    expect(ctx.markers()).toHaveLength(3);
+    answerMarkers('NONE');
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(state().state).toBe('CompleteCommit');
+  });
+
+  it('stops for good on INVALID_PRODUCER_EPOCH and never writes CompleteCommit', () => {
+    ongoingAtEpoch0();
+    endTxn(0, true);
+    ctx.advanceBy(LOG_WRITE_US);
+    answerMarkers('INVALID_PRODUCER_EPOCH');
+    ctx.advanceBy(60_000_000);
+    expect(ctx.markers()).toHaveLength(1);
+    expect(state().state).toBe('PrepareCommit');
+  });
+});
+
+describe('timeouts and fencing (R3.5 Ongoing, R3.11)', () => {
+  it('aborts an expired Ongoing transaction with epoch + 1 at the first scan past it', () => {
+    initProducerId({ timeoutMs: 2000 });
+    ctx.advanceBy(LOG_WRITE_US);
+    addPartitions(0);
+    ctx.advanceBy(LOG_WRITE_US); // txnStartUs = 2000 µs: it expires after 2 002 000 µs
+    ctx.advanceTo(2_999_999); // scans at 1 s and 2 s find it not yet expired
+    expect(state()).toEqual({ state: 'Ongoing', pendingState: null, producerEpoch: 0 });
+    ctx.advanceTo(3_000_000);
+    expect(state()).toEqual({
+      state: 'Ongoing',
+      pendingState: 'PrepareEpochFence',
+      producerEpoch: 0,
+    });
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(state()).toEqual({ state: 'PrepareAbort', pendingState: null, producerEpoch: 1 });
+    expect(coordinator.epochGrants.at(-1)).toEqual({
+      timeUs: 3_001_000,
+      transactionalId: TXN_ID,
+      producerId: 0,
+      producerEpoch: 1,
+      reason: 'timeout',
+    });
+    expect(ctx.markers().at(-1)).toMatchObject({ producerEpoch: 1, committed: false });
+    answerMarkers('NONE');
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(state()).toEqual({ state: 'CompleteAbort', pendingState: null, producerEpoch: 1 });
+    // The zombie at epoch 0 is fenced at the coordinator; a new instance gets epoch 2.
+    expect(endTxn(0, true)).toEqual({ error: 'PRODUCER_FENCED' });
+    expect(addPartitions(0)).toEqual({ error: 'PRODUCER_FENCED' });
+    const next = initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(next).toEqual({ error: 'NONE', producerId: 0, producerEpoch: 2 });
+  });
+
+  it('fences an Ongoing transaction for a new instance, which ends up at epoch + 2', () => {
+    ongoingAtEpoch0();
+    const fencing = initProducerId();
+    expect(fencing).toEqual({});
+    ctx.advanceBy(LOG_WRITE_US);
+    const concurrent = { error: 'CONCURRENT_TRANSACTIONS', producerId: -1, producerEpoch: -1 };
+    expect(fencing).toEqual(concurrent);
+    expect(state()).toEqual({ state: 'PrepareAbort', pendingState: null, producerEpoch: 1 });
+    expect(coordinator.epochGrants.at(-1)?.reason).toBe('fence');
+    expect(initProducerId().error).toBe('CONCURRENT_TRANSACTIONS');
+    answerMarkers('NONE');
+    ctx.advanceBy(LOG_WRITE_US);
+    const retry = initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(retry).toEqual({ error: 'NONE', producerId: 0, producerEpoch: 2 });
+    expect(coordinator.epochGrants.map((grant) => [grant.reason, grant.producerEpoch])).toEqual([
+      ['init', 0],
+      ['fence', 1],
+      ['init', 2],
+    ]);
+  });
+});
+
+describe('R3.4 legal transitions', () => {
+  /** The reference's table, written out again so a change to either side fails. */
+  const REFERENCE: ReadonlyArray<readonly [TransactionState, readonly TransactionState[]]> = [
+    ['Empty', ['Empty', 'CompleteCommit', 'CompleteAbort']],
+    ['Ongoing', ['Empty', 'Ongoing', 'CompleteCommit', 'CompleteAbort']],
+    ['PrepareCommit', ['Ongoing']],
+    ['PrepareAbort', ['Ongoing', 'PrepareEpochFence']],
+    ['CompleteCommit', ['PrepareCommit']],
+    ['CompleteAbort', ['PrepareAbort']],
+    ['Dead', ['Empty', 'CompleteCommit', 'CompleteAbort']],
+    ['PrepareEpochFence', ['Ongoing']],
+  ];
+  const STATES = REFERENCE.map(([target]) => target);
+
+  it('matches the baseline table', () => {
+    expect([...VALID_PREVIOUS_STATES]).toEqual(REFERENCE);
+  });
+
+  it('asserts on every transition the table does not allow, and only on those', () => {
+    for (const [target, previous] of REFERENCE) {
+      for (const from of STATES) {
+        const metadata = { transactionalId: TXN_ID, state: from } as TransactionMetadata;
+        const attempt = (): void => assertValidTransition(metadata, target);
+        if (previous.includes(from)) expect(attempt).not.toThrow();
+        else {
+          expect(attempt).toThrow(AssertionError);
+          const message = `illegal transaction state transition for tx: ${from} -> ${target}`;
+          expect(attempt).toThrow(message);
+        }
+      }
+    }
+  });
+});
