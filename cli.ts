@@ -12,11 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { EOS_SIM_VERSION } from './runner';
 import {
+  DEFAULT_OUT,
   EXIT_CODES,
+  SEED_TIMEOUT_MS_DEFAULT,
   UsageError,
   errorMessage,
   isInputError,
   mainJob,
+  mergeCommand,
   runCommand,
   scenariosCommand,
   sweepCommand,
@@ -37,6 +40,20 @@ interface RunFlags {
 interface SweepFlags {
   readonly seeds?: string;
   readonly json?: boolean;
+  readonly workers?: string;
+  readonly shard?: string;
+  readonly out?: string;
+  readonly resume?: boolean;
+  readonly junit?: string;
+  readonly seedTimeoutMs?: string;
+  readonly requireCoverage?: string;
+}
+
+/** The flags of `eos-sim report merge`, as commander hands them over. */
+interface MergeFlags {
+  readonly junit?: string;
+  readonly json?: boolean;
+  readonly requireCoverage?: string;
 }
 
 /**
@@ -69,10 +86,10 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .showSuggestionAfterError()
     .allowExcessArguments()
     .helpCommand(true)
-    .action(() => {
+    .action(async () => {
       const [unknown] = program.args;
       if (unknown !== undefined) throw new UsageError(`unknown command '${unknown}'`);
-      setExitCode(mainJob(context));
+      setExitCode(await mainJob(context));
     });
   program
     .command('run')
@@ -94,13 +111,46 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     });
   program
     .command('sweep')
-    .description('Run scenarios over a range of seeds and summarise')
+    .description('Run scenarios over a range of seeds on all cores and summarise')
     .argument('<paths...>', 'scenario files or directories')
     .option('--seeds <range>', "seed range A..B; default: each scenario's run.seeds")
+    .option('--workers <n>', 'worker threads; default: the available parallelism')
+    .option('--shard <k/n>', 'run only shard K of N (1-based): seeds first+K-1, first+K-1+N, ...')
+    .option('--out <dir>', `results.jsonl and failing seeds' artifacts; default: ${DEFAULT_OUT}`)
+    .option('--resume', 'skip the seeds <out>/results.jsonl already records')
+    .option('--junit <file>', 'write JUnit XML: one test case per seed')
+    .option(
+      '--seed-timeout-ms <ms>',
+      `wall-clock budget per seed; default: ${SEED_TIMEOUT_MS_DEFAULT}`,
+    )
+    .option('--require-coverage <items>', 'fail unless each item was reached, e.g. fault:pause')
     .option('--json', 'print the summary as JSON (per-seed lines go to stderr)')
-    .action((paths: string[], flags: SweepFlags) => {
-      const options = { paths, seeds: flags.seeds, json: flags.json === true };
-      setExitCode(sweepCommand(options, context));
+    .action(async (paths: string[], flags: SweepFlags) => {
+      const options = {
+        paths,
+        ...flags,
+        seeds: flags.seeds,
+        json: flags.json === true,
+        resume: flags.resume === true,
+      };
+      setExitCode(await sweepCommand(options, context));
+    });
+  const report = program.command('report').description('Work with the results of sweeps');
+  report
+    .command('merge')
+    .description('Merge results.jsonl files of the shards of a sweep into one summary')
+    .argument('<results...>', 'results.jsonl files')
+    .option('--junit <file>', 'write JUnit XML: one test case per seed')
+    .option('--require-coverage <items>', 'fail unless each item was reached, e.g. fault:pause')
+    .option('--json', 'print the summary as JSON')
+    .action((files: string[], flags: MergeFlags) => {
+      const options = {
+        files,
+        junit: flags.junit,
+        json: flags.json === true,
+        requireCoverage: flags.requireCoverage,
+      };
+      setExitCode(mergeCommand(options, context));
     });
   program
     .command('scenarios')

@@ -46,8 +46,9 @@ export function exitCodeForOutcome(outcome: RunOutcome): ExitCode {
 }
 
 /**
- * The exit code of a sweep: any internal error gives 70; else any failed run or unmet detection
- * rate 1; else any liveness run 2; else any budget-exceeded run 4; else 0.
+ * The exit code of a sweep: any internal error gives 70; else any failed run, unmet detection
+ * rate or `--require-coverage` item never reached 1; else any liveness run 2; else any
+ * budget-exceeded run 4; else 0.
  * @example exitCodeForSweep({ scenarios: [] }) // 0
  */
 export function exitCodeForSweep(summary: SweepSummary): ExitCode {
@@ -57,7 +58,8 @@ export function exitCodeForSweep(summary: SweepSummary): ExitCode {
     sweep.detection.some((rate) => !rate.met),
   );
   if (total('internal-error') > 0) return EXIT_CODES.internal;
-  if (total('fail') > 0 || detectionUnmet) return EXIT_CODES.fail;
+  const coverageUnmet = (summary.requiredCoverage ?? []).some((item) => !item.reached);
+  if (total('fail') > 0 || detectionUnmet || coverageUnmet) return EXIT_CODES.fail;
   if (total('liveness') > 0) return EXIT_CODES.liveness;
   if (total('budget-exceeded') > 0) return EXIT_CODES.budgetExceeded;
   return EXIT_CODES.ok;

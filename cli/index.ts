@@ -2,7 +2,14 @@
  * The CLI's helpers: commands, seeds, exit codes and errors. `cli.ts` wires them to commander
  * (commander's only home, style rule 4) and is the only code that invents a seed.
  */
-export { mainJob, sweepCommand, type SweepCommandOptions } from './commands/sweep';
+export {
+  DEFAULT_OUT,
+  SEED_TIMEOUT_MS_DEFAULT,
+  mainJob,
+  sweepCommand,
+  type SweepCommandOptions,
+} from './commands/sweep';
+export { mergeCommand, type MergeCommandOptions } from './commands/report';
 export { runCommand, type RunCommandOptions } from './commands/run';
 export { scenariosCommand } from './commands/scenarios';
 export { compareRuns, firstDivergence, type Divergence } from './determinism';
@@ -12,3 +19,13 @@ export type { ExitCode } from './exit_codes';
 export type { CliContext, CliIo, TextSink } from './io';
 export { SWEEP_SEEDS_MAX, parseSeed, parseSeedRange, seedCount, seedsOf } from './seeds';
 export type { SeedRange } from './seeds';
+export { isInShard, parseShard, shardOf, shardSeedCount, shardSeeds, type Shard } from './shard';
+export {
+  RESULTS_FILE_NAME,
+  canonicalJson,
+  comparableLine,
+  readResults,
+  resultKey,
+} from './results_file';
+export { compareSeeds } from './sweep_tally';
+export { planSweep, runSweep, type SweepOptions, type SweepOutput, type SweepPlan } from './sweep';

@@ -1,20 +1,24 @@
 /**
- * The sweep engine behind `eos-sim sweep` and the main job: load every scenario first (so an
- * invalid file stops the sweep before any run), then run each scenario over its seed range, one
- * seed after another, and tally outcomes, anomaly kinds and detection rates. A run that throws
- * is an `internal-error` result, not the end of the sweep: the sweep goes on and reports it with
- * its reproduce command. Sequential for now; a worker pool can replace the loop without
- * changing the results, because each seed's result depends only on scenario and seed.
+ * The sweep engine behind `eos-sim sweep` and the main job. It loads every scenario first (so an
+ * invalid file stops the sweep before any run), picks this shard's seeds, skips the seeds
+ * `results.jsonl` already records when resuming, and feeds the rest to a worker pool, keeping
+ * one seed in flight per worker so the wall-clock budget of a seed starts when it runs. Each
+ * result line is appended to `<out>/results.jsonl` the moment it arrives, then tallied. A seed's
+ * line depends only on scenario, seed and build, and the tallies order by seed, so the summary
+ * does not depend on the number of workers or on the shard.
  */
-import { BudgetExceededError } from '../sim/kernel';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { listScenarioFiles, loadScenario, type ScenarioConfig } from '../scenarios';
-import { reproduceCommand, runScenario } from '../runner';
-import type { ScenarioSweep, SweepOutcome, SweepRun } from '../reports';
-import { UsageError, errorMessage } from './errors';
-import { seedsOf, type SeedRange } from './seeds';
-
-/** The first failing runs a scenario's summary keeps. */
-export const FAILURES_KEPT_MAX = 10;
+import type { SweepResultLine, SweepTiming } from '../reports';
+import { clearScenarioArtifacts } from './artifacts';
+import { UsageError } from './errors';
+import type { LineScenario } from './result_lines';
+import { RESULTS_FILE_NAME, ResultsWriter, readResults, resultKey } from './results_file';
+import { isInShard, shardSeedCount, shardSeeds, type Shard } from './shard';
+import { SeedPool, type SeedRequest } from './sweep_pool';
+import { CoverageTally, ScenarioTally } from './sweep_tally';
+import type { SeedRange } from './seeds';
 
 /** One scenario and the seeds to run it with. */
 export interface SweepPlan {
@@ -40,113 +44,165 @@ export function planSweep(paths: readonly string[], seeds: SeedRange | undefined
   });
 }
 
-/** One seed's result, with the anomaly counts the tally needs. */
-interface SeedResult {
-  readonly run: SweepRun;
-  readonly anomalyCounts: ReadonlyArray<{ readonly kind: string; readonly count: number }>;
-}
-
-/** Runs one seed; a thrown error becomes an `internal-error` (or `budget-exceeded`) result. */
-function runSeed(scenario: ScenarioConfig, seed: string): SeedResult {
-  const base = { scenario: scenario.name, file: scenario.file, seed };
-  try {
-    const { report } = runScenario(scenario, { seed });
-    const run: SweepRun = {
-      ...base,
-      outcome: report.outcome,
-      anomalyTypes: report.check.anomalyTypes,
-      unexpectedAnomalyTypes: report.unexpectedAnomalyTypes,
-      unmetExpectations: report.expectations.filter((item) => !item.met).map((item) => item.name),
-      reproduce: report.reproduce,
-      ...(report.error === undefined ? {} : { error: report.error }),
-    };
-    return { run, anomalyCounts: report.check.anomalyCounts };
-  } catch (error) {
-    const outcome: SweepOutcome =
-      error instanceof BudgetExceededError ? 'budget-exceeded' : 'internal-error';
-    const run: SweepRun = {
-      ...base,
-      outcome,
-      anomalyTypes: [],
-      unexpectedAnomalyTypes: [],
-      unmetExpectations: [],
-      reproduce: reproduceCommand(scenario.file, seed),
-      error: `${outcome === 'internal-error' ? 'Internal error: ' : ''}${errorMessage(error)}`,
-    };
-    return { run, anomalyCounts: [] };
-  }
-}
-
-/** Counts one scenario's runs as they come in. */
-class ScenarioTally {
-  private readonly outcomes: Record<SweepOutcome, number> = {
-    pass: 0,
-    fail: 0,
-    liveness: 0,
-    'budget-exceeded': 0,
-    'internal-error': 0,
+/** What a result line and a worker need to know about a planned scenario. */
+export function lineScenarioOf(scenario: ScenarioConfig): LineScenario {
+  return {
+    file: scenario.file,
+    name: scenario.name,
+    hash: scenario.hash,
+    expected: scenario.expect.anomalies,
+    detectPercentMin: scenario.expect.detectPercentMin,
   };
-  private readonly kinds = new Map<string, { seeds: number; anomalies: number }>();
-  private readonly failures: SweepRun[] = [];
-  private failureCount = 0;
-  private seedsRun = 0;
+}
 
-  constructor(private readonly plan: SweepPlan) {}
+/** Options of {@link runSweep}. */
+export interface SweepOptions {
+  readonly plans: readonly SweepPlan[];
+  readonly workers: number;
+  readonly shard: Shard;
+  /** Where `results.jsonl` and artifacts go; undefined to write nothing (the main job). */
+  readonly out: string | undefined;
+  /** Skip seeds `<out>/results.jsonl` already records. @default false */
+  readonly resume: boolean;
+  readonly seedTimeoutMs: number;
+  /** Keep every line in memory for the caller (for JUnit). @default false */
+  readonly keepLines: boolean;
+  /** Called once before any seed runs: seeds in this shard, and how many are already done. */
+  readonly onStart?: (total: number, resumed: number) => void;
+  /** Called for each line this invocation produced, as it arrives. */
+  readonly onLine?: (line: SweepResultLine) => void;
+}
 
-  add(result: SeedResult): void {
-    this.seedsRun += 1;
-    this.outcomes[result.run.outcome] += 1;
-    for (const { kind, count } of result.anomalyCounts) {
-      const tally = this.kinds.get(kind) ?? { seeds: 0, anomalies: 0 };
-      tally.seeds += 1;
-      tally.anomalies += count;
-      this.kinds.set(kind, tally);
-    }
-    if (result.run.outcome !== 'pass') {
-      this.failureCount += 1;
-      if (this.failures.length < FAILURES_KEPT_MAX) this.failures.push(result.run);
-    }
+/** What a sweep produced. */
+export interface SweepOutput {
+  /** One per plan, in plan order. */
+  readonly tallies: readonly ScenarioTally[];
+  readonly coverage: CoverageTally;
+  /** Every line (resumed and new), when `keepLines`. */
+  readonly lines: readonly SweepResultLine[] | undefined;
+  readonly timing: SweepTiming;
+}
+
+/** The tallies of a sweep, one per plan, found by scenario file. */
+function talliesOf(plans: readonly SweepPlan[]): Map<string, ScenarioTally> {
+  return new Map(
+    plans.map(({ scenario, seeds }) => [
+      scenario.file,
+      new ScenarioTally({
+        scenario: scenario.name,
+        file: scenario.file,
+        seeds,
+        expected: scenario.expect.anomalies,
+        detectPercentMin: scenario.expect.detectPercentMin,
+      }),
+    ]),
+  );
+}
+
+/**
+ * Prepares `out`: a fresh sweep empties `results.jsonl` and clears the planned scenarios' old
+ * artifact folders; a resumed one reads the recorded lines of this sweep's scenarios and cuts off
+ * a line a kill left unfinished. Returns the recorded lines by {@link resultKey}.
+ * @throws {@link UsageError} when a recorded line came from a different version of a scenario.
+ */
+function prepareOut(options: SweepOptions, out: string): Map<string, SweepResultLine> {
+  mkdirSync(out, { recursive: true });
+  const path = join(out, RESULTS_FILE_NAME);
+  const recorded = new Map<string, SweepResultLine>();
+  if (!options.resume) {
+    writeFileSync(path, '');
+    for (const { scenario } of options.plans) clearScenarioArtifacts(out, scenario.name);
+    return recorded;
   }
+  const hashes = new Map(options.plans.map(({ scenario }) => [scenario.file, scenario.hash]));
+  for (const line of readResults(path, { repair: true, missingOk: true }).lines) {
+    const hash = hashes.get(line.file);
+    if (hash === undefined) continue;
+    if (hash !== line.hash) {
+      throw new UsageError(
+        `${path} holds results of another version of ${line.file}: ` +
+          'sweep into another --out, or drop --resume to start over',
+      );
+    }
+    if (!recorded.has(resultKey(line))) recorded.set(resultKey(line), line);
+  }
+  return recorded;
+}
 
-  summary(): ScenarioSweep {
-    const { scenario, seeds } = this.plan;
-    const expected = new Set(scenario.expect.anomalies);
-    const percentMin = scenario.expect.detectPercentMin;
-    const detection = scenario.expect.anomalies.map((kind) => {
-      const seedsDetected = this.kinds.get(kind)?.seeds ?? 0;
-      const met = seedsDetected * 100 >= percentMin * this.seedsRun;
-      return { kind, seedsDetected, seedsRun: this.seedsRun, percentMin, met };
-    });
-    const anomalyCounts = [...this.kinds]
-      .map(([kind, tally]) => ({ kind, ...tally, expected: expected.has(kind) }))
-      .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-    return {
-      scenario: scenario.name,
-      file: scenario.file,
-      seeds,
-      seedsRun: this.seedsRun,
-      outcomes: { ...this.outcomes },
-      anomalyCounts,
-      detection,
-      failures: [...this.failures],
-      failureCount: this.failureCount,
-      expectationMet: this.failureCount === 0 && detection.every((rate) => rate.met),
-    };
+/** Every seed request of this shard that is not recorded yet, plan by plan, seed by seed. */
+function* pendingRequests(input: {
+  plans: readonly SweepPlan[];
+  shard: Shard;
+  out: string | undefined;
+  recorded: ReadonlyMap<string, SweepResultLine>;
+}): Generator<SeedRequest> {
+  for (const { scenario, seeds } of input.plans) {
+    const lineScenario = lineScenarioOf(scenario);
+    for (const seed of shardSeeds(seeds, input.shard)) {
+      if (input.recorded.has(resultKey({ file: scenario.file, seed }))) continue;
+      yield { scenario: lineScenario, seed, out: input.out };
+    }
   }
 }
 
 /**
- * Runs `plan.scenario` over `plan.seeds`, calling `onRun` after every seed (for streaming
- * lines), and returns the scenario's summary.
+ * Runs a sweep on a worker pool and returns its tallies and timing.
+ * @throws {@link UsageError} when resuming from results of another scenario version.
  * @example
- * const sweep = sweepScenario(plan, (run) => { if (run.outcome !== 'pass') print(run); });
+ * const output = await runSweep({ plans, workers: 2, shard: WHOLE, out: '.eos-sim/sweep',
+ *   resume: false, seedTimeoutMs: 60_000, keepLines: false });
  */
-export function sweepScenario(plan: SweepPlan, onRun: (run: SweepRun) => void): ScenarioSweep {
-  const tally = new ScenarioTally(plan);
-  for (const seed of seedsOf(plan.seeds)) {
-    const result = runSeed(plan.scenario, seed);
-    tally.add(result);
-    onRun(result.run);
+export async function runSweep(options: SweepOptions): Promise<SweepOutput> {
+  const startMs = performance.now();
+  const tallies = talliesOf(options.plans);
+  const coverage = new CoverageTally();
+  const lines: SweepResultLine[] | undefined = options.keepLines ? [] : undefined;
+  const add = (line: SweepResultLine): void => {
+    tallies.get(line.file)?.add(line);
+    coverage.add(line);
+    lines?.push(line);
+  };
+  const { out } = options;
+  const recorded = out === undefined ? new Map() : prepareOut(options, out);
+  const seedsOfFile = new Map(options.plans.map(({ scenario, seeds }) => [scenario.file, seeds]));
+  const resumed = [...recorded.values()].filter((line) => {
+    const seeds = seedsOfFile.get(line.file);
+    return seeds !== undefined && isInShard(line.seed, seeds, options.shard);
+  });
+  for (const line of resumed) add(line);
+  const total = options.plans.reduce(
+    (sum, plan) => sum + shardSeedCount(plan.seeds, options.shard),
+    0,
+  );
+  options.onStart?.(total, resumed.length);
+  const writer = out === undefined ? undefined : new ResultsWriter(join(out, RESULTS_FILE_NAME));
+  const pool = new SeedPool({ workers: options.workers, seedTimeoutMs: options.seedTimeoutMs });
+  let seedsRun = 0;
+  try {
+    const requests = pendingRequests({ ...options, recorded });
+    const lane = async (): Promise<void> => {
+      for (let next = requests.next(); next.done !== true; next = requests.next()) {
+        const line = await pool.run(next.value);
+        writer?.append(line);
+        seedsRun += 1;
+        add(line);
+        options.onLine?.(line);
+      }
+    };
+    await Promise.all(Array.from({ length: options.workers }, lane));
+  } finally {
+    writer?.close();
+    await pool.destroy();
   }
-  return tally.summary();
+  const wallMs = performance.now() - startMs;
+  const timing: SweepTiming = {
+    workers: options.workers,
+    seedsRun,
+    seedsResumed: resumed.length,
+    wallMs: Math.round(wallMs),
+    seedsPerSecond: wallMs === 0 ? 0 : (seedsRun * 1000) / wallMs,
+    workerHeapPeakBytes: pool.workerHeapPeakBytes,
+    processRssPeakBytes: process.resourceUsage().maxRSS * 1024,
+  };
+  return { tallies: [...tallies.values()], coverage, lines, timing };
 }

@@ -2,12 +2,19 @@
  * Text views of a sweep: the line printed for each seed that did not pass (as it happens), the
  * summary at the end (outcomes, counts per anomaly kind, detection rates of expected anomalies
  * against `expect.detectPercentMin`, the first failing seeds with reproduce commands), and the
- * one line per scenario of the main job. Pure: strings in, strings out; colour comes through a
- * {@link Palette} from `console.ts`, chalk's only home.
+ * one line per scenario of the main job. The tables after the per-scenario blocks (anomalies by
+ * scenario with their first seeds, coverage, timing) are in `sweep_tables.ts`. Pure: strings
+ * in, strings out; colour comes through a {@link Palette} from `console.ts`, chalk's only home.
  */
 import { outcomeLabel, palette, type Palette } from './console';
 import type { DetectionRate, ScenarioSweep, SweepRun, SweepSummary } from './sweep_types';
 import { SWEEP_OUTCOMES } from './sweep_types';
+import {
+  renderAnomalyTable,
+  renderCoverageTable,
+  renderRequiredCoverage,
+  renderTiming,
+} from './sweep_tables';
 import { percentFloor, plural } from './text_layout';
 
 /** Options of the sweep renderers. */
@@ -92,8 +99,20 @@ export function renderSweepSummary(summary: SweepSummary, options: SweepRenderOp
     unmet === 0
       ? style.good('every expectation met')
       : style.bad(`expectations NOT met in ${plural(unmet, 'scenario')}`);
+  const coverageUnmet = (summary.requiredCoverage ?? []).filter((item) => !item.reached).length;
+  const coverageVerdict =
+    coverageUnmet === 0 ? '' : `; ${style.bad(`required coverage NOT reached: ${coverageUnmet}`)}`;
   const total = `total: ${plural(summary.scenarios.length, 'scenario')}, ${plural(runs, 'run')}`;
-  return `${style.bold('sweep summary')}\n${blocks.join('\n')}\n${total}: ${verdict}\n`;
+  const tables = [
+    renderAnomalyTable(summary, style),
+    ...(summary.coverage === undefined ? [] : [renderCoverageTable(summary.coverage, style)]),
+  ].map((lines) => lines.join('\n'));
+  const tail = [
+    ...renderRequiredCoverage(summary.requiredCoverage ?? [], style),
+    ...(summary.timing === undefined ? [] : [renderTiming(summary.timing)]),
+    `${total}: ${verdict}${coverageVerdict}`,
+  ];
+  return [style.bold('sweep summary'), ...blocks, ...tables, ...tail, ''].join('\n');
 }
 
 /**

@@ -55,6 +55,8 @@ export interface SweepAnomalyCount {
   readonly anomalies: number;
   /** Whether the scenario allows (expects) this kind. */
   readonly expected: boolean;
+  /** The lowest seeds that found it, in numeric order (capped). */
+  readonly firstSeeds: readonly string[];
 }
 
 /** A sweep of one scenario over a seed range. */
@@ -73,11 +75,92 @@ export interface ScenarioSweep {
   readonly failures: readonly SweepRun[];
   /** Runs that did not pass, in total. */
   readonly failureCount: number;
+  /** Per outcome other than `pass`, the lowest seeds that ended so (capped); absent when none. */
+  readonly outcomeFirstSeeds: Readonly<Partial<Record<SweepOutcome, readonly string[]>>>;
   /** Every run passed and every detection rate was met. */
   readonly expectationMet: boolean;
+}
+
+/** One protocol-state coverage item (`error:PRODUCER_FENCED`, `fault:pause`) over a sweep. */
+export interface CoverageCount {
+  readonly item: string;
+  /** Seeds whose run reached it. */
+  readonly seeds: number;
+  /** Occurrences over all those runs. */
+  readonly occurrences: number;
+}
+
+/** One `--require-coverage` name and whether the sweep reached it. */
+export interface RequiredCoverage {
+  /** As given: `category:name`, or a bare name matching any category. */
+  readonly name: string;
+  readonly reached: boolean;
+}
+
+/** Wall-clock figures of a sweep: they vary from machine to machine and run to run. */
+export interface SweepTiming {
+  readonly workers: number;
+  /** Seeds run by this invocation (not those skipped by `--resume`). */
+  readonly seedsRun: number;
+  /** Seeds skipped because the results file already held them. */
+  readonly seedsResumed: number;
+  readonly wallMs: number;
+  readonly seedsPerSecond: number;
+  /** The largest V8 heap of one worker, sampled after each seed, in bytes. */
+  readonly workerHeapPeakBytes: number;
+  /** The process's peak resident set (main thread and every worker), in bytes. */
+  readonly processRssPeakBytes: number;
 }
 
 /** A whole sweep: one entry per scenario, in the order they ran. */
 export interface SweepSummary {
   readonly scenarios: readonly ScenarioSweep[];
+  /** Protocol states reached over the whole sweep, sorted by item. */
+  readonly coverage?: readonly CoverageCount[];
+  /** The `--require-coverage` names, in the order given. */
+  readonly requiredCoverage?: readonly RequiredCoverage[];
+  /** Absent for a merged report and from the JSON of a deterministic comparison. */
+  readonly timing?: SweepTiming;
+}
+
+/**
+ * One line of `results.jsonl`: the result of one seed of one scenario. Every field except
+ * `wallMs` depends only on the scenario file, the seed and the build, never on the worker or the
+ * shard that ran it, so lines from different machines can be merged and compared. Serialised as
+ * canonical JSON (sorted keys) by the CLI.
+ */
+export interface SweepResultLine {
+  /** The scenario file, as given on the command line. */
+  readonly file: string;
+  /** The scenario's name. */
+  readonly scenario: string;
+  /** SHA-256 of the scenario file. */
+  readonly hash: string;
+  readonly seed: string;
+  /** The eos-sim version that ran it. */
+  readonly version: string;
+  readonly outcome: SweepOutcome;
+  /** Anomaly counts by kind, keys sorted; empty when none or the run did not finish. */
+  readonly anomalies: Readonly<Record<string, number>>;
+  /** Kinds the scenario allows (its `expect.anomalies`). */
+  readonly expected: readonly string[];
+  /** `expect.detectPercentMin` of the scenario. */
+  readonly detectPercentMin: number;
+  /** Kinds found that the scenario does not allow. */
+  readonly unexpected: readonly string[];
+  /** Names of the expectations the run did not meet. */
+  readonly unmet: readonly string[];
+  /** Protocol-state coverage items reached, `category:name` to count, keys sorted. */
+  readonly coverage: Readonly<Record<string, number>>;
+  /** The run's rolling event hash; empty when the run did not finish. */
+  readonly eventHash: string;
+  readonly eventsRun: number;
+  readonly simulatedUs: number;
+  readonly reproduce: string;
+  /** Why the run stopped early, or the internal error's message. */
+  readonly error?: string;
+  /** The internal error's stack. */
+  readonly stack?: string;
+  /** Wall-clock milliseconds the seed took: the one field that varies between runs. */
+  readonly wallMs: number;
 }

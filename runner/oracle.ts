@@ -3,8 +3,15 @@
  * expanded to one entry per offset, its offsets and their history, the coordinators' epoch
  * grants, the faults and the invariants found broken.
  */
-import type { Broker, LogBatch } from '../sim/actors';
-import type { FaultInterval, Oracle, OraclePartition, OracleRecord } from '../sim/history';
+import type { Broker, Controller, LogBatch, PartitionReplica } from '../sim/actors';
+import { partitionKey } from '../sim/actors';
+import type {
+  FaultInterval,
+  Oracle,
+  OraclePartition,
+  OracleRecord,
+  OracleTruncation,
+} from '../sim/history';
 
 function expand(batch: LogBatch): OracleRecord[] {
   const common = {
@@ -26,11 +33,16 @@ function expand(batch: LogBatch): OracleRecord[] {
   }));
 }
 
+/** Everything the oracle is read from. */
+export interface OracleSources {
+  readonly brokers: ReadonlyArray<{ id: string; broker: Broker }>;
+  readonly controller: Controller;
+  readonly faults: readonly FaultInterval[];
+}
+
 /** The oracle of a finished run. */
-export function buildOracle(
-  brokers: ReadonlyArray<{ id: string; broker: Broker }>,
-  faults: readonly FaultInterval[],
-): Oracle {
+export function buildOracle(sources: OracleSources): Oracle {
+  const { brokers, controller, faults } = sources;
   const partitions: OraclePartition[] = [];
   const invariantViolations: Array<{
     timeUs: number;
@@ -38,35 +50,83 @@ export function buildOracle(
     partition: number;
     description: string;
   }> = [];
-  for (const { id, broker } of brokers) {
-    for (const log of broker.partitions.values()) {
-      const openTransactions = [...log.openTransactions].map(([producerId, firstOffset]) => ({
-        producerId,
-        producerEpoch: log.producerState(producerId)?.producerEpoch ?? -1,
-        firstOffset,
-      }));
-      partitions.push({
-        topic: log.topic,
-        partition: log.partition,
-        leader: id,
-        logStartOffset: log.logStartOffset,
-        logEndOffset: log.logEndOffset,
-        highWatermark: log.highWatermark,
-        lastStableOffset: log.lastStableOffset,
-        records: log.log.flatMap(expand),
-        highWatermarkChanges: log.highWatermarkChanges,
-        lastStableOffsetChanges: log.lastStableOffsetChanges,
-        openTransactions,
-      });
-      for (const violation of log.invariantViolations) {
-        invariantViolations.push({ ...violation, topic: log.topic, partition: log.partition });
+  const truncations: OracleTruncation[] = [];
+  for (const state of controller.partitionStates()) {
+    const key = partitionKey(state);
+    const holders = brokers
+      .map(({ id, broker }) => ({ id, replica: broker.partitions.get(key) }))
+      .filter(
+        (holder): holder is { id: string; replica: PartitionReplica } =>
+          holder.replica !== undefined,
+      );
+    const leader =
+      holders.find((holder) => holder.id === state.leader) ??
+      [...holders].sort((a, b) => b.replica.log.logEndOffset - a.replica.log.logEndOffset)[0];
+    if (leader === undefined) continue;
+    partitions.push(partitionOf(leader, holders, state.isr));
+    for (const { id, replica } of holders) {
+      for (const violation of replica.log.invariantViolations) {
+        invariantViolations.push({ ...violation, topic: state.topic, partition: state.partition });
+      }
+      for (const truncation of replica.truncations) {
+        truncations.push({
+          timeUs: truncation.timeUs,
+          topic: state.topic,
+          partition: state.partition,
+          broker: id,
+          toOffset: truncation.toOffset,
+          reason: truncation.reason,
+          removed: truncation.removed.flatMap(expand),
+        });
       }
     }
   }
   partitions.sort((a, b) =>
     a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
   );
+  truncations.sort((a, b) => a.timeUs - b.timeUs);
+  invariantViolations.sort((a, b) => a.timeUs - b.timeUs);
   const epochGrants = brokers.flatMap(({ broker }) => broker.coordinator.epochGrants);
   epochGrants.sort((a, b) => a.timeUs - b.timeUs || a.producerEpoch - b.producerEpoch);
-  return { partitions, epochGrants, faults, invariantViolations };
+  return {
+    partitions,
+    epochGrants,
+    elections: [...controller.elections],
+    truncations,
+    faults,
+    invariantViolations,
+  };
+}
+
+function partitionOf(
+  leader: { id: string; replica: PartitionReplica },
+  holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>,
+  isr: readonly string[],
+): OraclePartition {
+  const log = leader.replica.log;
+  const openTransactions = [...log.openTransactions].map(([producerId, firstOffset]) => ({
+    producerId,
+    producerEpoch: log.producerState(producerId)?.producerEpoch ?? -1,
+    firstOffset,
+  }));
+  return {
+    topic: log.topic,
+    partition: log.partition,
+    leader: leader.id,
+    logStartOffset: log.logStartOffset,
+    logEndOffset: log.logEndOffset,
+    highWatermark: log.highWatermark,
+    lastStableOffset: log.lastStableOffset,
+    records: log.log.flatMap(expand),
+    highWatermarkChanges: log.highWatermarkChanges,
+    lastStableOffsetChanges: log.lastStableOffsetChanges,
+    openTransactions,
+    replicas: holders.map(({ id, replica }) => ({
+      broker: id,
+      logEndOffset: replica.log.logEndOffset,
+      highWatermark: replica.log.highWatermark,
+      inSyncReplica: isr.includes(id),
+      records: replica.log.log.flatMap(expand),
+    })),
+  };
 }

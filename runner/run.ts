@@ -5,7 +5,7 @@
  * the oracle it was computed from.
  */
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../sim/kernel';
-import { Broker, ClusterMetadata } from '../sim/actors';
+import { Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../sim/actors';
 import { HistoryRecorder, type History, type Oracle } from '../sim/history';
 import { ClientActor, FinalReaderActor, type ClientDeps } from '../sim/workload';
 import { checkHistory } from '../sim/checker';
@@ -44,6 +44,7 @@ interface World {
   readonly recorder: HistoryRecorder;
   readonly control: { stopping: boolean };
   readonly brokers: ReadonlyArray<{ id: string; broker: Broker }>;
+  readonly controller: Controller;
   readonly clients: readonly ClientActor[];
   readonly readers: readonly FinalReaderActor[];
   readonly nemesis: Nemesis;
@@ -61,7 +62,11 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     if (!(error instanceof BudgetExceededError)) throw error;
     budgetError = error.message;
   }
-  const oracle = buildOracle(world.brokers, nemesis.faultIntervals());
+  const oracle = buildOracle({
+    brokers: world.brokers,
+    controller: world.controller,
+    faults: nemesis.faultIntervals(),
+  });
   const history = recorder.history;
   const check = checkHistory(history, oracle);
   const report = buildReport({
@@ -106,6 +111,11 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
     id: id as string,
     broker: newBroker(id, metadata, scenario),
   }));
+  const controller = new Controller(metadata.brokers, metadata.initialStates(), {
+    brokerSessionTimeoutMs: scenario.broker.brokerSessionTimeoutMs,
+    uncleanLeaderElectionEnable: scenario.broker.uncleanLeaderElectionEnable,
+  });
+  sim.addNode(nodeId(CONTROLLER_ID), controller);
   for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
   const clients = scenario.clients.map((spec) => new ClientActor(spec, deps));
   scenario.clients.forEach((spec, index) =>
@@ -119,7 +129,7 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
   });
   const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'));
   nemesis.schedule(scenario.faults);
-  return { sim, recorder, control, brokers, clients, readers, nemesis };
+  return { sim, recorder, control, brokers, controller, clients, readers, nemesis };
 }
 
 /**
@@ -161,14 +171,24 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       logWriteUsMin: 1000,
       logWriteUsMax: 3000,
     },
+    replication: {
+      minInsyncReplicas: scenario.broker.minInsyncReplicas,
+      replicaLagTimeMaxMs: scenario.broker.replicaLagTimeMaxMs,
+      strictMinIsrHighWatermark: scenario.protocol.highWatermarkStrictMinIsr,
+      leaderEpochTruncation: scenario.protocol.leaderEpochTruncation,
+    },
     bugs: { skipProducerEpochCheck: scenario.bugs.partitionSkipProducerEpochCheck },
     fetchBatchesMax: 64,
   });
 }
 
+/** Open transactions on the partitions' current leaders. */
 function openTransactionCount(brokers: ReadonlyArray<{ broker: Broker }>): number {
   let count = 0;
-  for (const { broker } of brokers)
-    for (const log of broker.partitions.values()) count += log.openTransactions.size;
+  for (const { broker } of brokers) {
+    for (const replica of broker.partitions.values()) {
+      if (replica.role === 'leader') count += replica.log.openTransactions.size;
+    }
+  }
   return count;
 }

@@ -191,13 +191,21 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
   name: 'zombie-fencing',
   description: 'A transactional producer pauses past its transaction timeout and comes back.',
   brokers: 3,
-  topics: [{ name: 'events', partitions: 3 }, { name: 'audit', partitions: 1 }],
+  topics: [
+    { name: 'events', partitions: 3, replicationFactor: 3 },
+    { name: 'audit', partitions: 1, replicationFactor: 3 },
+  ],
   broker: {
     transactionMaxTimeoutMs: 600000,
     transactionAbortTimedOutTransactionCleanupIntervalMs: 5000,
     transactionStateLogNumPartitions: 50,
+    minInsyncReplicas: 1,
+    uncleanLeaderElectionEnable: false,
+    replicaLagTimeMaxMs: 30000,
+    brokerSessionTimeoutMs: 9000,
   },
   bugs: { partitionSkipProducerEpochCheck: true },
+  protocol: { leaderEpochTruncation: true, highWatermarkStrictMinIsr: true },
   network: { delayUsMin: 100, delayUsMax: 2000 },
   clients: [
     {
@@ -289,14 +297,19 @@ describe('parseScenario on valid files', () => {
     const config = parseScenario(BASE, FILE);
     expect(config).toMatchObject({
       description: '',
-      brokers: 1,
-      topics: [{ name: 'events', partitions: 1 }],
+      brokers: 3,
+      topics: [{ name: 'events', partitions: 1, replicationFactor: 3 }],
       broker: {
         transactionMaxTimeoutMs: 900000,
         transactionAbortTimedOutTransactionCleanupIntervalMs: 10000,
         transactionStateLogNumPartitions: 50,
+        minInsyncReplicas: 1,
+        uncleanLeaderElectionEnable: false,
+        replicaLagTimeMaxMs: 30000,
+        brokerSessionTimeoutMs: 9000,
       },
       bugs: { partitionSkipProducerEpochCheck: false },
+      protocol: { leaderEpochTruncation: true, highWatermarkStrictMinIsr: true },
       network: { delayUsMin: 500, delayUsMax: 2000 },
       expect: { anomalies: [], detectPercentMin: 0, fenced: [] },
       healMs: 60000,
@@ -436,7 +449,7 @@ describe('parseScenario errors', () => {
   it('reports an unknown fault target', () => {
     const text = edit(BASE, '    to: P', '    to: Q');
     const error = expectInvalid(text, { line: lineOf(text, 'to: Q'), key: 'faults[0].to' });
-    expect(error.message).toContain('unknown node Q: expected one of b1, P, C');
+    expect(error.message).toContain('unknown node Q: expected one of b1, b2, b3, P, C');
   });
 
   it('reports an unknown message kind in a drop fault', () => {

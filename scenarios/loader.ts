@@ -248,12 +248,24 @@ function resolveScenario(options: {
     description: scenario.description,
     hash: options.hash,
     brokers: scenario.cluster.brokers,
-    topics: scenario.cluster.topics.map((topic) => ({ ...topic })),
+    topics: scenario.cluster.topics.map((topic) => ({
+      name: topic.name,
+      partitions: topic.partitions,
+      replicationFactor: topic['replication.factor'] ?? Math.min(3, scenario.cluster.brokers),
+    })),
     broker: {
       transactionMaxTimeoutMs: broker['transaction.max.timeout.ms'],
       transactionAbortTimedOutTransactionCleanupIntervalMs:
         broker['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
       transactionStateLogNumPartitions: broker['transaction.state.log.num.partitions'],
+      minInsyncReplicas: broker['min.insync.replicas'],
+      uncleanLeaderElectionEnable: broker['unclean.leader.election.enable'],
+      replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
+      brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],
+    },
+    protocol: {
+      leaderEpochTruncation: scenario.protocol['leader.epoch.truncation'],
+      highWatermarkStrictMinIsr: scenario.protocol['high.watermark.strict.min.isr'],
     },
     bugs: {
       partitionSkipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],

@@ -107,6 +107,22 @@ export interface BrokerSettings {
   readonly transactionAbortTimedOutTransactionCleanupIntervalMs: number;
   /** `transaction.state.log.num.partitions`: places coordinators. @default 50 */
   readonly transactionStateLogNumPartitions: number;
+  /** `min.insync.replicas` (broker-wide; capped at each topic's replication factor). @default 1 */
+  readonly minInsyncReplicas: number;
+  /** `unclean.leader.election.enable`. @default false */
+  readonly uncleanLeaderElectionEnable: boolean;
+  /** `replica.lag.time.max.ms`: a follower this far behind leaves the ISR. @default 30000 */
+  readonly replicaLagTimeMaxMs: number;
+  /** `broker.session.timeout.ms`: the controller fences a silent broker after this. @default 9000 */
+  readonly brokerSessionTimeoutMs: number;
+}
+
+/** Protocol-version switches: each defaults to current Kafka behaviour. */
+export interface ProtocolSwitches {
+  /** `leader.epoch.truncation`: KIP-101 truncation; false is pre-0.11 truncate-to-HW. @default true */
+  readonly leaderEpochTruncation: boolean;
+  /** `high.watermark.strict.min.isr`: 3.7+ (KAFKA-15583) HW gating by min ISR. @default true */
+  readonly highWatermarkStrictMinIsr: boolean;
 }
 
 /**
@@ -183,6 +199,8 @@ export interface TopicConfig {
   readonly name: string;
   /** @default 1 */
   readonly partitions: number;
+  /** `replication.factor`. @default min(3, brokers) */
+  readonly replicationFactor: number;
 }
 
 /** A whole resolved scenario. */
@@ -197,6 +215,7 @@ export interface ScenarioConfig {
   readonly topics: readonly TopicConfig[];
   readonly broker: BrokerSettings;
   readonly bugs: BugSwitches;
+  readonly protocol: ProtocolSwitches;
   readonly network: { readonly delayUsMin: number; readonly delayUsMax: number };
   readonly clients: readonly ClientConfig[];
   readonly faults: readonly FaultSpec[];

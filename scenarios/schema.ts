@@ -134,10 +134,11 @@ const topicSchema = section({
     .regex(TOPIC_NAME, message('must be 1 to 249 of the characters A-Z a-z 0-9 . _ -'))
     .refine((name) => !name.startsWith('__'), message('must not start with "__"')),
   partitions: integer({ min: 1 }).default(1),
+  'replication.factor': integer({ min: 1 }).optional(),
 });
 
 const clusterSchema = section({
-  brokers: integer({ min: 1 }).default(1),
+  brokers: integer({ min: 1 }).default(3),
   topics: list(topicSchema, { empty: false }),
 });
 
@@ -145,6 +146,15 @@ const brokerSchema = section({
   'transaction.max.timeout.ms': positive().default(900000),
   'transaction.abort.timed.out.transaction.cleanup.interval.ms': positive().default(10000),
   'transaction.state.log.num.partitions': integer({ min: 1 }).default(50),
+  'min.insync.replicas': integer({ min: 1 }).default(1),
+  'unclean.leader.election.enable': boolean().default(false),
+  'replica.lag.time.max.ms': positive().default(30000),
+  'broker.session.timeout.ms': positive().default(9000),
+});
+
+const protocolSchema = section({
+  'leader.epoch.truncation': boolean().default(true),
+  'high.watermark.strict.min.isr': boolean().default(true),
 });
 
 const networkSchema = section({
@@ -284,6 +294,7 @@ export const scenarioFileSchema = section({
   broker: brokerSchema.prefault({}),
   network: networkSchema.prefault({}),
   bugs: bugsSchema.prefault({}),
+  protocol: protocolSchema.prefault({}),
   clients: list(clientSchema, { empty: false }),
   faults: list(faultSchema, { empty: true }).default([]),
   expect: expectSchema.prefault({}),
@@ -364,15 +375,28 @@ export function workloadKindOf(client: ClientEntry): WorkloadKind {
 
 /** The workload keys of each kind, and who that kind is, for messages. */
 const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly string[] }> = new Map([
-  ['transactions', {
-    who: 'a transactional producer (one with transactional.id)',
-    keys: ['start.ms', 'topics', 'transactions', 'records.per.transaction', 'send.interval.ms',
-      'transaction.interval.ms', 'abort.every'],
-  }],
-  ['sends', {
-    who: 'a producer without transactional.id',
-    keys: ['start.ms', 'topics', 'sends', 'send.interval.ms'],
-  }],
+  [
+    'transactions',
+    {
+      who: 'a transactional producer (one with transactional.id)',
+      keys: [
+        'start.ms',
+        'topics',
+        'transactions',
+        'records.per.transaction',
+        'send.interval.ms',
+        'transaction.interval.ms',
+        'abort.every',
+      ],
+    },
+  ],
+  [
+    'sends',
+    {
+      who: 'a producer without transactional.id',
+      keys: ['start.ms', 'topics', 'sends', 'send.interval.ms'],
+    },
+  ],
   ['polls', { who: 'a consumer', keys: ['start.ms', 'topics', 'poll.interval.ms'] }],
 ]);
 
@@ -416,6 +440,11 @@ export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
       problems.push({ path, detail: `duplicate topic name ${topic.name}` });
     }
     topicNames.add(topic.name);
+    const replicationFactor = topic['replication.factor'];
+    if (replicationFactor !== undefined && replicationFactor > brokers.length) {
+      const path = ['cluster', 'topics', index, 'replication.factor'];
+      problems.push({ path, detail: `must not exceed the number of brokers: ${brokers.length}` });
+    }
   });
   const clientNames = new Set<string>();
   scenario.clients.forEach((client, index) => {

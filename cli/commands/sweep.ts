@@ -1,19 +1,29 @@
 /**
- * `eos-sim sweep <scenario|dir>... [--seeds A..B] [--json]` and the main job (`eos-sim` with no
- * arguments): many seeds of many scenarios. A sweep streams one line per seed that did not pass
- * and ends with a summary; the main job prints one line per bundled scenario. Both exit as
- * {@link exitCodeForSweep} says.
+ * `eos-sim sweep <scenario|dir>... [--seeds A..B] [--workers N] [--shard K/N] [--out DIR]
+ * [--resume] [--junit F] [--json] [--seed-timeout-ms MS] [--require-coverage a,b]` and the main
+ * job (`eos-sim` with no arguments). A sweep runs on a worker pool, streams one line per seed to
+ * `<out>/results.jsonl` and one console line per seed that did not pass, shows progress on
+ * stderr, and ends with a summary; the main job prints one line per bundled scenario. Both exit
+ * as {@link exitCodeForSweep} says.
  */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { renderMainJobLine, renderSweepRunLine, renderSweepSummary } from '../../reports';
-import type { ScenarioSweep, SweepRun } from '../../reports';
+import type { SweepResultLine } from '../../reports';
 import { EOS_SIM_VERSION } from '../../runner';
+import { artifactDir } from '../artifacts';
 import { exitCodeForSweep, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
 import { bundledScenarioDir } from '../paths';
+import { createProgress } from '../progress';
+import { RESULTS_FILE_NAME } from '../results_file';
 import { parseSeedRange } from '../seeds';
-import { planSweep, sweepScenario } from '../sweep';
+import { WHOLE, parseShard } from '../shard';
+import { planSweep, runSweep } from '../sweep';
+import { parseCoverageNames, parsePositiveInteger, summaryOf, writeJunit } from '../sweep_output';
+import { sweepRunOf } from '../sweep_tally';
 
-/** The parsed arguments of `eos-sim sweep`. */
+/** The parsed arguments of `eos-sim sweep`; strings are validated here. */
 export interface SweepCommandOptions {
   /** Scenario files and directories. */
   readonly paths: readonly string[];
@@ -21,40 +31,116 @@ export interface SweepCommandOptions {
   readonly seeds: string | undefined;
   /** `--json`: print the summary as JSON; per-seed lines go to stderr. @default false */
   readonly json: boolean;
+  /** `--workers N`. @default os.availableParallelism() */
+  readonly workers?: string | undefined;
+  /** `--shard K/N`. @default the whole range */
+  readonly shard?: string | undefined;
+  /** `--out DIR`. @default {@link DEFAULT_OUT} */
+  readonly out?: string | undefined;
+  /** `--resume`: skip the seeds `<out>/results.jsonl` records. @default false */
+  readonly resume?: boolean;
+  /** `--junit F`: write JUnit XML to F. */
+  readonly junit?: string | undefined;
+  /** `--seed-timeout-ms MS`. @default {@link SEED_TIMEOUT_MS_DEFAULT} */
+  readonly seedTimeoutMs?: string | undefined;
+  /** `--require-coverage a,b`. */
+  readonly requireCoverage?: string | undefined;
 }
 
+/** Where a sweep writes unless `--out` says otherwise (git-ignored). */
+export const DEFAULT_OUT = '.eos-sim/sweep';
+/** A seed's wall-clock budget unless `--seed-timeout-ms` says otherwise. */
+export const SEED_TIMEOUT_MS_DEFAULT = 60_000;
+/** The most worker threads `--workers` accepts. */
+const WORKERS_MAX = 1024;
+/** The longest `--seed-timeout-ms`: a day. */
+const SEED_TIMEOUT_MS_MAX = 86_400_000;
 /** Failing seeds the main job lists under a scenario that did not meet its expectation. */
 const MAIN_JOB_FAILURES_SHOWN = 3;
 
+/** Whether CI is set to anything but an empty string, `0` or `false`. */
+function inCi(): boolean {
+  const ci = process.env['CI'];
+  return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false';
+}
+
+/** The validated settings of a sweep. */
+function settingsOf(options: SweepCommandOptions) {
+  return {
+    range: options.seeds === undefined ? undefined : parseSeedRange(options.seeds),
+    workers:
+      options.workers === undefined
+        ? availableParallelism()
+        : parsePositiveInteger('--workers', options.workers, WORKERS_MAX),
+    shard: options.shard === undefined ? WHOLE : parseShard(options.shard),
+    out: options.out ?? DEFAULT_OUT,
+    seedTimeoutMs:
+      options.seedTimeoutMs === undefined
+        ? SEED_TIMEOUT_MS_DEFAULT
+        : parsePositiveInteger('--seed-timeout-ms', options.seedTimeoutMs, SEED_TIMEOUT_MS_MAX),
+    requireCoverage:
+      options.requireCoverage === undefined ? [] : parseCoverageNames(options.requireCoverage),
+  };
+}
+
 /**
  * Runs `eos-sim sweep` and returns its exit code.
- * @throws UsageError for bad `--seeds`; ScenarioInvalidError or ScenarioNotFoundError.
- * @example sweepCommand({ paths: ['scenarios'], seeds: '1..3', json: false }, context)
+ * @throws UsageError for bad flags; ScenarioInvalidError or ScenarioNotFoundError.
+ * @example await sweepCommand({ paths: ['scenarios'], seeds: '1..3', json: false }, context)
  */
-export function sweepCommand(options: SweepCommandOptions, context: CliContext): ExitCode {
-  const range = options.seeds === undefined ? undefined : parseSeedRange(options.seeds);
-  const plans = planSweep(options.paths, range);
+export async function sweepCommand(
+  options: SweepCommandOptions,
+  context: CliContext,
+): Promise<ExitCode> {
+  const settings = settingsOf(options);
+  const plans = planSweep(options.paths, settings.range);
   const { stdout, stderr } = context.io;
   const lines = options.json ? stderr : stdout;
   const colour = options.json ? false : context.colour;
-  const onRun = (run: SweepRun): void => {
-    if (run.outcome !== 'pass') lines.write(`${renderSweepRunLine(run, { colour })}\n`);
-  };
-  const summary = { scenarios: plans.map((plan) => sweepScenario(plan, onRun)) };
-  stdout.write(
-    options.json
-      ? `${JSON.stringify(summary, null, 2)}\n`
-      : renderSweepSummary(summary, { colour: context.colour }),
-  );
+  const progress = createProgress(stderr, { ci: inCi() });
+  const output = await runSweep({
+    plans,
+    workers: settings.workers,
+    shard: settings.shard,
+    out: settings.out,
+    resume: options.resume === true,
+    seedTimeoutMs: settings.seedTimeoutMs,
+    keepLines: options.junit !== undefined,
+    onStart: (total, resumed) => progress.start(total, resumed, settings.workers),
+    onLine: (line: SweepResultLine) => {
+      if (line.outcome !== 'pass') {
+        const text = renderSweepRunLine(sweepRunOf(line), { colour });
+        if (lines === stderr) progress.log(text);
+        else lines.write(`${text}\n`);
+      }
+      progress.update(line);
+    },
+  }).finally(() => progress.stop());
+  const summary = summaryOf({ ...output, requireCoverage: settings.requireCoverage });
+  if (options.junit !== undefined) {
+    const out = settings.out;
+    writeJunit(options.junit, output.lines ?? [], (line) =>
+      artifactDir(out, line.scenario, line.seed),
+    );
+  }
+  if (options.json) {
+    stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  } else {
+    stdout.write(renderSweepSummary(summary, { colour: context.colour }));
+    const where = `results: ${join(settings.out, RESULTS_FILE_NAME)}`;
+    const artifacts = `artifacts of seeds that did not pass: ${settings.out}/<scenario>/<seed>/`;
+    const junit = options.junit === undefined ? '' : `; JUnit: ${options.junit}`;
+    stdout.write(`${where}; ${artifacts}${junit}\n`);
+  }
   return exitCodeForSweep(summary);
 }
 
 /**
- * The main job: every bundled scenario over its own seed range, one line per scenario, and a
- * verdict. Returns the exit code.
+ * The main job: every bundled scenario over its own seed range on all cores, one line per
+ * scenario, and a verdict. Writes no files. Returns the exit code.
  * @example await main([]) // runs mainJob
  */
-export function mainJob(context: CliContext): ExitCode {
+export async function mainJob(context: CliContext): Promise<ExitCode> {
   const directory = bundledScenarioDir();
   const plans = planSweep([directory], undefined);
   const { stdout } = context.io;
@@ -63,11 +149,18 @@ export function mainJob(context: CliContext): ExitCode {
     `eos-sim ${EOS_SIM_VERSION}: ${plans.length} bundled scenarios in ${directory}, ` +
       'each over its own seed range\n',
   );
+  const output = await runSweep({
+    plans,
+    workers: availableParallelism(),
+    shard: WHOLE,
+    out: undefined,
+    resume: false,
+    seedTimeoutMs: SEED_TIMEOUT_MS_DEFAULT,
+    keepLines: false,
+  });
   const nameWidth = Math.max(...plans.map((plan) => plan.scenario.name.length));
-  const sweeps: ScenarioSweep[] = [];
-  for (const plan of plans) {
-    const sweep = sweepScenario(plan, () => undefined);
-    sweeps.push(sweep);
+  const sweeps = output.tallies.map((tally) => tally.summary());
+  for (const sweep of sweeps) {
     stdout.write(`${renderMainJobLine(sweep, { colour, nameWidth })}\n`);
     for (const run of sweep.failures.slice(0, MAIN_JOB_FAILURES_SHOWN)) {
       stdout.write(`  ${renderSweepRunLine(run, { colour })}\n`);

@@ -24,6 +24,19 @@ export {
   type TransactionState,
 } from './coordinator/transaction_metadata';
 export { KafkaProducer, type ProducerMetadata } from './producer/kafka_producer';
+export { ClientMetadata, type MetadataTimer } from './client/client_metadata';
+export {
+  Controller,
+  CONTROLLER_ID,
+  type ControllerSettings,
+  type ElectionRecord,
+} from './controller/controller';
+export {
+  PartitionReplica,
+  type ReplicationSettings,
+  type TruncationRecord,
+} from './broker/partition_replica';
+export type { TopicSpec } from './broker/cluster_metadata';
 export type { SendResult } from './producer/producer_batch';
 export type { ClientTransactionState, ProducerConfig } from './producer/producer_config';
 export { KafkaConsumer, type ConsumerConfig, type ConsumerTimer } from './consumer/kafka_consumer';

@@ -60,6 +60,8 @@ export interface PollValue {
     readonly topic: string;
     readonly partition: number;
     readonly position: number;
+    /** The high watermark the leader reported in the last fetch of the partition, if any. */
+    readonly highWatermark?: number;
   }>;
 }
 

@@ -48,6 +48,44 @@ export interface OraclePartition {
     readonly producerEpoch: number;
     readonly firstOffset: number;
   }>;
+  /** Every replica's final log (absent for histories recorded outside the simulator). */
+  readonly replicas?: readonly OracleReplica[];
+}
+
+/** One replica of a partition at the end of the run. */
+export interface OracleReplica {
+  readonly broker: string;
+  readonly logEndOffset: number;
+  readonly highWatermark: number;
+  readonly inSyncReplica: boolean;
+  readonly records: readonly OracleRecord[];
+}
+
+/** A leader election by the controller. */
+export interface OracleElection {
+  readonly timeUs: number;
+  readonly topic: string;
+  readonly partition: number;
+  /** null when the partition went offline. */
+  readonly leader: string | null;
+  readonly leaderEpoch: number;
+  readonly kind: 'clean' | 'unclean' | 'offline';
+}
+
+/** Records a replica removed from its log, and why. */
+export interface OracleTruncation {
+  readonly timeUs: number;
+  readonly topic: string;
+  readonly partition: number;
+  readonly broker: string;
+  /** The new log end offset. */
+  readonly toOffset: number;
+  /**
+   * `diverging-epoch`: KIP-101 truncation after a leader change; `high-watermark`: legacy
+   * truncation to the follower's own HW; `power-loss`: the unflushed tail was lost.
+   */
+  readonly reason: 'diverging-epoch' | 'high-watermark' | 'power-loss' | 'leader-behind';
+  readonly removed: readonly OracleRecord[];
 }
 
 /** A coordinator granting a producerEpoch for a transactional.id: lower epochs are fenced. */
@@ -63,6 +101,14 @@ export interface EpochGrant {
   readonly reason: 'init' | 'fence' | 'timeout';
 }
 
+/** How often coordinators moved a transactional.id from one state to another. */
+export interface CoordinatorTransitionCount {
+  /** Kafka's state name, e.g. `Ongoing`. */
+  readonly from: string;
+  readonly to: string;
+  readonly count: number;
+}
+
 /** A fault active during part of the run (for explanations). */
 export interface FaultInterval {
   readonly description: string;
@@ -75,6 +121,16 @@ export interface FaultInterval {
 export interface Oracle {
   readonly partitions: readonly OraclePartition[];
   readonly epochGrants: readonly EpochGrant[];
+  /** Leader elections, in time order (absent outside the simulator). */
+  readonly elections?: readonly OracleElection[];
+  /** Log truncations on any replica, in time order (absent outside the simulator). */
+  readonly truncations?: readonly OracleTruncation[];
+  /**
+   * How often each transaction-coordinator state transition happened (`Ongoing` to
+   * `PrepareCommit`, ...), summed over coordinators, sorted by `from` then `to`. Optional: the
+   * runner fills it once the coordinator counts its transitions; sweep coverage reads it.
+   */
+  readonly coordinatorTransitions?: readonly CoordinatorTransitionCount[];
   readonly faults: readonly FaultInterval[];
   /**
    * Invariants the simulator found broken during the run (for example `lastStableOffset ≤

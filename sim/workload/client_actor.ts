@@ -6,7 +6,7 @@
  */
 import type { Actor, ActorContext, CrashMode, Envelope } from '../kernel';
 import type { ClusterMetadata, KafkaMessage, KafkaResponse, TopicPartition } from '../actors';
-import { KafkaConsumer, KafkaProducer } from '../actors';
+import { ClientMetadata, KafkaConsumer, KafkaProducer, type MetadataTimer } from '../actors';
 import type { HistoryRecorder } from '../history';
 import { HistoryWriter } from './history_writer';
 import { FinalReader, PollsApp } from './polls_app';
@@ -33,6 +33,7 @@ type App = TransactionsApp | SendsApp | PollsApp;
 /** A client node running one application. */
 export class ClientActor implements Actor<KafkaMessage> {
   private producer: KafkaProducer | null = null;
+  private clientMetadata: ClientMetadata | null = null;
   private consumer: KafkaConsumer | null = null;
   private app: App | null = null;
   private readonly processes: ProcessPool;
@@ -53,9 +54,14 @@ export class ClientActor implements Actor<KafkaMessage> {
 
   onStart(ctx: Ctx): void {
     const partitions = this.partitions();
-    const leaderOf = (tp: TopicPartition) => this.deps.metadata.leaderOf(tp);
+    const metadata = newClientMetadata(this.deps.metadata, ctx, {
+      requestTimeoutMs: this.spec.settings.requestTimeoutMs,
+      retryBackoffMs: this.spec.role === 'producer' ? this.spec.settings.retryBackoffMs : 100,
+    });
+    this.clientMetadata = metadata;
     if (this.spec.role === 'producer') {
-      const producer = new KafkaProducer(this.spec.settings, this.deps.metadata, ctx);
+      const producer = new KafkaProducer(this.spec.settings, metadata, ctx);
+      metadata.onUpdate = () => producer.onMetadataUpdate();
       const appDeps = { ...this.deps, writer: this.writer, partitions, ctx };
       const workload = this.spec.workload;
       const transactionalId = this.spec.settings.transactionalId;
@@ -69,7 +75,7 @@ export class ClientActor implements Actor<KafkaMessage> {
             )
           : new SendsApp(workload, producer, appDeps);
     } else {
-      const consumer = new KafkaConsumer(this.spec.settings, leaderOf, ctx);
+      const consumer = new KafkaConsumer(this.spec.settings, metadata, ctx);
       this.consumer = consumer;
       this.app = new PollsApp(this.spec.workload, consumer, {
         ...this.deps,
@@ -86,6 +92,7 @@ export class ClientActor implements Actor<KafkaMessage> {
   }
 
   onCrash(_mode: CrashMode): void {
+    this.clientMetadata = null;
     this.producer = null;
     this.consumer = null;
     this.app = null;
@@ -93,14 +100,17 @@ export class ClientActor implements Actor<KafkaMessage> {
 
   onMessage(envelope: Envelope<KafkaMessage>): void {
     const message = envelope.payload as KafkaResponse;
-    if (message.kind === 'FetchResponse' || message.kind === 'ListOffsetsResponse')
+    if (message.kind === 'MetadataResponse') this.clientMetadata?.onResponse(message);
+    else if (message.kind === 'FetchResponse' || message.kind === 'ListOffsetsResponse')
       this.consumer?.onResponse(message);
     else this.producer?.onResponse(message);
   }
 
   onTimer(payload: unknown): void {
     const timer = payload as { owner: string };
-    if (timer.owner === 'app') {
+    if (timer.owner === 'metadata') {
+      this.clientMetadata?.onTimer(payload as MetadataTimer);
+    } else if (timer.owner === 'app') {
       const appTimer = payload as AppTimer;
       if (appTimer.type === 'start') this.app?.start();
       else this.app?.onTimer(appTimer);
@@ -120,6 +130,7 @@ export class ClientActor implements Actor<KafkaMessage> {
 export class FinalReaderActor implements Actor<KafkaMessage> {
   private reader: FinalReader | null = null;
   private consumer: KafkaConsumer | null = null;
+  private clientMetadata: ClientMetadata | null = null;
   private ctx: Ctx | null = null;
 
   constructor(
@@ -138,13 +149,11 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
     const ctx = this.ctx;
     if (ctx === null) return;
     const metadata = this.deps.metadata;
+    const timing = { requestTimeoutMs: 30_000, retryBackoffMs: 100 };
+    this.clientMetadata = newClientMetadata(metadata, ctx, timing);
     this.consumer = new KafkaConsumer(
-      {
-        isolationLevel: this.isolationLevel,
-        autoOffsetReset: 'earliest',
-        requestTimeoutMs: 30_000,
-      },
-      (tp) => metadata.leaderOf(tp),
+      { isolationLevel: this.isolationLevel, autoOffsetReset: 'earliest', ...timing },
+      this.clientMetadata,
       ctx,
     );
     const writer = new HistoryWriter(
@@ -166,10 +175,25 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
   }
 
   onMessage(envelope: Envelope<KafkaMessage>): void {
-    this.consumer?.onResponse(envelope.payload as KafkaResponse);
+    const message = envelope.payload as KafkaResponse;
+    if (message.kind === 'MetadataResponse') this.clientMetadata?.onResponse(message);
+    else this.consumer?.onResponse(message);
   }
 
   onTimer(payload: unknown): void {
-    this.consumer?.onTimer(payload as Parameters<KafkaConsumer['onTimer']>[0]);
+    if ((payload as { owner: string }).owner === 'metadata') {
+      this.clientMetadata?.onTimer(payload as MetadataTimer);
+    } else {
+      this.consumer?.onTimer(payload as Parameters<KafkaConsumer['onTimer']>[0]);
+    }
   }
+}
+
+/** A client's metadata cache, seeded with the cluster's initial assignment. */
+function newClientMetadata(
+  cluster: ClusterMetadata,
+  ctx: Ctx,
+  timing: { requestTimeoutMs: number; retryBackoffMs: number },
+): ClientMetadata {
+  return new ClientMetadata(cluster.brokers, cluster.initialStates(), ctx, timing);
 }

@@ -22,9 +22,11 @@ export function pollValue(consumer: KafkaConsumer, records: readonly ConsumerRec
       offset,
       value,
     })),
-    positions: consumer
-      .assignment()
-      .map((tp) => ({ ...tp, position: consumer.position(tp) ?? -1 })),
+    positions: consumer.assignment().map((tp) => {
+      const highWatermark = consumer.lastHighWatermark(tp);
+      const position = { ...tp, position: consumer.position(tp) ?? -1 };
+      return highWatermark === undefined ? position : { ...position, highWatermark };
+    }),
   };
 }
 

@@ -189,7 +189,7 @@ describe('exit 64: usage errors and invalid scenarios, one line, no stack', () =
 
 describe('eos-sim sweep and scenarios', () => {
   it('sweeps seeds 1..3 and prints a summary', async () => {
-    const { code, stdout } = await cli(['sweep', ZOMBIE, '--seeds', '1..3']);
+    const { code, stdout } = await cli(['sweep', ZOMBIE, '--seeds', '1..3', '--out', scratch.path]);
     expect(code).toBe(0);
     expect(stdout).toContain('sweep summary');
     expect(stdout).toContain(`zombie-fencing (${ZOMBIE}) · seeds 1..3`);
@@ -204,7 +204,7 @@ describe('eos-sim sweep and scenarios', () => {
         text.replace('anomalies: [zombie-write]', 'anomalies: []').replace(/^ {2}detect.*\n/m, ''),
       ),
     );
-    const { code, stdout } = await cli(['sweep', file, '--seeds', '1..5']);
+    const { code, stdout } = await cli(['sweep', file, '--seeds', '1..5', '--out', scratch.path]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^FAIL zombie-fencing-no-epoch-check seed=\d+: zombie-write · /m);
     expect(stdout).toMatch(new RegExp(`npx eos-sim run ${file} --seed \\d+`));
@@ -213,7 +213,15 @@ describe('eos-sim sweep and scenarios', () => {
   });
 
   it('prints the sweep summary as JSON with --json', async () => {
-    const { code, stdout } = await cli(['sweep', ZOMBIE, '--seeds', '2..3', '--json']);
+    const { code, stdout } = await cli([
+      'sweep',
+      ZOMBIE,
+      '--seeds',
+      '2..3',
+      '--json',
+      '--out',
+      scratch.path,
+    ]);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout) as { scenarios: Array<Record<string, unknown>> };
     expect(summary.scenarios[0]).toMatchObject({ seedsRun: 2, expectationMet: true });

@@ -74,6 +74,7 @@ function sweep(outcomes: Partial<ScenarioSweep['outcomes']>, detectionMet = true
     ],
     failures: [],
     failureCount: 0,
+    outcomeFirstSeeds: {},
     expectationMet: true,
   };
 }

@@ -6,12 +6,13 @@
  *
  * Method: replace the runner's `runScenario` with one that throws an `AssertionError` for seed
  * 2 and runs normally otherwise (vitest module mock, this file only), then call `main`
- * in-process with captured streams.
+ * in-process with captured streams. Sweeps run in worker threads the mock does not reach, so
+ * the sweep test uses the worker's test-only `EOS_SIM_TEST_FAULT` hook instead.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { AssertionError } from '../../sim/kernel';
 import { main } from '../../cli';
-import { runCli, type CliCall } from './cli_helpers';
+import { runCli, scratchDir, type CliCall } from './cli_helpers';
 
 const cli = (argv: readonly string[], options: { isTTY?: boolean } = {}): Promise<CliCall> =>
   runCli(main, argv, options);
@@ -47,11 +48,21 @@ describe('internal errors', () => {
   });
 
   it('keeps sweeping past the failing seed and exits 70', async () => {
-    const { code, stdout } = await cli(['sweep', ZOMBIE, '--seeds', '1..3']);
-    expect(code).toBe(70);
-    expect(stdout).toContain(
-      'INTERNAL ERROR zombie-fencing seed=2: Internal error: Leader epoch went backwards',
-    );
-    expect(stdout).toContain('outcomes: pass 2, internal error 1');
+    // Sweeps run in worker threads, which this file's module mock does not reach: the worker's
+    // test-only hook makes seed 2 throw instead.
+    const scratch = scratchDir();
+    vi.stubEnv('EOS_SIM_TEST_FAULT', 'throw:2');
+    try {
+      const argv = ['sweep', ZOMBIE, '--seeds', '1..3', '--workers', '1', '--out', scratch.path];
+      const { code, stdout } = await cli(argv);
+      expect(code).toBe(70);
+      expect(stdout).toContain(
+        'INTERNAL ERROR zombie-fencing seed=2: Internal error: Test fault: seed 2 throws',
+      );
+      expect(stdout).toContain('outcomes: pass 2, internal error 1');
+    } finally {
+      vi.unstubAllEnvs();
+      scratch.remove();
+    }
   });
 });

@@ -1,111 +1,172 @@
 /**
- * A Kafka broker: it leads the partitions the cluster metadata gives it, answers Produce, Fetch
- * and ListOffsets for them, answers FindCoordinator for anyone, hosts a transaction coordinator,
- * and appends WriteTxnMarkers. The log survives a process crash; producer and transaction state
- * are rebuilt from it on restart, and a power loss also drops the unflushed tail.
+ * A Kafka broker: it heartbeats to the controller, holds its replicas (leading some, following
+ * others) through the replica manager and fetcher, answers Produce, Fetch, ListOffsets and
+ * Metadata, answers FindCoordinator for anyone, hosts a transaction coordinator, and appends
+ * WriteTxnMarkers as leader. Logs survive a process crash; producer and transaction state are
+ * rebuilt from them on restart, and a power loss also drops the unflushed tail.
  */
 import type { Actor, ActorContext, CrashMode, Envelope, NodeId } from '../../kernel';
 import type {
-  FetchRequest,
+  KafkaErrorCode,
   KafkaMessage,
   ListOffsetsRequest,
   ProduceRequest,
-  TopicPartition,
   WriteTxnMarkersRequest,
 } from '../protocol';
 import { partitionKey } from '../protocol';
+import { CONTROLLER_ID } from '../controller/controller';
 import {
   TransactionCoordinator,
   type CoordinatorSettings,
   type CoordinatorTimer,
 } from '../coordinator/transaction_coordinator';
 import type { ClusterMetadata } from './cluster_metadata';
-import { PartitionLog, type PartitionBugs } from './partition_log';
+import type { PartitionBugs } from './partition_log';
+import type { ReplicationSettings } from './partition_replica';
+import { ReplicaFetcher, type FetcherTimer } from './replica_fetcher';
+import { ReplicaManager, type ReplicaTimer } from './replica_manager';
 
 type Ctx = ActorContext<KafkaMessage>;
 
 /** Producer ids come in blocks, as the controller hands them out (R2.1). */
 const PRODUCER_ID_BLOCK_SIZE = 1000;
+/** `broker.heartbeat.interval.ms`. */
+const BROKER_HEARTBEAT_INTERVAL_US = 2_000_000;
 
 /** What a broker is built from. */
 export interface BrokerOptions {
   readonly id: NodeId;
   readonly metadata: ClusterMetadata;
   readonly coordinator: CoordinatorSettings;
+  readonly replication: ReplicationSettings;
   readonly bugs: PartitionBugs;
   /** Most batches one partition returns per fetch (stands in for fetch.max.bytes). @default 64 */
   readonly fetchBatchesMax: number;
 }
 
+type BrokerTimer = CoordinatorTimer | ReplicaTimer | FetcherTimer | { readonly owner: 'heartbeat' };
+
 /** One broker node. */
 export class Broker implements Actor<KafkaMessage> {
-  /** Durable: the logs of the partitions this broker leads. */
-  readonly partitions = new Map<string, PartitionLog>();
+  readonly replicaManager: ReplicaManager;
   readonly coordinator: TransactionCoordinator;
+  private readonly fetcher: ReplicaFetcher;
   private readonly brokerIndex: number;
   /** Durable: producer ids handed out so far. */
   private producerIdsAllocated = 0;
   private crashed: { mode: CrashMode; atUs: number } | null = null;
+  private started = false;
+  /** True after a restart until the controller answered a heartbeat. */
+  private registering = false;
+  private heartbeatIds = 1;
 
   constructor(private readonly options: BrokerOptions) {
     const { metadata, id } = options;
     this.brokerIndex = metadata.brokers.indexOf(id);
-    for (const tp of metadata.allPartitions()) {
-      if (metadata.leaderOf(tp) === id) {
-        this.partitions.set(
-          partitionKey(tp),
-          new PartitionLog(tp.topic, tp.partition, options.bugs),
-        );
-      }
-    }
+    this.replicaManager = new ReplicaManager({
+      brokerId: id,
+      initialStates: metadata.initialStates(),
+      replication: options.replication,
+      bugs: options.bugs,
+      fetchBatchesMax: options.fetchBatchesMax,
+    });
+    this.fetcher = new ReplicaFetcher(id, this.replicaManager);
     this.coordinator = new TransactionCoordinator(options.coordinator, {
       owns: (transactionalId) => metadata.coordinatorFor(transactionalId) === id,
-      leaderOf: (tp) => metadata.leaderOf(tp),
+      leaderOf: (tp) => this.replicaManager.leaderOf(tp),
       allocateProducerId: () => this.allocateProducerId(),
     });
   }
 
+  /** The partition logs this broker holds, keyed `topic-partition` (oracle). */
+  get partitions(): ReadonlyMap<string, import('./partition_replica').PartitionReplica> {
+    return this.replicaManager.replicas;
+  }
+
   onStart(ctx: Ctx): void {
+    const restarted = this.started;
+    this.started = true;
     if (this.crashed !== null) {
-      for (const partition of this.partitions.values()) {
-        partition.recoverAfterCrash(this.crashed.mode, this.crashed.atUs);
+      for (const replica of this.replicaManager.replicas.values()) {
+        const lost = replica.log.recoverAfterCrash(this.crashed.mode, this.crashed.atUs);
+        if (lost.length > 0) {
+          const toOffset = lost[0]?.baseOffset ?? replica.log.logEndOffset;
+          replica.truncations.push({
+            timeUs: ctx.nowUs(),
+            toOffset,
+            reason: 'power-loss',
+            removed: lost,
+          });
+        }
       }
       this.crashed = null;
     }
+    // After a restart the broker registers anew and needs the controller's full metadata.
+    this.registering = restarted;
+    this.replicaManager.onStart(ctx, restarted);
     this.coordinator.onStart(ctx);
+    this.heartbeat(ctx);
+    this.fetcher.maybeFetch(ctx);
   }
 
   onCrash(mode: CrashMode, nowUs: number): void {
     this.crashed = { mode, atUs: nowUs };
     this.coordinator.onCrash();
+    this.replicaManager.onCrash();
+    this.fetcher.onCrash();
   }
 
   onTimer(payload: unknown, ctx: Ctx): void {
-    this.coordinator.onTimer(payload as CoordinatorTimer, ctx);
+    const timer = payload as BrokerTimer;
+    switch (timer.owner) {
+      case 'coordinator':
+        return this.coordinator.onTimer(timer, ctx);
+      case 'fetcher':
+        return this.fetcher.onTimer(timer, ctx);
+      case 'heartbeat':
+        return this.heartbeat(ctx);
+      default:
+        this.replicaManager.onTimer(timer, ctx);
+        this.fetcher.maybeFetch(ctx);
+    }
   }
 
   onMessage(envelope: Envelope<KafkaMessage>, ctx: Ctx): void {
     const message = envelope.payload;
-    const client = envelope.source;
+    const source = envelope.source;
     switch (message.kind) {
       case 'Produce':
-        return this.onProduce(message, client, ctx);
+        return this.onProduce(message, source, ctx);
       case 'Fetch':
-        return this.onFetch(message, client, ctx);
+        return this.replicaManager.handleFetch(message, ctx, (partitions) =>
+          ctx.send(source, {
+            kind: 'FetchResponse',
+            correlationId: message.correlationId,
+            partitions,
+          }),
+        );
+      case 'FetchResponse':
+        return this.fetcher.onFetchResponse(message, source, ctx);
       case 'ListOffsets':
-        return this.onListOffsets(message, client, ctx);
+        return this.onListOffsets(message, source, ctx);
+      case 'Metadata':
+        return ctx.send(source, {
+          kind: 'MetadataResponse',
+          correlationId: message.correlationId,
+          partitions: [...this.replicaManager.metadata.values()],
+        });
       case 'FindCoordinator':
-        return ctx.send(client, {
+        return ctx.send(source, {
           kind: 'FindCoordinatorResponse',
           correlationId: message.correlationId,
           error: 'NONE',
           nodeId: this.options.metadata.coordinatorFor(message.key),
         });
       case 'InitProducerId':
-        return this.onInitProducerId(message, client, ctx);
+        return this.onInitProducerId(message, source, ctx);
       case 'AddPartitionsToTxn':
         return this.coordinator.handleAddPartitionsToTxn(message, ctx, (error) =>
-          ctx.send(client, {
+          ctx.send(source, {
             kind: 'AddPartitionsToTxnResponse',
             correlationId: message.correlationId,
             results: message.partitions.map((tp) => ({ ...tp, error })),
@@ -113,91 +174,63 @@ export class Broker implements Actor<KafkaMessage> {
         );
       case 'EndTxn':
         return this.coordinator.handleEndTxn(message, ctx, (error) =>
-          ctx.send(client, { kind: 'EndTxnResponse', correlationId: message.correlationId, error }),
+          ctx.send(source, { kind: 'EndTxnResponse', correlationId: message.correlationId, error }),
         );
       case 'WriteTxnMarkers':
-        return this.onWriteTxnMarkers(message, client, ctx);
+        return this.onWriteTxnMarkers(message, source, ctx);
       case 'WriteTxnMarkersResponse':
         return this.coordinator.onWriteTxnMarkersResponse(message, ctx);
+      case 'PartitionChange':
+        this.replicaManager.onPartitionChange(message.partitions, ctx);
+        return this.fetcher.maybeFetch(ctx);
+      case 'AlterPartitionResponse':
+        this.replicaManager.onAlterPartitionResponse(message, ctx);
+        return this.fetcher.maybeFetch(ctx);
+      case 'BrokerHeartbeatResponse':
+        this.registering = false;
+        return;
       default:
         ctx.trace(`ignored unexpected ${message.kind}`);
     }
   }
 
-  private partitionLog(tp: TopicPartition): PartitionLog | undefined {
-    return this.partitions.get(partitionKey(tp));
-  }
-
-  private leadershipError(
-    tp: TopicPartition,
-  ): 'UNKNOWN_TOPIC_OR_PARTITION' | 'NOT_LEADER_OR_FOLLOWER' {
-    return this.options.metadata.exists(tp)
-      ? 'NOT_LEADER_OR_FOLLOWER'
-      : 'UNKNOWN_TOPIC_OR_PARTITION';
+  private heartbeat(ctx: Ctx): void {
+    ctx.send(CONTROLLER_ID as NodeId, {
+      kind: 'BrokerHeartbeat',
+      correlationId: this.heartbeatIds++,
+      brokerId: this.options.id,
+      starting: this.registering,
+    });
+    ctx.setTimer(BROKER_HEARTBEAT_INTERVAL_US, { owner: 'heartbeat' } satisfies BrokerTimer);
   }
 
   private onProduce(request: ProduceRequest, client: NodeId, ctx: Ctx): void {
-    const log = this.partitionLog(request);
-    const result =
-      log === undefined
-        ? { error: this.leadershipError(request), baseOffset: -1 }
-        : log.appendAsLeader(request.batch, ctx.nowUs());
-    if (request.acks === 0) return;
-    ctx.send(client, {
-      kind: 'ProduceResponse',
-      correlationId: request.correlationId,
-      topic: request.topic,
-      partition: request.partition,
-      error: result.error,
-      baseOffset: result.baseOffset,
+    this.replicaManager.handleProduce(request, ctx, (outcome) => {
+      if (request.acks === 0) return;
+      ctx.send(client, {
+        kind: 'ProduceResponse',
+        correlationId: request.correlationId,
+        topic: request.topic,
+        partition: request.partition,
+        error: outcome.error,
+        baseOffset: outcome.baseOffset,
+      });
     });
   }
 
-  private onFetch(request: FetchRequest, client: NodeId, ctx: Ctx): void {
-    const partitions = request.partitions.map((fetch) => {
-      const log = this.partitionLog(fetch);
-      if (log === undefined) {
-        return {
-          topic: fetch.topic,
-          partition: fetch.partition,
-          error: this.leadershipError(fetch),
-          highWatermark: -1,
-          lastStableOffset: -1,
-          logStartOffset: -1,
-          abortedTransactions: null,
-          batches: [],
-        };
-      }
-      const read = log.read(
-        fetch.fetchOffset,
-        request.isolationLevel,
-        this.options.fetchBatchesMax,
-      );
-      return {
-        topic: fetch.topic,
-        partition: fetch.partition,
-        error: read.error,
-        highWatermark: log.highWatermark,
-        lastStableOffset: log.lastStableOffset,
-        logStartOffset: log.logStartOffset,
-        abortedTransactions: read.abortedTransactions,
-        batches: read.batches,
-      };
-    });
-    ctx.send(client, { kind: 'FetchResponse', correlationId: request.correlationId, partitions });
-  }
-
+  /** R1.18: LSO or HW at the leader; earliest is the log start offset. */
   private onListOffsets(request: ListOffsetsRequest, client: NodeId, ctx: Ctx): void {
     const partitions = request.partitions.map((query) => {
-      const log = this.partitionLog(query);
-      if (log === undefined) {
+      const replica = this.replicaManager.replicas.get(partitionKey(query));
+      if (replica === undefined || replica.role !== 'leader') {
         return {
           topic: query.topic,
           partition: query.partition,
-          error: this.leadershipError(query),
+          error: 'NOT_LEADER_OR_FOLLOWER' as const,
           offset: -1,
         };
       }
+      const log = replica.log;
       const offset =
         query.timestamp === -2 ? log.logStartOffset : log.endOffset(request.isolationLevel);
       return { topic: query.topic, partition: query.partition, error: 'NONE' as const, offset };
@@ -214,11 +247,7 @@ export class Broker implements Actor<KafkaMessage> {
     client: NodeId,
     ctx: Ctx,
   ): void {
-    const respond = (
-      error: Parameters<Parameters<TransactionCoordinator['handleEndTxn']>[2]>[0],
-      producerId: number,
-      producerEpoch: number,
-    ): void =>
+    const respond = (error: KafkaErrorCode, producerId: number, producerEpoch: number): void =>
       ctx.send(client, {
         kind: 'InitProducerIdResponse',
         correlationId: request.correlationId,
@@ -237,19 +266,27 @@ export class Broker implements Actor<KafkaMessage> {
     );
   }
 
+  /** Markers are appended at each partition's leader with acks=all; one answer for all. */
   private onWriteTxnMarkers(request: WriteTxnMarkersRequest, coordinator: NodeId, ctx: Ctx): void {
-    const results = request.partitions.map((tp) => {
-      const log = this.partitionLog(tp);
-      const error =
-        log === undefined ? this.leadershipError(tp) : log.appendMarker(request, ctx.nowUs());
-      return { topic: tp.topic, partition: tp.partition, error };
-    });
-    ctx.send(coordinator, {
-      kind: 'WriteTxnMarkersResponse',
-      correlationId: request.correlationId,
-      producerId: request.producerId,
-      results,
-    });
+    const results: Array<{ topic: string; partition: number; error: KafkaErrorCode }> = [];
+    let outstanding = request.partitions.length;
+    const finish = (): void => {
+      if (outstanding > 0) return;
+      ctx.send(coordinator, {
+        kind: 'WriteTxnMarkersResponse',
+        correlationId: request.correlationId,
+        producerId: request.producerId,
+        results,
+      });
+    };
+    for (const tp of request.partitions) {
+      this.replicaManager.appendMarker(tp, request, ctx, (error) => {
+        results.push({ topic: tp.topic, partition: tp.partition, error });
+        outstanding -= 1;
+        finish();
+      });
+    }
+    finish();
   }
 
   /** Durable producer id blocks: broker i uses blocks i, i + N, i + 2N, ... of 1000 ids. */

@@ -186,16 +186,16 @@ describe('R4.1-R4.2 last stable offset', () => {
     // Another producer's records after the open transaction are held back too.
     partition.appendAsLeader(batch({ producerId: OTHER_PID, baseSequence: 0 }), 30);
     expect([partition.highWatermark, partition.lastStableOffset]).toEqual([5, 2]);
-    expect(partition.read(0, 'read_committed', 64).batches.map((read) => read.baseOffset)).toEqual(
-      [0],
-    );
+    expect(partition.read(0, 'read_committed', 64).batches.map((read) => read.baseOffset)).toEqual([
+      0,
+    ]);
     expect(partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 40)).toBe('NONE');
     expect(partition.log.at(-1)).toMatchObject({ baseOffset: 5, lastOffset: 5, control: 'COMMIT' });
     expect([partition.highWatermark, partition.lastStableOffset]).toEqual([6, 6]);
     expect(partition.openTransactions.size).toBe(0);
-    expect(partition.read(0, 'read_committed', 64).batches.map((read) => read.baseOffset)).toEqual(
-      [0, 2, 4, 5],
-    );
+    expect(partition.read(0, 'read_committed', 64).batches.map((read) => read.baseOffset)).toEqual([
+      0, 2, 4, 5,
+    ]);
     expect(partition.lastStableOffsetChanges).toEqual([
       { timeUs: 0, offset: 0 },
       { timeUs: 10, offset: 2 },
@@ -356,5 +356,49 @@ describe('bug switch skipProducerEpochCheck (Appendix A12)', () => {
     );
     expect(partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 20)).toBe('NONE');
     expect(partition.lastStableOffset).toBe(2);
+  });
+});
+
+describe('R2.8 rebuild after a crash', () => {
+  /** Producer state, open transactions, offsets and the aborted index, as one comparable text. */
+  function state(partition: PartitionLog): string {
+    return JSON.stringify({
+      producers: [PID, OTHER_PID, 9].map((producerId) => partition.producerState(producerId)),
+      open: [...partition.openTransactions],
+      offsets: [partition.logEndOffset, partition.highWatermark, partition.lastStableOffset],
+      aborted: partition.read(0, 'read_committed', 64).abortedTransactions,
+    });
+  }
+
+  it('rebuilds, after a process crash, exactly the state the appends had built', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, count: 2, isTransactional: true }), 10);
+    partition.appendAsLeader(
+      batch({ producerId: OTHER_PID, baseSequence: 0, isTransactional: true }),
+      20,
+    );
+    const fence = marker({ producerEpoch: 1, coordinatorEpoch: 3, committed: false });
+    partition.appendMarker(fence, 30);
+    partition.appendAsLeader(batch({ producerId: 9, baseSequence: 0 }), 40);
+    partition.appendAsLeader(batch({ producerId: 9, baseSequence: 1 }), 45);
+    const before = state(partition);
+    expect(JSON.parse(before)).toMatchObject({ open: [[OTHER_PID, 2]], offsets: [6, 6, 2] });
+    partition.recoverAfterCrash('process', 50);
+    expect(state(partition)).toBe(before);
+    // The rebuilt window still answers a retry from its original offsets.
+    expect(partition.appendAsLeader(batch({ producerId: 9, baseSequence: 1 }), 60)).toEqual({
+      error: 'NONE',
+      baseOffset: 5,
+      duplicate: true,
+    });
+  });
+
+  it('drops, on power loss, what was appended within the dirty-page window', () => {
+    const partition = log();
+    partition.appendAsLeader(plainBatch(2), 10);
+    partition.appendAsLeader(plainBatch(1), 40_000_000);
+    partition.recoverAfterCrash('power-loss', 45_000_000);
+    expect(partition.log.map((kept) => kept.baseOffset)).toEqual([0]);
+    expect([partition.logEndOffset, partition.highWatermark]).toEqual([2, 2]);
   });
 });

@@ -10,6 +10,7 @@
 import { assert } from '../../kernel';
 import type { IsolationLevel, KafkaErrorCode, LogBatch, ProducedBatch } from '../protocol';
 import { NO_PRODUCER_ID, lastSequenceOf, type AbortedTransaction } from '../protocol';
+import { LeaderEpochCache } from './leader_epoch_cache';
 import { TransactionIndex } from './transaction_index';
 import {
   emptyEntry,
@@ -71,6 +72,14 @@ export class PartitionLog {
   readonly lastStableOffsetChanges: OffsetChange[] = [{ timeUs: 0, offset: 0 }];
   /** Oracle: invariants found broken after an event. */
   readonly invariantViolations: Array<{ timeUs: number; description: string }> = [];
+  /** The leader epoch stamped on batches this replica appends as leader. */
+  leaderEpoch = 0;
+  readonly epochCache = new LeaderEpochCache();
+  /**
+   * False for a sole replica, whose high watermark follows its log end offset at once; true
+   * when replication sets the high watermark through {@link setHighWatermark}.
+   */
+  replicated = false;
 
   constructor(
     readonly topic: string,
@@ -173,6 +182,7 @@ export class PartitionLog {
       coordinatorEpoch: marker.coordinatorEpoch,
       values: [],
       appendUs: nowUs,
+      leaderEpoch: this.leaderEpoch,
     };
     this.pushBatch(controlBatch);
     const firstOffset = entry.currentTxnFirstOffset;
@@ -194,6 +204,16 @@ export class PartitionLog {
   /** The end offset a ListOffsets(LATEST) returns: LSO for read_committed, HW otherwise (R4.7). */
   endOffset(isolationLevel: IsolationLevel): number {
     return isolationLevel === 'read_committed' ? this.lastStableOffset : this.highWatermark;
+  }
+
+  /** A follower's read: whole batches from `fetchOffset` up to the log end offset (R1.18). */
+  readForFollower(fetchOffset: number, batchesMax: number): LogBatch[] {
+    const batches: LogBatch[] = [];
+    const first = this.firstBatchEndingAtOrAfter(fetchOffset);
+    for (let index = first; index < this.batches.length && batches.length < batchesMax; index++) {
+      batches.push(this.batches[index] as LogBatch);
+    }
+    return batches;
   }
 
   /** Reads from `fetchOffset` up to the LSO (read_committed) or the HW (R4.4). */
@@ -228,55 +248,105 @@ export class PartitionLog {
    * drops batches appended within {@link DIRTY_EXPIRE_US}. Producer and transaction state are
    * volatile and rebuilt from the log (R2.8).
    */
-  recoverAfterCrash(mode: 'process' | 'power-loss', nowUs: number): void {
+  recoverAfterCrash(mode: 'process' | 'power-loss', nowUs: number): LogBatch[] {
+    let lost: LogBatch[] = [];
     if (mode === 'power-loss') {
       const flushedBeforeUs = nowUs - DIRTY_EXPIRE_US;
-      this.batches = this.batches.filter((batch) => batch.appendUs <= flushedBeforeUs);
-      const last = this.batches[this.batches.length - 1];
-      this.logEndOffset = last === undefined ? this.logStartOffset : last.lastOffset + 1;
+      const firstUnflushed = this.batches.find((batch) => batch.appendUs > flushedBeforeUs);
+      if (firstUnflushed !== undefined) lost = this.truncateTo(firstUnflushed.baseOffset, nowUs);
     }
     this.rebuildProducerState();
     this.afterAppend(nowUs);
+    return lost;
+  }
+
+  /**
+   * A follower appends the leader's batches with the leader's offsets and epochs. Producer state
+   * follows without sequence checks (R2.6); markers complete transactions as on the leader.
+   */
+  appendAsFollower(batches: readonly LogBatch[], nowUs: number): void {
+    for (const batch of batches) {
+      if (batch.lastOffset < this.logEndOffset) continue;
+      assert(batch.baseOffset === this.logEndOffset, 'a follower appends at its log end offset');
+      this.pushBatch(batch);
+      this.replayBatch(batch);
+    }
+    this.afterAppend(nowUs);
+  }
+
+  /**
+   * Removes every batch at or after `offset` (the whole batch holding it), trims the epoch cache,
+   * rebuilds producer and transaction state, and caps the high watermark at the new log end
+   * offset. Returns the removed batches. Truncating below the high watermark is allowed: that is
+   * how an unclean election erases committed data (R1.13).
+   */
+  truncateTo(offset: number, nowUs: number): LogBatch[] {
+    const keep = this.firstBatchEndingAtOrAfter(offset);
+    const removed = this.batches.slice(keep);
+    if (removed.length === 0) return removed;
+    this.batches = this.batches.slice(0, keep);
+    const last = this.batches[this.batches.length - 1];
+    this.logEndOffset = last === undefined ? this.logStartOffset : last.lastOffset + 1;
+    this.epochCache.truncateFromEnd(this.logEndOffset);
+    this.rebuildProducerState();
+    if (this.highWatermark > this.logEndOffset) this.recordHighWatermark(this.logEndOffset, nowUs);
+    this.afterAppend(nowUs);
+    return removed;
+  }
+
+  /** Replication sets the high watermark (capped by the log end offset, R1.4). */
+  setHighWatermark(highWatermark: number, nowUs: number): void {
+    const capped = Math.max(this.logStartOffset, Math.min(highWatermark, this.logEndOffset));
+    if (capped !== this.highWatermark) this.recordHighWatermark(capped, nowUs);
+    this.afterAppend(nowUs);
+  }
+
+  private recordHighWatermark(highWatermark: number, nowUs: number): void {
+    this.highWatermark = highWatermark;
+    this.highWatermarkChanges.push({ timeUs: nowUs, offset: highWatermark });
   }
 
   private rebuildProducerState(): void {
     this.producers = new Map();
     this.transactions.clear();
-    for (const batch of this.batches) {
-      if (batch.producerId === NO_PRODUCER_ID) continue;
-      const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
-      this.producers.set(batch.producerId, entry);
-      if (batch.control !== undefined) {
-        const firstOffset = entry.currentTxnFirstOffset;
-        recordMarker(entry, {
-          producerEpoch: batch.producerEpoch,
-          coordinatorEpoch: batch.coordinatorEpoch ?? 0,
-          appendUs: batch.appendUs,
-        });
-        if (firstOffset !== -1) {
-          this.transactions.complete({
-            producerId: batch.producerId,
-            firstOffset,
-            markerOffset: batch.baseOffset,
-            committed: batch.control === 'COMMIT',
-          });
-        }
-        continue;
-      }
-      recordDataBatch(entry, {
+    for (const batch of this.batches) this.replayBatch(batch);
+  }
+
+  /** Applies one batch to producer and transaction state without validation (R2.6, R2.8). */
+  private replayBatch(batch: LogBatch): void {
+    if (batch.producerId === NO_PRODUCER_ID) return;
+    const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
+    this.producers.set(batch.producerId, entry);
+    if (batch.control !== undefined) {
+      const firstOffset = entry.currentTxnFirstOffset;
+      recordMarker(entry, {
         producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
-        metadata: {
-          firstSequence: batch.baseSequence,
-          lastSequence: lastSequenceOf(batch),
-          firstOffset: batch.baseOffset,
-          lastOffset: batch.lastOffset,
-        },
+        coordinatorEpoch: batch.coordinatorEpoch ?? 0,
         appendUs: batch.appendUs,
       });
-      if (batch.isTransactional && entry.currentTxnFirstOffset === -1) {
-        entry.currentTxnFirstOffset = batch.baseOffset;
-        this.transactions.open(batch.producerId, batch.baseOffset);
+      if (firstOffset !== -1) {
+        this.transactions.complete({
+          producerId: batch.producerId,
+          firstOffset,
+          markerOffset: batch.baseOffset,
+          committed: batch.control === 'COMMIT',
+        });
       }
+      return;
+    }
+    recordDataBatch(entry, {
+      producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
+      metadata: {
+        firstSequence: batch.baseSequence,
+        lastSequence: lastSequenceOf(batch),
+        firstOffset: batch.baseOffset,
+        lastOffset: batch.lastOffset,
+      },
+      appendUs: batch.appendUs,
+    });
+    if (batch.isTransactional && entry.currentTxnFirstOffset === -1) {
+      entry.currentTxnFirstOffset = batch.baseOffset;
+      this.transactions.open(batch.producerId, batch.baseOffset);
     }
   }
 
@@ -290,6 +360,7 @@ export class PartitionLog {
       isTransactional: batch.isTransactional,
       values: batch.values,
       appendUs: nowUs,
+      leaderEpoch: this.leaderEpoch,
     };
     this.pushBatch(appended);
     if (batch.producerId === NO_PRODUCER_ID) this.afterAppend(nowUs);
@@ -300,13 +371,17 @@ export class PartitionLog {
     assert(batch.baseOffset === this.logEndOffset, 'a batch is appended at the log end offset');
     this.batches.push(batch);
     this.logEndOffset = batch.lastOffset + 1;
+    this.epochCache.assign(batch.leaderEpoch, batch.baseOffset);
   }
 
-  /** One replica: the high watermark is the log end offset as soon as the leader has appended. */
+  /**
+   * After any change: a sole replica's high watermark follows its log end offset; then the
+   * transactions whose markers are below the high watermark leave the unstable set, and the last
+   * stable offset is recomputed.
+   */
   private afterAppend(nowUs: number): void {
-    if (this.highWatermark !== this.logEndOffset) {
-      this.highWatermark = this.logEndOffset;
-      this.highWatermarkChanges.push({ timeUs: nowUs, offset: this.highWatermark });
+    if (!this.replicated && this.highWatermark !== this.logEndOffset) {
+      this.recordHighWatermark(this.logEndOffset, nowUs);
     }
     this.transactions.onHighWatermark(this.highWatermark);
     const lastStableOffset = this.transactions.lastStableOffset(

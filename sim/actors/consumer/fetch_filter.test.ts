@@ -26,6 +26,7 @@ function data(options: {
     isTransactional: options.isTransactional ?? true,
     values: Array.from({ length: count }, (_, index) => baseOffset + index),
     appendUs: 0,
+    leaderEpoch: 0,
   };
 }
 
@@ -41,6 +42,7 @@ function control(offset: number, producerId: number, kind: 'COMMIT' | 'ABORT'): 
     coordinatorEpoch: 0,
     values: [],
     appendUs: 0,
+    leaderEpoch: 0,
   };
 }
 
@@ -58,6 +60,7 @@ function response(
     logStartOffset: 0,
     abortedTransactions,
     batches,
+    divergingEpoch: null,
   };
 }
 

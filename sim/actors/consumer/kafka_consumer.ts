@@ -45,6 +45,7 @@ type Pending =
 export class KafkaConsumer {
   private readonly assigned = new Map<string, TopicPartition>();
   private readonly positions = new Map<string, number>();
+  private readonly highWatermarks = new Map<string, number>();
   private readonly pending = new Map<number, Pending>();
   private pollInProgress: {
     records: ConsumerRecord[];
@@ -54,13 +55,22 @@ export class KafkaConsumer {
 
   constructor(
     readonly config: ConsumerConfig,
-    private readonly leaderOf: (tp: TopicPartition) => NodeId,
+    private readonly metadata: {
+      leaderOf(tp: TopicPartition): NodeId | null;
+      leaderEpochOf(tp: TopicPartition): number;
+      requestRefresh(): void;
+    },
     private readonly ctx: Ctx,
   ) {}
 
   /** `assign()`: the partitions this consumer reads. */
   assign(partitions: readonly TopicPartition[]): void {
     for (const tp of partitions) this.assigned.set(partitionKey(tp), tp);
+  }
+
+  /** The high watermark the leader reported in the last fetch of `tp`, or undefined. */
+  lastHighWatermark(tp: TopicPartition): number | undefined {
+    return this.highWatermarks.get(partitionKey(tp));
   }
 
   /** `position()`: the offset of the next record to fetch, or undefined before the first reset. */
@@ -165,8 +175,10 @@ export class KafkaConsumer {
     onDone: (offsets: Map<string, number>) => void,
   ): void {
     const offsets = new Map<string, number>();
-    for (const result of response.partitions)
+    for (const result of response.partitions) {
       if (result.error === 'NONE') offsets.set(partitionKey(result), result.offset);
+      else this.metadata.requestRefresh();
+    }
     onDone(offsets);
   }
 
@@ -182,10 +194,13 @@ export class KafkaConsumer {
       this.ctx.send(leader, {
         kind: 'Fetch',
         correlationId,
+        replicaId: null,
         isolationLevel: this.config.isolationLevel,
         partitions: tps.map((tp) => ({
           ...tp,
           fetchOffset: this.positions.get(partitionKey(tp)) as number,
+          currentLeaderEpoch: this.metadata.leaderEpochOf(tp),
+          lastFetchedEpoch: -1,
         })),
       });
     }
@@ -202,7 +217,11 @@ export class KafkaConsumer {
         this.positions.delete(key); // reset by auto.offset.reset at the next poll
         continue;
       }
-      if (partition.error !== 'NONE') continue;
+      if (partition.error !== 'NONE') {
+        this.metadata.requestRefresh();
+        continue;
+      }
+      this.highWatermarks.set(key, partition.highWatermark);
       const filtered = filterFetchedBatches(partition, position, this.config.isolationLevel);
       this.positions.set(key, filtered.nextFetchOffset);
       poll?.records.push(...filtered.records);
@@ -219,7 +238,11 @@ export class KafkaConsumer {
   private groupByLeader(partitions: readonly TopicPartition[]): Map<NodeId, TopicPartition[]> {
     const byLeader = new Map<NodeId, TopicPartition[]>();
     for (const tp of partitions) {
-      const leader = this.leaderOf(tp);
+      const leader = this.metadata.leaderOf(tp);
+      if (leader === null) {
+        this.metadata.requestRefresh();
+        continue;
+      }
       const list = byLeader.get(leader) ?? [];
       list.push(tp);
       byLeader.set(leader, list);

@@ -49,7 +49,7 @@ export class MarkerSender {
   private nextCorrelationId = 1;
 
   constructor(
-    private readonly host: { leaderOf(tp: TopicPartition): NodeId },
+    private readonly host: { leaderOf(tp: TopicPartition): NodeId | null },
     private readonly onComplete: (transactionalId: string, ctx: Ctx) => void,
   ) {}
 
@@ -111,7 +111,10 @@ export class MarkerSender {
       pending.stopped = true;
       return false;
     }
-    return isRetriable(error);
+    if (isRetriable(error)) return true;
+    // Any other error (UNSUPPORTED_VERSION, ...) drops the partition from the pending set (R3.10).
+    pending.remaining.delete(key);
+    return false;
   }
 
   private afterResults(pending: PendingJob, retry: boolean, ctx: Ctx): void {
@@ -144,12 +147,25 @@ export class MarkerSender {
       return;
     }
     const byLeader = new Map<NodeId, TopicPartition[]>();
+    let leaderless = false;
     for (const [key, tp] of pending.remaining) {
       if (pending.inFlight.has(key)) continue;
       const leader = this.host.leaderOf(tp);
+      if (leader === null) {
+        // No live leader: park the partition and retry (R3.10).
+        leaderless = true;
+        continue;
+      }
       const list = byLeader.get(leader) ?? [];
       list.push(tp);
       byLeader.set(leader, list);
+    }
+    if (leaderless) {
+      ctx.setTimer(MARKER_RETRY_BACKOFF_US, {
+        owner: 'coordinator',
+        type: 'marker-retry',
+        transactionalId,
+      });
     }
     for (const [leader, partitions] of byLeader) {
       const correlationId = this.nextCorrelationId++;

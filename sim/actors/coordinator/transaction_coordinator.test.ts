@@ -75,6 +75,13 @@ class FakeContext implements ActorContext<KafkaMessage> {
     this.advanceTo(this.timeUs + deltaUs);
   }
 
+  /** A crash and restart: the kernel drops the node's timers, the coordinator its memory. */
+  crashAndRestart(): void {
+    this.timers = [];
+    this.coordinator?.onCrash();
+    this.coordinator?.onStart(this);
+  }
+
   /** The WriteTxnMarkers requests sent so far. */
   markers(): Array<Extract<KafkaMessage, { kind: 'WriteTxnMarkers' }>> {
     return this.sent.flatMap(({ payload }) =>
@@ -354,15 +361,13 @@ describe('timeouts and fencing (R3.5 Ongoing, R3.11)', () => {
     ctx.advanceTo(2_999_999); // scans at 1 s and 2 s find it not yet expired
     expect(state()).toEqual({ state: 'Ongoing', pendingState: null, producerEpoch: 0 });
     ctx.advanceTo(3_000_000);
-    expect(state()).toEqual({
-      state: 'Ongoing',
-      pendingState: 'PrepareEpochFence',
-      producerEpoch: 0,
-    });
+    // The fence bumps the epoch in memory at once; PrepareAbort is being written.
+    expect(state()).toEqual({ state: 'Ongoing', pendingState: 'PrepareAbort', producerEpoch: 1 });
+    expect(endTxn(0, true)).toEqual({ error: 'PRODUCER_FENCED' });
     ctx.advanceBy(LOG_WRITE_US);
     expect(state()).toEqual({ state: 'PrepareAbort', pendingState: null, producerEpoch: 1 });
     expect(coordinator.epochGrants.at(-1)).toEqual({
-      timeUs: 3_001_000,
+      timeUs: 3_000_000,
       transactionalId: TXN_ID,
       producerId: 0,
       producerEpoch: 1,
@@ -400,6 +405,50 @@ describe('timeouts and fencing (R3.5 Ongoing, R3.11)', () => {
       ['fence', 1],
       ['init', 2],
     ]);
+  });
+});
+
+describe('R3.13 coordinator failover', () => {
+  it('resends the markers of a PrepareCommit under the next coordinator epoch', () => {
+    ongoingAtEpoch0();
+    endTxn(0, true);
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(ctx.markers().at(-1)?.coordinatorEpoch).toBe(0);
+    ctx.crashAndRestart();
+    expect(coordinator.coordinatorEpoch).toBe(1);
+    expect(state()).toEqual({ state: 'PrepareCommit', pendingState: null, producerEpoch: 0 });
+    expect(ctx.markers()).toHaveLength(2);
+    expect(ctx.markers().at(-1)).toMatchObject({
+      producerEpoch: 0,
+      coordinatorEpoch: 1,
+      committed: true,
+      partitions: [T0, T1],
+    });
+    answerMarkers('NONE');
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(state().state).toBe('CompleteCommit');
+  });
+
+  it('loses a pending write: the transaction stays Ongoing and EndTxn can be retried', () => {
+    ongoingAtEpoch0();
+    const lost = endTxn(0, true);
+    ctx.crashAndRestart();
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(lost).toEqual({});
+    expect(state()).toEqual({ state: 'Ongoing', pendingState: null, producerEpoch: 0 });
+    const retried = endTxn(0, true);
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(retried).toEqual({ error: 'NONE' });
+  });
+
+  it('forgets lastProducerEpoch, so a KIP-360 retry that spans the failover is fenced', () => {
+    initProducerId();
+    ctx.advanceBy(LOG_WRITE_US);
+    const bump = initProducerId({ producerId: 0, producerEpoch: 0 });
+    ctx.advanceBy(LOG_WRITE_US);
+    expect(bump.producerEpoch).toBe(1);
+    ctx.crashAndRestart();
+    expect(initProducerId({ producerId: 0, producerEpoch: 0 }).error).toBe('PRODUCER_FENCED');
   });
 });
 

@@ -71,8 +71,8 @@ type Ctx = ActorContext<KafkaMessage>;
 export interface CoordinatorHost {
   /** Whether this broker leads the __transaction_state partition of `transactionalId`. */
   owns(transactionalId: string): boolean;
-  /** The leader of a data partition. */
-  leaderOf(tp: TopicPartition): NodeId;
+  /** The leader of a data partition, or null when it has none now. */
+  leaderOf(tp: TopicPartition): NodeId | null;
   /** A fresh producerId (durable counter, as the controller's id blocks are). */
   allocateProducerId(): number;
 }
@@ -118,6 +118,11 @@ export class TransactionCoordinator {
     for (const metadata of this.transactions.values()) {
       metadata.pendingState = null;
       metadata.lastProducerEpoch = -1;
+      if (metadata.epochBeforeFence !== null) {
+        // The fence lived only in memory: the log still holds the old epoch.
+        metadata.producerEpoch = metadata.epochBeforeFence;
+        metadata.epochBeforeFence = null;
+      }
     }
   }
 
@@ -266,18 +271,17 @@ export class TransactionCoordinator {
     ctx: Ctx,
     onDurable: () => void,
   ): void {
+    // PrepareEpochFence is an in-memory step: the epoch is bumped at once, so requests still
+    // carrying the old epoch are fenced while the PrepareAbort write is in flight (Kafka's
+    // endTransaction sets producerEpoch before appending PrepareAbort). The state stays Ongoing
+    // until that write is durable.
     assertValidTransition(metadata, 'PrepareEpochFence');
-    const fencedEpoch = metadata.producerEpoch + 1;
-    metadata.pendingState = 'PrepareEpochFence';
-    this.appendToLog(ctx, () => {
-      metadata.pendingState = null;
-      metadata.state = 'PrepareEpochFence';
-      assertValidTransition(metadata, 'PrepareAbort');
-      metadata.producerEpoch = fencedEpoch;
-      metadata.lastProducerEpoch = -1;
-      metadata.state = 'PrepareAbort';
-      metadata.txnLastUpdateUs = ctx.nowUs();
-      this.recordGrant(metadata, reason, ctx);
+    metadata.epochBeforeFence = metadata.producerEpoch;
+    metadata.producerEpoch += 1;
+    metadata.lastProducerEpoch = -1;
+    this.recordGrant(metadata, reason, ctx);
+    this.writeTransition(metadata, 'PrepareAbort', ctx, () => {
+      metadata.epochBeforeFence = null;
       onDurable();
       this.sendMarkers(metadata, ctx);
     });
@@ -357,6 +361,7 @@ export class TransactionCoordinator {
         topicPartitions: new Map(),
         txnStartUs: -1,
         txnLastUpdateUs: ctx.nowUs(),
+        epochBeforeFence: null,
       };
       this.transactions.set(transactionalId, metadata);
     }

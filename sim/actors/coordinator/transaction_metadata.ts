@@ -49,6 +49,8 @@ export interface TransactionMetadata {
   /** When the first partition was added; -1 when no transaction is open. */
   txnStartUs: number;
   txnLastUpdateUs: number;
+  /** In memory only: the epoch before a fence whose PrepareAbort write is in flight. */
+  epochBeforeFence: number | null;
 }
 
 /** Asserts that `target` may follow the current state, as Kafka's table says. */

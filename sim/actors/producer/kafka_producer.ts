@@ -28,10 +28,13 @@ type CoordinatorTimer =
       readonly correlationId: number;
     };
 
-/** Where the producer finds brokers. */
+/** Where the producer finds brokers: the client's metadata cache. */
 export interface ProducerMetadata {
   readonly brokers: readonly NodeId[];
-  leaderOf(tp: TopicPartition): NodeId;
+  /** The partition's leader, or null when unknown or offline. */
+  leaderOf(tp: TopicPartition): NodeId | null;
+  /** Asks for fresh metadata after a leadership error. */
+  requestRefresh(): void;
 }
 
 type CoordinatorRequestKind =
@@ -70,7 +73,7 @@ export class KafkaProducer {
   ) {
     this.sender = new RecordSender(
       config,
-      (tp) => metadata.leaderOf(tp),
+      metadata,
       {
         identity: () => ({ producerId: this.producerId, producerEpoch: this.producerEpoch }),
         maySend: (tp) => this.maySend(tp),
@@ -149,6 +152,11 @@ export class KafkaProducer {
     this.sender.failUnsent('TRANSACTION_ABORTABLE');
     this.pendingAdds.clear();
     this.pendingEnd = { committed: false, callback };
+    this.pump();
+  }
+
+  /** New metadata arrived: send what waited for a leader. */
+  onMetadataUpdate(): void {
     this.pump();
   }
 

@@ -14,6 +14,15 @@ import type { PartitionSendState, PendingRecord, ProducerBatch } from './produce
 
 type Ctx = ActorContext<KafkaMessage>;
 
+/** Errors after which the client refreshes its metadata (Sender.completeBatch). */
+const LEADERSHIP_ERRORS = new Set<KafkaErrorCode>([
+  'NOT_LEADER_OR_FOLLOWER',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'FENCED_LEADER_EPOCH',
+  'LEADER_NOT_AVAILABLE',
+  'NETWORK_EXCEPTION',
+]);
+
 /** The identity batches are stamped with, and whether the partition may be sent to now. */
 export interface SenderPolicy {
   /** Current producerId/epoch; producerId -1 when not idempotent. */
@@ -45,7 +54,10 @@ export class RecordSender {
 
   constructor(
     private readonly config: ProducerConfig,
-    private readonly leaderOf: (tp: TopicPartition) => NodeId,
+    private readonly metadata: {
+      leaderOf(tp: TopicPartition): NodeId | null;
+      requestRefresh(): void;
+    },
     private readonly policy: SenderPolicy,
     private readonly nextCorrelationId: () => number,
   ) {}
@@ -170,6 +182,7 @@ export class RecordSender {
 
   /** R2.10: retry while allowed; an out-of-order reply to a batch not next in line retries too. */
   private onBatchError(batch: ProducerBatch, error: KafkaErrorCode, ctx: Ctx): void {
+    if (LEADERSHIP_ERRORS.has(error)) this.metadata.requestRefresh();
     const state = this.stateOf(batch.tp);
     const nextExpected = incrementSequence(state.lastAckedSequence, 1);
     const notNextInLine =
@@ -196,7 +209,11 @@ export class RecordSender {
 
   /** Sends one batch of `state` if the rules allow; returns whether it sent. */
   private sendOne(state: PartitionSendState, ctx: Ctx): boolean {
-    const broker = this.leaderOf(state.tp);
+    const broker = this.metadata.leaderOf(state.tp);
+    if (broker === null) {
+      if (state.queue.length > 0 || state.retries.length > 0) this.metadata.requestRefresh();
+      return false;
+    }
     if ((this.inFlightPerBroker.get(broker) ?? 0) >= this.config.maxInFlightRequestsPerConnection)
       return false;
     const identity = this.policy.identity();
@@ -266,6 +283,7 @@ export class RecordSender {
       kind: 'Produce',
       correlationId,
       acks: this.config.acks,
+      timeoutMs: this.config.requestTimeoutMs,
       transactionalId: this.config.transactionalId,
       topic: batch.tp.topic,
       partition: batch.tp.partition,

@@ -10,6 +10,7 @@ const ERROR_TABLE = [
   ['UNKNOWN_SERVER_ERROR', -1, false],
   ['OFFSET_OUT_OF_RANGE', 1, false],
   ['UNKNOWN_TOPIC_OR_PARTITION', 3, true],
+  ['LEADER_NOT_AVAILABLE', 5, true],
   ['NOT_LEADER_OR_FOLLOWER', 6, true],
   ['REQUEST_TIMED_OUT', 7, true],
   ['NETWORK_EXCEPTION', 13, true],
@@ -18,6 +19,7 @@ const ERROR_TABLE = [
   ['NOT_COORDINATOR', 16, true],
   ['NOT_ENOUGH_REPLICAS', 19, true],
   ['NOT_ENOUGH_REPLICAS_AFTER_APPEND', 20, true],
+  ['INVALID_REQUIRED_ACKS', 21, false],
   ['INVALID_REQUEST', 42, false],
   ['OUT_OF_ORDER_SEQUENCE_NUMBER', 45, false],
   ['INVALID_PRODUCER_EPOCH', 47, false],
@@ -26,7 +28,12 @@ const ERROR_TABLE = [
   ['INVALID_TRANSACTION_TIMEOUT', 50, false],
   ['CONCURRENT_TRANSACTIONS', 51, true],
   ['TRANSACTION_COORDINATOR_FENCED', 52, false],
+  ['FENCED_LEADER_EPOCH', 74, true],
+  ['UNKNOWN_LEADER_EPOCH', 75, true],
+  ['OFFSET_NOT_AVAILABLE', 78, true],
   ['PRODUCER_FENCED', 90, false],
+  ['INVALID_UPDATE_VERSION', 95, false],
+  ['INELIGIBLE_REPLICA', 107, false],
   ['TRANSACTION_ABORTABLE', 120, false],
 ] as const;
 

@@ -20,6 +20,13 @@ export const KAFKA_MESSAGE_KINDS = [
   'EndTxnResponse',
   'WriteTxnMarkers',
   'WriteTxnMarkersResponse',
+  'Metadata',
+  'MetadataResponse',
+  'BrokerHeartbeat',
+  'BrokerHeartbeatResponse',
+  'AlterPartition',
+  'AlterPartitionResponse',
+  'PartitionChange',
 ] as const;
 
 /** One of {@link KAFKA_MESSAGE_KINDS}. */

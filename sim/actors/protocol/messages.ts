@@ -26,6 +26,8 @@ export interface ProduceRequest {
   readonly kind: 'Produce';
   readonly correlationId: number;
   readonly acks: 0 | 1 | -1;
+  /** How long an acks=all produce may wait for replication (the client's request.timeout.ms). */
+  readonly timeoutMs: number;
   readonly transactionalId: string | null;
   readonly topic: string;
   readonly partition: number;
@@ -43,11 +45,23 @@ export interface ProduceResponse {
 }
 
 /** Fetch from several partitions led by the receiving broker. */
+/** One partition of a fetch. Epochs are -1 when the fetcher does not know them. */
+export interface FetchPartition extends TopicPartition {
+  readonly fetchOffset: number;
+  /** The leader epoch the fetcher believes current (R1.3 step 1). */
+  readonly currentLeaderEpoch: number;
+  /** A follower's latest epoch in its epoch cache, for divergence detection (R1.2). */
+  readonly lastFetchedEpoch: number;
+}
+
+/** Fetch from several partitions led by the receiving broker, by a consumer or a follower. */
 export interface FetchRequest {
   readonly kind: 'Fetch';
   readonly correlationId: number;
+  /** The fetching follower broker; null for a consumer. */
+  readonly replicaId: string | null;
   readonly isolationLevel: IsolationLevel;
-  readonly partitions: ReadonlyArray<TopicPartition & { readonly fetchOffset: number }>;
+  readonly partitions: readonly FetchPartition[];
 }
 
 /** An entry of the aborted-transaction list of a read_committed fetch (R4.4). */
@@ -64,6 +78,8 @@ export interface FetchPartitionResponse extends TopicPartition {
   /** null for read_uncommitted fetches. */
   readonly abortedTransactions: readonly AbortedTransaction[] | null;
   readonly batches: readonly LogBatch[];
+  /** For a follower whose log diverged: where the leader's log for that epoch ends (R1.3). */
+  readonly divergingEpoch: { readonly epoch: number; readonly endOffset: number } | null;
 }
 
 export interface FetchResponse {
@@ -173,6 +189,69 @@ export interface WriteTxnMarkersResponse {
   readonly results: ReadonlyArray<TopicPartition & { readonly error: KafkaErrorCode }>;
 }
 
+/** What every broker knows of one partition: its replicas, leader, epochs and ISR. */
+export interface PartitionState extends TopicPartition {
+  readonly replicas: readonly string[];
+  /** null when the partition is offline (no eligible leader). */
+  readonly leader: string | null;
+  readonly leaderEpoch: number;
+  readonly partitionEpoch: number;
+  readonly isr: readonly string[];
+}
+
+/** A client asking any broker which broker leads each partition. */
+export interface MetadataRequest {
+  readonly kind: 'Metadata';
+  readonly correlationId: number;
+}
+
+export interface MetadataResponse {
+  readonly kind: 'MetadataResponse';
+  readonly correlationId: number;
+  readonly partitions: readonly PartitionState[];
+}
+
+/** A broker telling the controller it is alive (KRaft BrokerHeartbeat). */
+export interface BrokerHeartbeatRequest {
+  readonly kind: 'BrokerHeartbeat';
+  readonly correlationId: number;
+  readonly brokerId: string;
+  /** True on the first heartbeat after the broker (re)started: it needs the full metadata. */
+  readonly starting: boolean;
+}
+
+export interface BrokerHeartbeatResponse {
+  readonly kind: 'BrokerHeartbeatResponse';
+  readonly correlationId: number;
+  readonly isFenced: boolean;
+}
+
+/** A partition leader asking the controller to change the ISR (KIP-497). */
+export interface AlterPartitionRequest {
+  readonly kind: 'AlterPartition';
+  readonly correlationId: number;
+  readonly brokerId: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly leaderEpoch: number;
+  readonly partitionEpoch: number;
+  readonly newIsr: readonly string[];
+}
+
+export interface AlterPartitionResponse {
+  readonly kind: 'AlterPartitionResponse';
+  readonly correlationId: number;
+  readonly error: KafkaErrorCode;
+  readonly state: PartitionState | null;
+}
+
+/** The controller publishing partition changes to brokers (LeaderAndIsr / metadata records). */
+export interface PartitionChangeNotice {
+  readonly kind: 'PartitionChange';
+  readonly correlationId: number;
+  readonly partitions: readonly PartitionState[];
+}
+
 /** Every request a client or broker sends. */
 export type KafkaRequest =
   | ProduceRequest
@@ -182,7 +261,11 @@ export type KafkaRequest =
   | InitProducerIdRequest
   | AddPartitionsToTxnRequest
   | EndTxnRequest
-  | WriteTxnMarkersRequest;
+  | WriteTxnMarkersRequest
+  | MetadataRequest
+  | BrokerHeartbeatRequest
+  | AlterPartitionRequest
+  | PartitionChangeNotice;
 
 /** Every response. */
 export type KafkaResponse =
@@ -193,7 +276,10 @@ export type KafkaResponse =
   | InitProducerIdResponse
   | AddPartitionsToTxnResponse
   | EndTxnResponse
-  | WriteTxnMarkersResponse;
+  | WriteTxnMarkersResponse
+  | MetadataResponse
+  | BrokerHeartbeatResponse
+  | AlterPartitionResponse;
 
 /** Any Kafka message. */
 export type KafkaMessage = KafkaRequest | KafkaResponse;

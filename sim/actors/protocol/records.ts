@@ -48,6 +48,8 @@ export interface LogBatch {
   readonly values: readonly number[];
   /** LogAppendTime in virtual microseconds. */
   readonly appendUs: number;
+  /** The leader epoch the batch was appended under (partitionLeaderEpoch, R1.1). */
+  readonly leaderEpoch: number;
 }
 
 /** The last sequence of a batch, wrapping like Kafka. */

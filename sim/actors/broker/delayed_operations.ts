@@ -1,0 +1,109 @@
+/**
+ * Kafka's purgatories for one broker: acks=all produces and coordinator markers wait until the
+ * partition's high watermark passes their last offset (DelayedProduce, R1.10), and follower
+ * fetches that found nothing new wait up to `replica.fetch.wait.max.ms` for an append
+ * (DelayedFetch). Each waiter completes once: on its condition, on timeout, or when the broker
+ * loses leadership.
+ */
+import type { ActorContext } from '../../kernel';
+import type { KafkaErrorCode, KafkaMessage } from '../protocol';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** Timer payload of a delayed operation. */
+export interface DelayedTimer {
+  readonly owner: 'delayed';
+  readonly id: number;
+}
+
+interface WaitingProduce {
+  readonly partitionKey: string;
+  /** Completes when the high watermark reaches this offset (last offset + 1). */
+  readonly requiredOffset: number;
+  readonly complete: (outcome: 'replicated' | KafkaErrorCode) => void;
+  readonly timerId: number;
+}
+
+interface WaitingFetch {
+  readonly partitionKeys: readonly string[];
+  readonly complete: () => void;
+  readonly timerId: number;
+}
+
+/** The waiting produces and fetches of one broker. */
+export class DelayedOperations {
+  private produces = new Map<number, WaitingProduce>();
+  private fetches = new Map<number, WaitingFetch>();
+  private nextId = 1;
+
+  /** Forgets everything (crash): their requests are never answered. */
+  clear(): void {
+    this.produces = new Map();
+    this.fetches = new Map();
+  }
+
+  /** Parks a produce until the HW of `partitionKey` reaches `requiredOffset`. */
+  waitForReplication(
+    waiter: Omit<WaitingProduce, 'timerId'> & { timeoutUs: number },
+    ctx: Ctx,
+  ): void {
+    const id = this.nextId++;
+    const timerId = ctx.setTimer(waiter.timeoutUs, { owner: 'delayed', id } satisfies DelayedTimer);
+    this.produces.set(id, { ...waiter, timerId });
+  }
+
+  /** Parks a follower fetch until one of its partitions gets an append, or the wait ends. */
+  waitForData(
+    waiter: { partitionKeys: readonly string[]; complete: () => void; waitUs: number },
+    ctx: Ctx,
+  ): void {
+    const id = this.nextId++;
+    const timerId = ctx.setTimer(waiter.waitUs, { owner: 'delayed', id } satisfies DelayedTimer);
+    this.fetches.set(id, { ...waiter, timerId });
+  }
+
+  /** The HW of a partition moved: complete the produces it satisfies. */
+  onHighWatermark(partitionKey: string, highWatermark: number, ctx: Ctx): void {
+    for (const [id, waiter] of [...this.produces]) {
+      if (waiter.partitionKey !== partitionKey || highWatermark < waiter.requiredOffset) continue;
+      this.produces.delete(id);
+      ctx.cancelTimer(waiter.timerId);
+      waiter.complete('replicated');
+    }
+  }
+
+  /** Leadership of a partition was lost: its waiting produces fail. */
+  onLeadershipLost(partitionKey: string, ctx: Ctx): void {
+    for (const [id, waiter] of [...this.produces]) {
+      if (waiter.partitionKey !== partitionKey) continue;
+      this.produces.delete(id);
+      ctx.cancelTimer(waiter.timerId);
+      waiter.complete('NOT_LEADER_OR_FOLLOWER');
+    }
+  }
+
+  /** A partition got an append: complete the fetches waiting on it. */
+  onAppend(partitionKey: string, ctx: Ctx): void {
+    for (const [id, waiter] of [...this.fetches]) {
+      if (!waiter.partitionKeys.includes(partitionKey)) continue;
+      this.fetches.delete(id);
+      ctx.cancelTimer(waiter.timerId);
+      waiter.complete();
+    }
+  }
+
+  /** A waiter's time ran out: produces fail with REQUEST_TIMED_OUT; fetches answer what is there. */
+  onTimer(timer: DelayedTimer): void {
+    const produce = this.produces.get(timer.id);
+    if (produce !== undefined) {
+      this.produces.delete(timer.id);
+      produce.complete('REQUEST_TIMED_OUT');
+      return;
+    }
+    const fetch = this.fetches.get(timer.id);
+    if (fetch !== undefined) {
+      this.fetches.delete(timer.id);
+      fetch.complete();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * A replica's leader-epoch cache: for each leader epoch, the first offset written under it
+ * (Kafka's LeaderEpochFileCache). Entries increase strictly in both epoch and start offset
+ * (R1.1); `endOffsetFor` answers where a given epoch ended (R1.12), which is how a follower finds
+ * the point where its log diverged from the leader's (KIP-101, KIP-279).
+ */
+
+/** One cache entry. */
+export interface EpochEntry {
+  readonly epoch: number;
+  readonly startOffset: number;
+}
+
+/** The leader-epoch cache of one replica. */
+export class LeaderEpochCache {
+  private entries: EpochEntry[] = [];
+
+  /** The entries, oldest first. */
+  get all(): readonly EpochEntry[] {
+    return this.entries;
+  }
+
+  /** The latest epoch, or -1 when empty. */
+  latestEpoch(): number {
+    return this.entries[this.entries.length - 1]?.epoch ?? -1;
+  }
+
+  /**
+   * R1.1: records that `epoch` starts at `startOffset`, first dropping every entry whose epoch
+   * is >= `epoch` or whose start offset is >= `startOffset`, unless the latest entry already
+   * covers it.
+   */
+  assign(epoch: number, startOffset: number): void {
+    const latest = this.entries[this.entries.length - 1];
+    if (latest !== undefined && latest.epoch === epoch && latest.startOffset <= startOffset) return;
+    this.entries = this.entries.filter(
+      (entry) => entry.epoch < epoch && entry.startOffset < startOffset,
+    );
+    this.entries.push({ epoch, startOffset });
+  }
+
+  /**
+   * R1.12: the epoch and end offset for `epoch`: the latest epoch ends at `logEndOffset`; an
+   * older one ends where the next larger cached epoch starts. Undefined when nothing is known.
+   */
+  endOffsetFor(epoch: number, logEndOffset: number): EpochEntry | undefined {
+    if (epoch < 0 || this.entries.length === 0) return undefined;
+    if (epoch === this.latestEpoch()) return { epoch, startOffset: logEndOffset };
+    const higher = this.entries.find((entry) => entry.epoch > epoch);
+    if (higher === undefined) return undefined;
+    let lower: EpochEntry | undefined;
+    for (const entry of this.entries) if (entry.epoch <= epoch) lower = entry;
+    return { epoch: lower?.epoch ?? epoch, startOffset: higher.startOffset };
+  }
+
+  /** Drops entries that start at or after `endOffset` (after a truncation). */
+  truncateFromEnd(endOffset: number): void {
+    this.entries = this.entries.filter((entry) => entry.startOffset < endOffset);
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * One broker's replica of one partition and its part in replication: as leader it tracks each
+ * follower's log end offset and caught-up time, advances the high watermark over the ISR
+ * (gated by min.insync.replicas, R1.5) and decides ISR expansion and shrinking (R1.6-R1.8); as
+ * follower it applies fetched batches, takes the leader's high watermark capped by its own log
+ * end offset (R1.4) and truncates where its log diverged (R1.13, KIP-101), or, in legacy mode,
+ * to its own high watermark when it becomes a follower.
+ */
+import type { FetchPartitionResponse, LogBatch, PartitionState } from '../protocol';
+import type { PartitionLog } from './partition_log';
+
+/** Replication settings from Kafka's broker and topic config keys, plus protocol switches. */
+export interface ReplicationSettings {
+  /** `min.insync.replicas`. @default 1 */
+  readonly minInsyncReplicas: number;
+  /** `replica.lag.time.max.ms`. @default 30000 */
+  readonly replicaLagTimeMaxMs: number;
+  /** Kafka 3.7+ (KAFKA-15583): the HW does not advance while ISR < min ISR. @default true */
+  readonly strictMinIsrHighWatermark: boolean;
+  /** KIP-101 truncation by leader epoch; false is the legacy truncate-to-HW. @default true */
+  readonly leaderEpochTruncation: boolean;
+}
+
+/** What the leader knows of one follower (Kafka's Replica). */
+interface FollowerState {
+  logEndOffset: number;
+  lastFetchUs: number;
+  lastFetchLeaderLogEndOffset: number;
+  lastCaughtUpUs: number;
+}
+
+/** A truncation of this replica's log, for the oracle. */
+export interface TruncationRecord {
+  readonly timeUs: number;
+  readonly toOffset: number;
+  readonly reason: 'diverging-epoch' | 'high-watermark' | 'power-loss' | 'leader-behind';
+  readonly removed: readonly LogBatch[];
+}
+
+/** This broker's replica of one partition. */
+export class PartitionReplica {
+  role: 'leader' | 'follower' | 'none' = 'none';
+  state: PartitionState;
+  /** The committed ISR as this leader knows it. */
+  isr: string[] = [];
+  /** The ISR proposed in an AlterPartition still in flight, or null (KIP-497). */
+  pendingIsr: string[] | null = null;
+  leaderEpochStartOffset = 0;
+  private followers = new Map<string, FollowerState>();
+  /** Oracle: truncations of this replica. */
+  readonly truncations: TruncationRecord[] = [];
+
+  constructor(
+    readonly brokerId: string,
+    readonly log: PartitionLog,
+    initialState: PartitionState,
+    private readonly settings: ReplicationSettings,
+  ) {
+    log.replicated = true;
+    this.state = initialState;
+  }
+
+  /** min(min.insync.replicas, replication factor) (R1.5). */
+  effectiveMinIsr(): number {
+    return Math.min(this.settings.minInsyncReplicas, this.state.replicas.length);
+  }
+
+  /** The committed ISR plus a replica being added (KIP-497). */
+  maximalIsr(): string[] {
+    if (this.pendingIsr === null) return this.isr;
+    return [...new Set([...this.isr, ...this.pendingIsr])];
+  }
+
+  /**
+   * Applies the controller's view of the partition. Returns what this replica became; a leader
+   * epoch change always re-runs the transition.
+   */
+  applyState(state: PartitionState, nowUs: number): 'leader' | 'follower' | 'none' | 'unchanged' {
+    const previous = this.state;
+    const newerEpoch = state.leaderEpoch > previous.leaderEpoch;
+    if (!newerEpoch && state.partitionEpoch <= previous.partitionEpoch && this.role !== 'none') {
+      return 'unchanged';
+    }
+    if (state.leaderEpoch < previous.leaderEpoch) return 'unchanged';
+    this.state = state;
+    if (state.leader === this.brokerId) {
+      if (this.role === 'leader' && !newerEpoch) {
+        this.isr = [...state.isr];
+        this.pendingIsr = null;
+        return 'unchanged';
+      }
+      this.becomeLeader(nowUs);
+      return 'leader';
+    }
+    if (state.leader === null || !state.replicas.includes(this.brokerId)) {
+      this.role = 'none';
+      return 'none';
+    }
+    if (this.role === 'follower' && !newerEpoch) return 'unchanged';
+    this.becomeFollower(nowUs);
+    return 'follower';
+  }
+
+  /** R1.11: a new leader keeps its HW and log, stamps the new epoch, resets follower tracking. */
+  private becomeLeader(nowUs: number): void {
+    this.role = 'leader';
+    this.isr = [...this.state.isr];
+    this.pendingIsr = null;
+    this.log.leaderEpoch = this.state.leaderEpoch;
+    this.leaderEpochStartOffset = this.log.logEndOffset;
+    this.log.epochCache.assign(this.state.leaderEpoch, this.log.logEndOffset);
+    this.followers = new Map();
+    for (const replica of this.state.replicas) {
+      if (replica === this.brokerId) continue;
+      this.followers.set(replica, {
+        logEndOffset: -1,
+        lastFetchUs: 0,
+        lastFetchLeaderLogEndOffset: 0,
+        lastCaughtUpUs: this.isr.includes(replica) ? nowUs : 0,
+      });
+    }
+    this.maybeAdvanceHighWatermark(nowUs);
+  }
+
+  /** R1.11: a follower fetches from its LEO; legacy mode first truncates to its own HW. */
+  private becomeFollower(nowUs: number): void {
+    this.role = 'follower';
+    this.isr = [];
+    this.pendingIsr = null;
+    this.followers = new Map();
+    this.log.leaderEpoch = this.state.leaderEpoch;
+    if (!this.settings.leaderEpochTruncation) {
+      this.truncate(this.log.highWatermark, 'high-watermark', nowUs);
+    }
+  }
+
+  /** Truncates the log and records it for the oracle. */
+  truncate(offset: number, reason: TruncationRecord['reason'], nowUs: number): void {
+    const removed = this.log.truncateTo(offset, nowUs);
+    if (removed.length > 0)
+      this.truncations.push({ timeUs: nowUs, toOffset: offset, reason, removed });
+  }
+
+  /**
+   * R1.6: records a follower fetch at `fetchOffset` (its log end offset) after the read.
+   * `leaderLogEndOffset` is the leader's LEO sampled when the fetch arrived.
+   */
+  onFollowerFetch(
+    follower: string,
+    fetchOffset: number,
+    leaderLogEndOffset: number,
+    nowUs: number,
+  ): void {
+    const state = this.followers.get(follower);
+    if (state === undefined) return;
+    if (fetchOffset >= leaderLogEndOffset) {
+      state.lastCaughtUpUs = Math.max(state.lastCaughtUpUs, nowUs);
+    } else if (fetchOffset >= state.lastFetchLeaderLogEndOffset) {
+      state.lastCaughtUpUs = Math.max(state.lastCaughtUpUs, state.lastFetchUs);
+    }
+    state.lastFetchLeaderLogEndOffset = Math.max(
+      state.lastFetchLeaderLogEndOffset,
+      leaderLogEndOffset,
+    );
+    state.lastFetchUs = nowUs;
+    state.logEndOffset = fetchOffset;
+  }
+
+  /** R1.6: caught up when at the leader's LEO or caught up within replica.lag.time.max.ms. */
+  isCaughtUp(follower: string, nowUs: number): boolean {
+    const state = this.followers.get(follower);
+    if (state === undefined) return false;
+    if (state.logEndOffset === this.log.logEndOffset) return true;
+    return nowUs - state.lastCaughtUpUs <= this.settings.replicaLagTimeMaxMs * 1000;
+  }
+
+  /** R1.7: the follower to add to the ISR, if one qualifies now. */
+  expansionCandidate(follower: string): boolean {
+    const state = this.followers.get(follower);
+    if (this.role !== 'leader' || this.pendingIsr !== null || state === undefined) return false;
+    if (this.isr.includes(follower)) return false;
+    return (
+      state.logEndOffset >= this.log.highWatermark &&
+      state.logEndOffset >= this.leaderEpochStartOffset
+    );
+  }
+
+  /** R1.8: ISR members (other than the leader) that are no longer caught up. */
+  outOfSyncReplicas(nowUs: number): string[] {
+    if (this.role !== 'leader' || this.pendingIsr !== null) return [];
+    return this.isr.filter(
+      (replica) => replica !== this.brokerId && !this.isCaughtUp(replica, nowUs),
+    );
+  }
+
+  /**
+   * R1.5: HW = the lowest LEO over the maximal ISR (and caught-up followers about to join),
+   * never backwards, and (3.7+) only while the committed ISR has at least min ISR members.
+   * Returns true when the HW moved.
+   */
+  maybeAdvanceHighWatermark(nowUs: number): boolean {
+    if (this.role !== 'leader') return false;
+    if (this.settings.strictMinIsrHighWatermark && this.isr.length < this.effectiveMinIsr())
+      return false;
+    const maximal = this.maximalIsr();
+    let candidate = this.log.logEndOffset;
+    for (const [replica, state] of this.followers) {
+      const holdsBack = maximal.includes(replica) || this.isCaughtUp(replica, nowUs);
+      if (holdsBack && state.logEndOffset < candidate) candidate = Math.max(state.logEndOffset, 0);
+    }
+    if (candidate <= this.log.highWatermark) return false;
+    this.log.setHighWatermark(candidate, nowUs);
+    return true;
+  }
+
+  /**
+   * A follower applies one partition of a fetch response: truncate where the leader says the
+   * log diverged (R1.13, one round), else append and take min(leader HW, own LEO) (R1.4).
+   */
+  onFetchedPartition(response: FetchPartitionResponse, nowUs: number): void {
+    if (response.divergingEpoch !== null) {
+      const leaderEnd = response.divergingEpoch;
+      const logEndOffset = this.log.logEndOffset;
+      const own = this.log.epochCache.endOffsetFor(leaderEnd.epoch, logEndOffset);
+      let target: number;
+      if (own === undefined) target = Math.min(leaderEnd.endOffset, logEndOffset);
+      else if (own.epoch !== leaderEnd.epoch) target = Math.min(own.startOffset, logEndOffset);
+      else target = Math.min(own.startOffset, leaderEnd.endOffset, logEndOffset);
+      // Step 3 of R1.13 repeats with the new latest epoch: the next fetch does that.
+      this.truncate(target, 'diverging-epoch', nowUs);
+      return;
+    }
+    this.log.appendAsFollower(response.batches, nowUs);
+    this.log.setHighWatermark(Math.min(response.highWatermark, this.log.logEndOffset), nowUs);
+  }
+}

@@ -1,0 +1,414 @@
+/**
+ * The replication side of one broker (Kafka's ReplicaManager and Partition): it keeps this
+ * broker's replicas and its metadata cache, applies the controller's partition changes, answers
+ * produce and fetch requests as leader (acks semantics R1.10, follower fetch R1.3, consumer
+ * fetch limits R1.18), moves the high watermark, and proposes ISR changes to the controller.
+ * Follower fetching lives in ReplicaFetcher.
+ */
+import type { ActorContext, NodeId } from '../../kernel';
+import type {
+  AlterPartitionResponse,
+  FetchPartition,
+  FetchPartitionResponse,
+  FetchRequest,
+  KafkaErrorCode,
+  KafkaMessage,
+  PartitionState,
+  ProduceRequest,
+  TopicPartition,
+} from '../protocol';
+import { partitionKey } from '../protocol';
+import { CONTROLLER_ID } from '../controller/controller';
+import { DelayedOperations, type DelayedTimer } from './delayed_operations';
+import { PartitionLog, type PartitionBugs } from './partition_log';
+import { PartitionReplica, type ReplicationSettings } from './partition_replica';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** `replica.fetch.wait.max.ms`: how long a follower fetch with nothing new waits. */
+const REPLICA_FETCH_WAIT_MAX_US = 500_000;
+/** How long a leader waits for an AlterPartition answer before it may propose again. */
+const ALTER_PARTITION_TIMEOUT_US = 30_000_000;
+
+/** Timers of the replica manager. */
+export type ReplicaTimer =
+  | DelayedTimer
+  | { readonly owner: 'replica'; readonly type: 'isr-check' }
+  | { readonly owner: 'replica'; readonly type: 'alter-timeout'; readonly correlationId: number };
+
+/** What a broker's replica manager is built from. */
+export interface ReplicaManagerOptions {
+  readonly brokerId: string;
+  readonly initialStates: readonly PartitionState[];
+  readonly replication: ReplicationSettings;
+  readonly bugs: PartitionBugs;
+  readonly fetchBatchesMax: number;
+}
+
+/** A produce or marker outcome once it is final. */
+export type AppendOutcome = { error: KafkaErrorCode; baseOffset: number };
+
+/** The replicas and metadata of one broker. */
+export class ReplicaManager {
+  /** Durable logs, wrapped in their replication state. */
+  readonly replicas = new Map<string, PartitionReplica>();
+  /** The metadata cache: the latest state of every partition this broker heard of. */
+  readonly metadata = new Map<string, PartitionState>();
+  readonly delayed = new DelayedOperations();
+  private alterRequests = new Map<number, string>();
+  private correlationIds = 1;
+
+  constructor(private readonly options: ReplicaManagerOptions) {
+    for (const state of options.initialStates) {
+      this.metadata.set(partitionKey(state), state);
+      if (!state.replicas.includes(options.brokerId)) continue;
+      const log = new PartitionLog(state.topic, state.partition, options.bugs);
+      this.replicas.set(
+        partitionKey(state),
+        new PartitionReplica(options.brokerId, log, state, options.replication),
+      );
+    }
+  }
+
+  /** The leader of `tp` in this broker's metadata cache, or null. */
+  leaderOf(tp: TopicPartition): NodeId | null {
+    return (this.metadata.get(partitionKey(tp))?.leader ?? null) as NodeId | null;
+  }
+
+  /** At first start, replicas take their roles from the initial metadata. */
+  onStart(ctx: Ctx, restarted: boolean): void {
+    if (!restarted) {
+      for (const replica of this.replicas.values()) replica.applyState(replica.state, ctx.nowUs());
+    }
+    ctx.setTimer(this.options.replication.replicaLagTimeMaxMs * 500, {
+      owner: 'replica',
+      type: 'isr-check',
+    });
+  }
+
+  /** Crash: roles, follower tracking and waiting requests are volatile; logs are not. */
+  onCrash(): void {
+    this.delayed.clear();
+    this.alterRequests = new Map();
+    for (const replica of this.replicas.values()) {
+      replica.role = 'none';
+      replica.pendingIsr = null;
+    }
+  }
+
+  onTimer(timer: ReplicaTimer, ctx: Ctx): void {
+    if (timer.owner === 'delayed') return this.delayed.onTimer(timer);
+    if (timer.type === 'alter-timeout') {
+      const key = this.alterRequests.get(timer.correlationId);
+      this.alterRequests.delete(timer.correlationId);
+      const replica = key === undefined ? undefined : this.replicas.get(key);
+      if (replica !== undefined) replica.pendingIsr = null;
+      return;
+    }
+    this.shrinkIsrs(ctx);
+    ctx.setTimer(this.options.replication.replicaLagTimeMaxMs * 500, timer);
+  }
+
+  /** Applies the controller's partition changes to the cache and the replicas. */
+  onPartitionChange(states: readonly PartitionState[], ctx: Ctx): void {
+    for (const state of states) {
+      const key = partitionKey(state);
+      const known = this.metadata.get(key);
+      const newer =
+        known === undefined ||
+        state.leaderEpoch > known.leaderEpoch ||
+        (state.leaderEpoch === known.leaderEpoch && state.partitionEpoch >= known.partitionEpoch);
+      if (newer) this.metadata.set(key, state);
+      const replica = this.replicas.get(key);
+      if (replica === undefined || !newer) continue;
+      const became = replica.applyState(state, ctx.nowUs());
+      if (became === 'follower' || became === 'none') this.delayed.onLeadershipLost(key, ctx);
+      if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
+    }
+  }
+
+  /** Produce at the leader (R1.10). `respond` is called once, now or when replicated. */
+  handleProduce(
+    request: ProduceRequest,
+    ctx: Ctx,
+    respond: (outcome: AppendOutcome) => void,
+  ): void {
+    const key = partitionKey(request);
+    const replica = this.replicas.get(key);
+    if (replica === undefined || replica.role !== 'leader') {
+      return respond({ error: this.leadershipError(request), baseOffset: -1 });
+    }
+    if (request.acks === -1 && replica.isr.length < replica.effectiveMinIsr()) {
+      return respond({ error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1 });
+    }
+    const result = replica.log.appendAsLeader(request.batch, ctx.nowUs());
+    if (result.error !== 'NONE') return respond({ error: result.error, baseOffset: -1 });
+    if (!result.duplicate) this.afterLeaderAppend(replica, key, ctx);
+    if (request.acks !== -1) return respond({ error: 'NONE', baseOffset: result.baseOffset });
+    const requiredOffset = result.baseOffset + request.batch.values.length;
+    this.awaitReplication(
+      replica,
+      { key, requiredOffset, timeoutUs: request.timeoutMs * 1000 },
+      ctx,
+      (error) => respond({ error, baseOffset: error === 'NONE' ? result.baseOffset : -1 }),
+    );
+  }
+
+  /** A COMMIT/ABORT marker at the leader, appended with acks=all (R3.9). */
+  appendMarker(
+    tp: TopicPartition,
+    marker: {
+      producerId: number;
+      producerEpoch: number;
+      coordinatorEpoch: number;
+      committed: boolean;
+    },
+    ctx: Ctx,
+    respond: (error: KafkaErrorCode) => void,
+  ): void {
+    const key = partitionKey(tp);
+    const replica = this.replicas.get(key);
+    if (replica === undefined || replica.role !== 'leader')
+      return respond(this.leadershipError(tp));
+    if (replica.isr.length < replica.effectiveMinIsr()) return respond('NOT_ENOUGH_REPLICAS');
+    const error = replica.log.appendMarker(marker, ctx.nowUs());
+    if (error !== 'NONE') return respond(error);
+    this.afterLeaderAppend(replica, key, ctx);
+    const requiredOffset = replica.log.logEndOffset;
+    this.awaitReplication(replica, { key, requiredOffset, timeoutUs: 30_000_000 }, ctx, respond);
+  }
+
+  private awaitReplication(
+    replica: PartitionReplica,
+    wait: { key: string; requiredOffset: number; timeoutUs: number },
+    ctx: Ctx,
+    respond: (error: KafkaErrorCode) => void,
+  ): void {
+    const finish = (outcome: 'replicated' | KafkaErrorCode): void => {
+      if (outcome !== 'replicated') return respond(outcome);
+      const enough = replica.maximalIsr().length >= replica.effectiveMinIsr();
+      respond(enough ? 'NONE' : 'NOT_ENOUGH_REPLICAS_AFTER_APPEND');
+    };
+    if (replica.log.highWatermark >= wait.requiredOffset) return finish('replicated');
+    this.delayed.waitForReplication(
+      {
+        partitionKey: wait.key,
+        requiredOffset: wait.requiredOffset,
+        complete: finish,
+        timeoutUs: wait.timeoutUs,
+      },
+      ctx,
+    );
+  }
+
+  /** A fetch from a consumer or a follower. `respond` may be deferred for a follower. */
+  handleFetch(
+    request: FetchRequest,
+    ctx: Ctx,
+    respond: (partitions: FetchPartitionResponse[]) => void,
+  ): void {
+    if (request.replicaId === null) {
+      return respond(request.partitions.map((fetch) => this.consumerRead(fetch, request)));
+    }
+    const follower = request.replicaId;
+    const first = request.partitions.map((fetch) => this.followerRead(fetch, follower, ctx));
+    const hasData = first.some(
+      (partition) =>
+        partition.batches.length > 0 ||
+        partition.error !== 'NONE' ||
+        partition.divergingEpoch !== null,
+    );
+    if (hasData) return respond(first);
+    this.delayed.waitForData(
+      {
+        partitionKeys: request.partitions.map(partitionKey),
+        waitUs: REPLICA_FETCH_WAIT_MAX_US,
+        complete: () =>
+          respond(request.partitions.map((fetch) => this.followerRead(fetch, follower, ctx))),
+      },
+      ctx,
+    );
+  }
+
+  /** R1.18: a consumer reads up to the HW or the LSO, from the leader only. */
+  private consumerRead(fetch: FetchPartition, request: FetchRequest): FetchPartitionResponse {
+    const replica = this.replicas.get(partitionKey(fetch));
+    const epochError = this.epochError(replica, fetch);
+    if (replica === undefined || epochError !== 'NONE') {
+      return emptyPartition(
+        fetch,
+        epochError === 'NONE' ? this.leadershipError(fetch) : epochError,
+      );
+    }
+    const log = replica.log;
+    const read = log.read(fetch.fetchOffset, request.isolationLevel, this.options.fetchBatchesMax);
+    return {
+      topic: fetch.topic,
+      partition: fetch.partition,
+      error: read.error,
+      highWatermark: log.highWatermark,
+      lastStableOffset: log.lastStableOffset,
+      logStartOffset: log.logStartOffset,
+      abortedTransactions: read.abortedTransactions,
+      batches: read.batches,
+      divergingEpoch: null,
+    };
+  }
+
+  /** R1.3: a follower fetch: epoch fence, divergence, read to the LEO, then bookkeeping. */
+  private followerRead(fetch: FetchPartition, follower: string, ctx: Ctx): FetchPartitionResponse {
+    const key = partitionKey(fetch);
+    const replica = this.replicas.get(key);
+    const epochError = this.epochError(replica, fetch);
+    if (replica === undefined || epochError !== 'NONE') {
+      return emptyPartition(
+        fetch,
+        epochError === 'NONE' ? this.leadershipError(fetch) : epochError,
+      );
+    }
+    const log = replica.log;
+    const sampled = {
+      highWatermark: log.highWatermark,
+      lastStableOffset: log.lastStableOffset,
+      logEndOffset: log.logEndOffset,
+    };
+    const diverging = this.divergence(replica, fetch);
+    if (diverging !== null) {
+      return {
+        ...emptyPartition(fetch, 'NONE'),
+        ...sampled,
+        logStartOffset: log.logStartOffset,
+        divergingEpoch: diverging,
+      };
+    }
+    const batches = log.readForFollower(fetch.fetchOffset, this.options.fetchBatchesMax);
+    replica.onFollowerFetch(follower, fetch.fetchOffset, sampled.logEndOffset, ctx.nowUs());
+    if (replica.expansionCandidate(follower))
+      this.proposeIsr(replica, [...replica.isr, follower], ctx);
+    if (replica.maybeAdvanceHighWatermark(ctx.nowUs())) {
+      this.delayed.onHighWatermark(key, log.highWatermark, ctx);
+    }
+    return {
+      topic: fetch.topic,
+      partition: fetch.partition,
+      error: 'NONE',
+      highWatermark: sampled.highWatermark,
+      lastStableOffset: sampled.lastStableOffset,
+      logStartOffset: log.logStartOffset,
+      abortedTransactions: null,
+      batches,
+      divergingEpoch: null,
+    };
+  }
+
+  /**
+   * R1.3 step 2: where the follower's last epoch ends here, when its log went further than
+   * ours for that epoch. A follower ahead of this leader's log end is told to truncate to it
+   * (the outcome of R1.14 after an unclean election).
+   */
+  private divergence(
+    replica: PartitionReplica,
+    fetch: FetchPartition,
+  ): { epoch: number; endOffset: number } | null {
+    const log = replica.log;
+    if (fetch.lastFetchedEpoch >= 0) {
+      const end = log.epochCache.endOffsetFor(fetch.lastFetchedEpoch, log.logEndOffset);
+      if (end === undefined)
+        return { epoch: log.epochCache.latestEpoch(), endOffset: log.logEndOffset };
+      if (end.epoch < fetch.lastFetchedEpoch || end.startOffset < fetch.fetchOffset) {
+        return { epoch: end.epoch, endOffset: end.startOffset };
+      }
+    }
+    if (fetch.fetchOffset > log.logEndOffset) {
+      return { epoch: log.epochCache.latestEpoch(), endOffset: log.logEndOffset };
+    }
+    return null;
+  }
+
+  /** R1.3 step 1: the request's leader epoch against ours. */
+  private epochError(replica: PartitionReplica | undefined, fetch: FetchPartition): KafkaErrorCode {
+    if (replica === undefined || replica.role !== 'leader') return 'NONE';
+    if (fetch.currentLeaderEpoch < 0) return 'NONE';
+    if (fetch.currentLeaderEpoch < replica.state.leaderEpoch) return 'FENCED_LEADER_EPOCH';
+    if (fetch.currentLeaderEpoch > replica.state.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
+    return 'NONE';
+  }
+
+  /** R1.8: propose removing ISR members that fell behind. */
+  private shrinkIsrs(ctx: Ctx): void {
+    for (const replica of this.replicas.values()) {
+      const outOfSync = replica.outOfSyncReplicas(ctx.nowUs());
+      if (outOfSync.length === 0) continue;
+      this.proposeIsr(
+        replica,
+        replica.isr.filter((member) => !outOfSync.includes(member)),
+        ctx,
+      );
+    }
+  }
+
+  private proposeIsr(replica: PartitionReplica, newIsr: string[], ctx: Ctx): void {
+    const correlationId = this.correlationIds++;
+    replica.pendingIsr = newIsr;
+    this.alterRequests.set(correlationId, partitionKey(replica.state));
+    ctx.setTimer(ALTER_PARTITION_TIMEOUT_US, {
+      owner: 'replica',
+      type: 'alter-timeout',
+      correlationId,
+    });
+    ctx.send(CONTROLLER_ID as NodeId, {
+      kind: 'AlterPartition',
+      correlationId,
+      brokerId: this.options.brokerId,
+      topic: replica.state.topic,
+      partition: replica.state.partition,
+      leaderEpoch: replica.state.leaderEpoch,
+      partitionEpoch: replica.state.partitionEpoch,
+      newIsr,
+    });
+  }
+
+  onAlterPartitionResponse(response: AlterPartitionResponse, ctx: Ctx): void {
+    const key = this.alterRequests.get(response.correlationId);
+    if (key === undefined) return;
+    this.alterRequests.delete(response.correlationId);
+    const replica = this.replicas.get(key);
+    if (replica === undefined) return;
+    replica.pendingIsr = null;
+    if (response.state !== null) this.onPartitionChange([response.state], ctx);
+  }
+
+  private afterLeaderAppend(replica: PartitionReplica, key: string, ctx: Ctx): void {
+    this.delayed.onAppend(key, ctx);
+    if (replica.maybeAdvanceHighWatermark(ctx.nowUs())) {
+      this.delayed.onHighWatermark(key, replica.log.highWatermark, ctx);
+    }
+  }
+
+  private afterLeaderChange(replica: PartitionReplica, key: string, ctx: Ctx): void {
+    if (replica.maybeAdvanceHighWatermark(ctx.nowUs())) {
+      this.delayed.onHighWatermark(key, replica.log.highWatermark, ctx);
+    }
+  }
+
+  private leadershipError(tp: TopicPartition): KafkaErrorCode {
+    return this.metadata.has(partitionKey(tp))
+      ? 'NOT_LEADER_OR_FOLLOWER'
+      : 'UNKNOWN_TOPIC_OR_PARTITION';
+  }
+}
+
+/** A partition answer without records. */
+function emptyPartition(tp: TopicPartition, error: KafkaErrorCode): FetchPartitionResponse {
+  return {
+    topic: tp.topic,
+    partition: tp.partition,
+    error,
+    highWatermark: -1,
+    lastStableOffset: -1,
+    logStartOffset: -1,
+    abortedTransactions: null,
+    batches: [],
+    divergingEpoch: null,
+  };
+}

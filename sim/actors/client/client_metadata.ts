@@ -1,0 +1,103 @@
+/**
+ * A client's metadata cache (Kafka's Metadata): which broker leads each partition, at which
+ * leader epoch. It starts from the cluster's initial assignment (as after the bootstrap metadata
+ * request) and is refreshed with a Metadata request to a random broker whenever a client sees a
+ * leadership error or a leaderless partition; an entry only moves to a newer leader epoch.
+ */
+import type { ActorContext, NodeId } from '../../kernel';
+import type { KafkaMessage, MetadataResponse, PartitionState, TopicPartition } from '../protocol';
+import { partitionKey } from '../protocol';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** Timer of a metadata request. */
+export interface MetadataTimer {
+  readonly owner: 'metadata';
+  readonly type: 'timeout' | 'backoff';
+}
+
+/** Leaders known to one client. */
+export class ClientMetadata {
+  private readonly leaders = new Map<string, { leader: NodeId | null; leaderEpoch: number }>();
+  private inFlight: number | null = null;
+  private backingOff = false;
+  private refreshWanted = false;
+  private correlationIds = 1;
+  /** Called after every update, so clients can send what was waiting for a leader. */
+  onUpdate: () => void = () => undefined;
+
+  constructor(
+    readonly brokers: readonly NodeId[],
+    initial: readonly PartitionState[],
+    private readonly ctx: Ctx,
+    private readonly timing: { requestTimeoutMs: number; retryBackoffMs: number },
+  ) {
+    for (const state of initial) {
+      this.leaders.set(partitionKey(state), {
+        leader: state.leader as NodeId | null,
+        leaderEpoch: state.leaderEpoch,
+      });
+    }
+  }
+
+  /** The leader of `tp` as last known, or null when unknown or offline. */
+  leaderOf(tp: TopicPartition): NodeId | null {
+    return this.leaders.get(partitionKey(tp))?.leader ?? null;
+  }
+
+  /** The leader epoch of `tp` as last known, or -1. */
+  leaderEpochOf(tp: TopicPartition): number {
+    return this.leaders.get(partitionKey(tp))?.leaderEpoch ?? -1;
+  }
+
+  /** Asks for fresh metadata (at most one request in flight, `retry.backoff.ms` apart). */
+  requestRefresh(): void {
+    this.refreshWanted = true;
+    if (this.inFlight !== null || this.backingOff) return;
+    this.refreshWanted = false;
+    const correlationId = this.correlationIds++;
+    this.inFlight = correlationId;
+    const broker = this.brokers[this.ctx.rng.intInclusive(0, this.brokers.length - 1)] as NodeId;
+    this.ctx.setTimer(this.timing.requestTimeoutMs * 1000, {
+      owner: 'metadata',
+      type: 'timeout',
+    } satisfies MetadataTimer);
+    this.ctx.send(broker, { kind: 'Metadata', correlationId });
+  }
+
+  onResponse(response: MetadataResponse): void {
+    if (response.correlationId !== this.inFlight) return;
+    this.inFlight = null;
+    for (const state of response.partitions) {
+      const key = partitionKey(state);
+      const known = this.leaders.get(key);
+      if (known === undefined || state.leaderEpoch >= known.leaderEpoch) {
+        this.leaders.set(key, {
+          leader: state.leader as NodeId | null,
+          leaderEpoch: state.leaderEpoch,
+        });
+      }
+    }
+    this.startBackoff();
+    this.onUpdate();
+  }
+
+  onTimer(timer: MetadataTimer): void {
+    if (timer.type === 'timeout') {
+      if (this.inFlight === null) return;
+      this.inFlight = null;
+      this.startBackoff();
+      return;
+    }
+    this.backingOff = false;
+    if (this.refreshWanted) this.requestRefresh();
+  }
+
+  private startBackoff(): void {
+    this.backingOff = true;
+    this.ctx.setTimer(this.timing.retryBackoffMs * 1000, {
+      owner: 'metadata',
+      type: 'backoff',
+    } satisfies MetadataTimer);
+  }
+}

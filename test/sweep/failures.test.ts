@@ -1,0 +1,139 @@
+/**
+ * Goal: a seed that throws and a seed that never finishes are reported with their seeds while
+ * the other seeds complete: the thrower as `internal-error` with its message and stack, the
+ * hanging seed as `budget-exceeded` with a wall-clock-timeout note after its worker is replaced,
+ * and a seed whose worker dies as `internal-error`; each gets an artifact folder with its
+ * reproduce command. The JUnit file conforms to the common JUnit schema's required structure
+ * (one suite per scenario, one test case per seed) and every failing seed's test case carries
+ * the anomaly or error and its reproduce command; XML special characters are escaped.
+ *
+ * Method: the worker's test-only hook `EOS_SIM_TEST_FAULT` makes seed 3 throw, seed 5 hang and
+ * seed 6 end its worker thread; one in-process sweep over seeds 1..6 of the bundled
+ * zombie-fencing scenario and of a copy of the no-epoch-check bug scenario that expects no
+ * anomaly (so its zombie writes fail), with a 3 s seed budget and `--junit`. The JUnit file is
+ * checked by the structural validator in `junit_schema.ts`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { escapeXml, renderJunit, type SweepResultLine } from '../../reports';
+import { editedScenario, scratchDir, type CliCall } from '../cli/cli_helpers';
+import { junitProblems } from './junit_schema';
+import { ZOMBIE, cli, resultLines } from './sweep_helpers';
+
+const ZOMBIE_BUG = 'scenarios/known-bugs/zombie-fencing-no-epoch-check.yaml';
+const scratch = scratchDir();
+const out = join(scratch.path, 'out');
+const junit = join(scratch.path, 'junit.xml');
+const bugFile = scratch.write(
+  'bug-not-expected.yaml',
+  editedScenario(ZOMBIE_BUG, (text) =>
+    text.replace('anomalies: [zombie-write]', 'anomalies: []').replace(/^ {2}detect.*\n/m, ''),
+  ),
+);
+let call: CliCall;
+let lines: SweepResultLine[];
+
+beforeAll(async () => {
+  vi.stubEnv('EOS_SIM_TEST_FAULT', 'throw:3,hang:5,exit:6');
+  try {
+    const argv = ['sweep', ZOMBIE, bugFile, '--seeds', '1..6', '--workers', '2'];
+    call = await cli([...argv, '--out', out, '--junit', junit, '--seed-timeout-ms', '3000']);
+  } finally {
+    vi.unstubAllEnvs();
+  }
+  lines = resultLines(out);
+}, 120_000);
+afterAll(() => scratch.remove());
+
+function lineOf(file: string, seed: string): SweepResultLine {
+  const line = lines.find((item) => item.file === file && item.seed === seed);
+  if (line === undefined) throw new Error(`No line for ${file} seed ${seed}`);
+  return line;
+}
+
+describe('seeds that throw, hang or kill their worker', () => {
+  it('records every seed, and the misbehaving ones with their seeds', () => {
+    expect(lines).toHaveLength(12);
+    expect(call.code).toBe(70);
+    const thrower = lineOf(ZOMBIE, '3');
+    expect(thrower).toMatchObject({
+      outcome: 'internal-error',
+      error: 'Internal error: Test fault: seed 3 throws (EOS_SIM_TEST_FAULT)',
+    });
+    expect(thrower.stack).toMatch(/^Error: Test fault: seed 3 throws[^]*\n\s+at /);
+    expect(thrower.stack).not.toContain(process.cwd());
+    expect(lineOf(ZOMBIE, '5')).toMatchObject({
+      outcome: 'budget-exceeded',
+      error: 'Budget exceeded: wall-clock timeout after 3000 ms',
+    });
+    expect(lineOf(ZOMBIE, '6')).toMatchObject({ outcome: 'internal-error' });
+    expect(lineOf(ZOMBIE, '6').error).toMatch(
+      /^Internal error: the worker running the seed failed/,
+    );
+    for (const seed of ['1', '2', '4']) expect(lineOf(ZOMBIE, seed).outcome).toBe('pass');
+    expect(call.stdout).toContain(
+      `BUDGET EXCEEDED zombie-fencing seed=5: Budget exceeded: wall-clock timeout after 3000 ms · ` +
+        `npx eos-sim run ${ZOMBIE} --seed 5`,
+    );
+    expect(call.stdout).toContain('outcomes: pass 3, budget exceeded 1, internal error 2');
+  });
+
+  it('writes an artifact folder with the reproduce command for each seed that did not pass', () => {
+    const folder = (name: string, seed: string): string => join(out, name, seed);
+    const hung = readFileSync(join(folder('zombie-fencing', '5'), 'reproduce.txt'), 'utf8');
+    expect(hung.trimEnd().split('\n').at(-1)).toBe(`npx eos-sim run ${ZOMBIE} --seed 5`);
+    expect(readFileSync(join(folder('zombie-fencing', '3'), 'error.txt'), 'utf8')).toContain(
+      'at applyTestFault',
+    );
+    expect(existsSync(folder('zombie-fencing', '1'))).toBe(false);
+    const failed = lines.find((line) => line.file === bugFile && line.outcome === 'fail');
+    expect(failed, 'a seed of the bug scenario shows zombie-write').toBeDefined();
+    const failedFolder = folder('zombie-fencing-no-epoch-check', failed?.seed ?? '');
+    const report = JSON.parse(readFileSync(join(failedFolder, 'report.json'), 'utf8')) as {
+      seed: string;
+    };
+    expect(report.seed).toBe(failed?.seed);
+    const history = readFileSync(join(failedFolder, 'history.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(history[0] ?? '')).toHaveProperty('index', 0);
+  });
+});
+
+describe('JUnit XML', () => {
+  it('conforms to the JUnit schema: a suite per scenario, a test case per seed', () => {
+    const xml = readFileSync(junit, 'utf8');
+    expect(junitProblems(xml)).toEqual([]);
+    expect(xml.match(/<testsuite /g)).toHaveLength(2);
+    expect(xml.match(/<testcase /g)).toHaveLength(12);
+  });
+
+  it('gives each failing seed its anomaly or error and its reproduce command', () => {
+    const xml = readFileSync(junit, 'utf8');
+    for (const line of lines.filter((item) => item.outcome !== 'pass')) {
+      const testcase = new RegExp(
+        `<testcase name="seed ${line.seed}" classname="${line.scenario}" time="[0-9.]+">\\s*` +
+          `<(failure|error) message="([^"]*)" type="${line.outcome}">[^<]*` +
+          `reproduce: ${escapeXml(line.reproduce).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}<`,
+      );
+      const match = testcase.exec(xml);
+      expect(match, `seed ${line.seed} of ${line.file}`).not.toBeNull();
+      if (line.outcome === 'fail') expect(match?.[2]).toContain('zombie-write (not allowed here)');
+      if (line.outcome === 'internal-error') expect(match?.[1]).toBe('error');
+    }
+  });
+
+  it('escapes markup and drops characters XML forbids', () => {
+    const line = { ...lines[0], outcome: 'internal-error', error: 'a<b & "c" \u001b[31m\u0007' };
+    const xml = renderJunit(
+      [{ scenario: 'x <&>', file: 'x.yaml', hash: 'h', lines: [line as SweepResultLine] }],
+      { timestamp: '2026-01-02T03:04:05', hostname: 'host' },
+    );
+    expect(junitProblems(xml)).toEqual([]);
+    expect(xml).toContain('name="x &lt;&amp;&gt;"');
+    expect(xml).toContain('a&lt;b &amp; &quot;c&quot; ');
+    expect(xml).not.toMatch(/[\u0007\u001b]/);
+    expect(junitProblems(xml.replace('<system-out/>', ''))).toEqual([
+      'testsuite 0: children out of order: properties, testcase, system-err',
+    ]);
+  });
+});
