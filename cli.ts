@@ -70,45 +70,12 @@ function colourWanted(io: CliIo): boolean {
   return io.stdout.isTTY === true && (noColour === undefined || noColour === '');
 }
 
-/** Builds the program; each action stores its exit code through `setExitCode`. */
-function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void): Command {
-  const { io } = context;
-  const program = new Command('eos-sim')
-    .description("Deterministic simulator of Kafka's exactly-once machinery")
-    .version(EOS_SIM_VERSION)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      // main() prints usage errors itself, on one line.
-      outputError: () => undefined,
-    })
-    .showSuggestionAfterError()
-    .allowExcessArguments()
-    .helpCommand(true)
-    .action(async () => {
-      const [unknown] = program.args;
-      if (unknown !== undefined) throw new UsageError(`unknown command '${unknown}'`);
-      setExitCode(await mainJob(context));
-    });
-  program
-    .command('run')
-    .description('Run one scenario with one seed and explain the result')
-    .argument('<scenario>', 'scenario file (.yaml)')
-    .option('--seed <seed>', 'decimal u64 or 40-hex git hash; random when omitted')
-    .option('--json', 'print the run report as JSON after the seed line')
-    .option('--check-determinism', 'run twice and compare the executed events and reports')
-    .option('--verbose', 'print the stack of an internal error')
-    .action((scenario: string, flags: RunFlags) => {
-      const options = {
-        scenario,
-        seed: flags.seed,
-        json: flags.json === true,
-        checkDeterminism: flags.checkDeterminism === true,
-        verbose: flags.verbose === true,
-      };
-      setExitCode(runCommand(options, context));
-    });
+/** Adds `sweep` and `report merge` to `program`. */
+function addSweepCommands(
+  program: Command,
+  options: { context: CliContext; setExitCode: (code: ExitCode) => void },
+): void {
+  const { context, setExitCode } = options;
   program
     .command('sweep')
     .description('Run scenarios over a range of seeds on all cores and summarise')
@@ -152,6 +119,48 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
       };
       setExitCode(mergeCommand(options, context));
     });
+}
+
+/** Builds the program; each action stores its exit code through `setExitCode`. */
+function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void): Command {
+  const { io } = context;
+  const program = new Command('eos-sim')
+    .description("Deterministic simulator of Kafka's exactly-once machinery")
+    .version(EOS_SIM_VERSION)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // main() prints usage errors itself, on one line.
+      outputError: () => undefined,
+    })
+    .showSuggestionAfterError()
+    .allowExcessArguments()
+    .helpCommand(true)
+    .action(async () => {
+      const [unknown] = program.args;
+      if (unknown !== undefined) throw new UsageError(`unknown command '${unknown}'`);
+      setExitCode(await mainJob(context));
+    });
+  program
+    .command('run')
+    .description('Run one scenario with one seed and explain the result')
+    .argument('<scenario>', 'scenario file (.yaml)')
+    .option('--seed <seed>', 'decimal u64 or 40-hex git hash; random when omitted')
+    .option('--json', 'print the run report as JSON after the seed line')
+    .option('--check-determinism', 'run twice and compare the executed events and reports')
+    .option('--verbose', 'print the stack of an internal error')
+    .action((scenario: string, flags: RunFlags) => {
+      const options = {
+        scenario,
+        seed: flags.seed,
+        json: flags.json === true,
+        checkDeterminism: flags.checkDeterminism === true,
+        verbose: flags.verbose === true,
+      };
+      setExitCode(runCommand(options, context));
+    });
+  addSweepCommands(program, { context, setExitCode });
   program
     .command('scenarios')
     .description('List the bundled scenarios')

@@ -1,13 +1,16 @@
 /**
  * `npm run bench`: runs every benchmark section, prints one table and writes
  * `bench/results.json`. Benchmarks measure wall-clock speed, so they run here and never as
- * timed tests. To add a section (scenario events/s, simulated seconds per wall second), write a
+ * timed tests. Sections run one after another, so the sweep section's workers have the machine
+ * to themselves. To add a section (scenario events/s, simulated seconds per wall second), write a
  * function that returns {@link BenchFigure}s and add it to {@link BENCH_SECTIONS}.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { runCheckerBench } from './checker_bench';
 import { runKernelBench } from './kernel_bench';
 import { runScenarioBench } from './scenario_bench';
+import { runSweepBench } from './sweep_bench';
 
 /** One measured number. */
 export interface BenchFigure {
@@ -21,7 +24,7 @@ export interface BenchFigure {
 /** A group of figures measured together. */
 export interface BenchSection {
   readonly title: string;
-  readonly run: () => readonly BenchFigure[];
+  readonly run: () => readonly BenchFigure[] | Promise<readonly BenchFigure[]>;
 }
 
 function kernelSection(): readonly BenchFigure[] {
@@ -53,6 +56,54 @@ function scenarioSection(): readonly BenchFigure[] {
   });
 }
 
+/** The scenario the sweep section runs, and how many seeds each pool size times. */
+const SWEEP_SCENARIO = 'scenarios/zombie-fencing.yaml';
+const SWEEP_SEEDS = 200;
+
+async function sweepSection(): Promise<readonly BenchFigure[]> {
+  const result = await runSweepBench(SWEEP_SCENARIO, SWEEP_SEEDS);
+  const per = `${SWEEP_SCENARIO}, ${SWEEP_SEEDS} seeds`;
+  const megabytes = (bytes: number): number => bytes / 1_048_576;
+  return [
+    ...result.runs.map((run) => ({
+      name: `${per}, ${run.workers} worker${run.workers === 1 ? '' : 's'}`,
+      value: run.seedsPerSecond,
+      unit: 'seeds/s',
+    })),
+    {
+      name: 'parallel efficiency: (seeds/s with 2) / (2 x with 1)',
+      value: result.parallelEfficiency,
+      unit: 'ratio',
+    },
+    {
+      name: 'peak memory per worker (largest V8 heap of one worker)',
+      value: megabytes(Math.max(...result.runs.map((run) => run.workerHeapPeakBytes))),
+      unit: 'MB',
+    },
+    {
+      name: 'process peak RSS (main thread and all workers)',
+      value: megabytes(result.processRssPeakBytes),
+      unit: 'MB',
+    },
+  ];
+}
+
+/** The history the checker section checks, and for how long. */
+const CHECKER_SCENARIO = 'scenarios/zombie-fencing.yaml';
+const CHECKER_SPAN_MS = 3000;
+
+function checkerSection(): readonly BenchFigure[] {
+  const result = runCheckerBench(CHECKER_SCENARIO, CHECKER_SPAN_MS);
+  const per = `${CHECKER_SCENARIO} seed 1 (${groupDigits(result.historyOpsCount)} ops)`;
+  return [
+    {
+      name: `checkHistory on ${per}, ${result.repetitionsCount} repetitions`,
+      value: result.opsPerSecond,
+      unit: 'history ops/s',
+    },
+  ];
+}
+
 // ============================================================================================
 // BENCHMARK SECTIONS. Add further sections here, in the order they should print, e.g.
 //   { title: 'Scenarios', run: scenarioSection },          // events/s per scenario file
@@ -62,6 +113,8 @@ function scenarioSection(): readonly BenchFigure[] {
 export const BENCH_SECTIONS: readonly BenchSection[] = [
   { title: 'Kernel overhead', run: kernelSection },
   { title: 'Reference scenarios', run: scenarioSection },
+  { title: 'Sweep', run: sweepSection },
+  { title: 'Checker', run: checkerSection },
 ];
 
 /** `1234567` as `1_234_567`: locale-independent, like the numeric literals in the code. */
@@ -100,11 +153,11 @@ function printTable(results: readonly SectionResult[]): void {
   for (const row of rows) console.log(line(row));
 }
 
-function main(): void {
-  const results: SectionResult[] = BENCH_SECTIONS.map((section) => ({
-    title: section.title,
-    figures: section.run(),
-  }));
+async function main(): Promise<void> {
+  const results: SectionResult[] = [];
+  for (const section of BENCH_SECTIONS) {
+    results.push({ title: section.title, figures: await section.run() });
+  }
   printTable(results);
   const report = {
     generatedAt: new Date().toISOString(),
@@ -117,4 +170,4 @@ function main(): void {
   console.log(`\nwrote ${target}`);
 }
 
-main();
+await main();

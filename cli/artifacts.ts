@@ -23,7 +23,7 @@ export function scenarioFolderName(name: string): string {
 
 /**
  * The artifact folder of `seed` of the scenario named `name`.
- * @example artifactDir('.eos-sim/sweep', 'zombie-fencing', '7') // '.eos-sim/sweep/zombie-fencing/7'
+ * @example artifactDir('.eos-sim/sweep', 'zombie-fencing', '7') // …/zombie-fencing/7
  */
 export function artifactDir(out: string, name: string, seed: string): string {
   return join(out, scenarioFolderName(name), seed);

@@ -28,4 +28,12 @@ export {
   resultKey,
 } from './results_file';
 export { compareSeeds } from './sweep_tally';
-export { planSweep, runSweep, type SweepOptions, type SweepOutput, type SweepPlan } from './sweep';
+export {
+  lineScenarioOf,
+  planSweep,
+  runSweep,
+  type SweepOptions,
+  type SweepOutput,
+  type SweepPlan,
+} from './sweep';
+export { SeedPool, type SeedPoolOptions, type SeedRequest } from './sweep_pool';

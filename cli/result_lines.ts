@@ -104,7 +104,7 @@ export function relativeStack(stack: string): string {
 /**
  * The failure a thrown error stands for: a budget overrun raised outside the runner is
  * `budget-exceeded`; anything else is an `internal-error` with its stack.
- * @example failureOf(new Error('boom')) // { outcome: 'internal-error', error: 'Internal error: boom', stack }
+ * @example failureOf(new Error('boom')).error // 'Internal error: boom'
  */
 export function failureOf(error: unknown): SeedFailure {
   if (error instanceof BudgetExceededError) {

@@ -55,17 +55,11 @@ function parseTestFaults(text: string | undefined): ReadonlyMap<string, TestFaul
 const TEST_FAULTS = parseTestFaults(process.env['EOS_SIM_TEST_FAULT']);
 
 function applyTestFault(seed: string): void {
-  switch (TEST_FAULTS.get(seed)) {
-    case 'throw':
-      throw new Error(`Test fault: seed ${seed} throws (EOS_SIM_TEST_FAULT)`);
-    case 'hang':
-      for (;;) {
-        // Spins until the main thread terminates this worker.
-      }
-    case 'exit':
-      process.exit(1);
-    case undefined:
-      return;
+  const fault = TEST_FAULTS.get(seed);
+  if (fault === 'throw') throw new Error(`Test fault: seed ${seed} throws (EOS_SIM_TEST_FAULT)`);
+  if (fault === 'exit') process.exit(1);
+  while (fault === 'hang') {
+    // Spins until the main thread terminates this worker.
   }
 }
 

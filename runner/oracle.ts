@@ -3,7 +3,14 @@
  * expanded to one entry per offset, its offsets and their history, the coordinators' epoch
  * grants, the faults and the invariants found broken.
  */
-import type { Broker, Controller, LogBatch, PartitionReplica } from '../sim/actors';
+import type {
+  Broker,
+  Controller,
+  LogBatch,
+  OffsetChange,
+  PartitionReplica,
+  PartitionState,
+} from '../sim/actors';
 import { partitionKey } from '../sim/actors';
 import type {
   FaultInterval,
@@ -63,7 +70,8 @@ export function buildOracle(sources: OracleSources): Oracle {
       holders.find((holder) => holder.id === state.leader) ??
       [...holders].sort((a, b) => b.replica.log.logEndOffset - a.replica.log.logEndOffset)[0];
     if (leader === undefined) continue;
-    partitions.push(partitionOf(leader, holders, state.isr));
+    const terms = leadershipTerms(controller, state);
+    partitions.push(partitionOf({ leader, holders, isr: state.isr, terms }));
     for (const { id, replica } of holders) {
       for (const violation of replica.log.invariantViolations) {
         invariantViolations.push({ ...violation, topic: state.topic, partition: state.partition });
@@ -98,11 +106,53 @@ export function buildOracle(sources: OracleSources): Oracle {
   };
 }
 
-function partitionOf(
-  leader: { id: string; replica: PartitionReplica },
+/** Who led a partition from when: its initial leader, then every election. */
+interface LeadershipTerm {
+  readonly leader: string | null;
+  readonly startUs: number;
+}
+
+function leadershipTerms(controller: Controller, state: PartitionState): LeadershipTerm[] {
+  const terms: LeadershipTerm[] = [{ leader: state.replicas[0] ?? null, startUs: 0 }];
+  for (const election of controller.elections) {
+    if (election.topic !== state.topic || election.partition !== state.partition) continue;
+    terms.push({ leader: election.leader, startUs: election.timeUs });
+  }
+  return terms;
+}
+
+/**
+ * The partition's offset history as clients saw it: each leader's changes during its own term,
+ * starting from the value it had when the term began.
+ */
+function spliceChanges(
+  terms: readonly LeadershipTerm[],
   holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>,
-  isr: readonly string[],
-): OraclePartition {
+  changesOf: (replica: PartitionReplica) => readonly OffsetChange[],
+): OffsetChange[] {
+  const spliced: OffsetChange[] = [];
+  terms.forEach((term, index) => {
+    const replica = holders.find((holder) => holder.id === term.leader)?.replica;
+    if (replica === undefined) return;
+    const endUs = terms[index + 1]?.startUs ?? Number.POSITIVE_INFINITY;
+    const changes = changesOf(replica);
+    let atStart: OffsetChange | undefined;
+    for (const change of changes) if (change.timeUs <= term.startUs) atStart = change;
+    if (atStart !== undefined) spliced.push({ timeUs: term.startUs, offset: atStart.offset });
+    for (const change of changes) {
+      if (change.timeUs > term.startUs && change.timeUs < endUs) spliced.push(change);
+    }
+  });
+  return spliced;
+}
+
+function partitionOf(sources: {
+  leader: { id: string; replica: PartitionReplica };
+  holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>;
+  isr: readonly string[];
+  terms: readonly LeadershipTerm[];
+}): OraclePartition {
+  const { leader, holders, isr, terms } = sources;
   const log = leader.replica.log;
   const openTransactions = [...log.openTransactions].map(([producerId, firstOffset]) => ({
     producerId,
@@ -118,8 +168,16 @@ function partitionOf(
     highWatermark: log.highWatermark,
     lastStableOffset: log.lastStableOffset,
     records: log.log.flatMap(expand),
-    highWatermarkChanges: log.highWatermarkChanges,
-    lastStableOffsetChanges: log.lastStableOffsetChanges,
+    highWatermarkChanges: spliceChanges(
+      terms,
+      holders,
+      (replica) => replica.log.highWatermarkChanges,
+    ),
+    lastStableOffsetChanges: spliceChanges(
+      terms,
+      holders,
+      (replica) => replica.log.lastStableOffsetChanges,
+    ),
     openTransactions,
     replicas: holders.map(({ id, replica }) => ({
       broker: id,

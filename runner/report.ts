@@ -54,7 +54,7 @@ export interface ReportInput {
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
-  const allowed = new Set(scenario.expect.anomalies);
+  const allowed = new Set([...scenario.expect.anomalies, ...scenario.expect.allowed]);
   const unexpected = check.anomalyTypes.filter((kind) => !allowed.has(kind));
   const fenced = fencedClients(history);
   const expectations: ExpectationResult[] = [

@@ -150,7 +150,7 @@ function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean
   let detail = converged
     ? `settled at ${sim.nowUs} us`
     : `after heal: ${busyClients()} clients busy, ` +
-      `${openTransactionCount(brokers)} open transactions`;
+      `${openTransactionCount(brokers)} partitions not stable (LSO below LEO)`;
   sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
   sim.runUntil(sim.nowUs + FINAL_READ_US_MAX, () => readers.every((reader) => reader.done));
   if (!readers.every((reader) => reader.done)) {
@@ -182,12 +182,17 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
   });
 }
 
-/** Open transactions on the partitions' current leaders. */
+/**
+ * Leaders whose log is not yet fully stable: an open transaction, or a marker or record not yet
+ * below the high watermark (last stable offset short of the log end offset).
+ */
 function openTransactionCount(brokers: ReadonlyArray<{ broker: Broker }>): number {
   let count = 0;
   for (const { broker } of brokers) {
     for (const replica of broker.partitions.values()) {
-      if (replica.role === 'leader') count += replica.log.openTransactions.size;
+      if (replica.role !== 'leader') continue;
+      const log = replica.log;
+      if (log.openTransactions.size > 0 || log.lastStableOffset < log.logEndOffset) count += 1;
     }
   }
   return count;

@@ -253,7 +253,9 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
       role: 'consumer',
       name: 'R',
       settings: {
-        isolationLevel: 'read_committed', autoOffsetReset: 'earliest', requestTimeoutMs: 1000,
+        isolationLevel: 'read_committed',
+        autoOffsetReset: 'earliest',
+        requestTimeoutMs: 1000,
       },
       workload: { type: 'polls', startMs: 0, pollIntervalMs: 100, topics: ['events'] },
     },
@@ -261,26 +263,45 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
   faults: [
     { kind: 'pause', target: 'A', atMs: 1000, forMs: 25000, line: lineOf(FULL, 'kind: pause') },
     {
-      kind: 'crash', target: 'b2', atMs: 2000, forMs: null, mode: 'process',
+      kind: 'crash',
+      target: 'b2',
+      atMs: 2000,
+      forMs: null,
+      mode: 'process',
       line: lineOf(FULL, 'kind: crash'),
     },
     {
-      kind: 'duplicate', from: 'b1', to: null, messages: ['ProduceResponse', 'FetchResponse'],
-      probability: { numerator: 250000, denominator: 1000000 }, delayMs: 0, atMs: 0, forMs: 5000,
+      kind: 'duplicate',
+      from: 'b1',
+      to: null,
+      messages: ['ProduceResponse', 'FetchResponse'],
+      probability: { numerator: 250000, denominator: 1000000 },
+      delayMs: 0,
+      atMs: 0,
+      forMs: 5000,
       line: lineOf(FULL, '- kind: duplicate'),
     },
     {
-      kind: 'delay', from: null, to: 'R', messages: [],
-      probability: { numerator: 1000000, denominator: 1000000 }, delayMs: 500, atMs: 10, forMs: 20,
+      kind: 'delay',
+      from: null,
+      to: 'R',
+      messages: [],
+      probability: { numerator: 1000000, denominator: 1000000 },
+      delayMs: 500,
+      atMs: 10,
+      forMs: 20,
       line: lineOf(FULL, '- kind: delay'),
     },
     {
-      kind: 'partition', nodes: ['b1', 'A'], between: ['b2', 'b3', 'S', 'R'],
-      atMs: 3000, forMs: 4000,
+      kind: 'partition',
+      nodes: ['b1', 'A'],
+      between: ['b2', 'b3', 'S', 'R'],
+      atMs: 3000,
+      forMs: 4000,
       line: lineOf(FULL, '- kind: partition'),
     },
   ],
-  expect: { anomalies: ['zombie-write'], detectPercentMin: 90, fenced: ['A'] },
+  expect: { anomalies: ['zombie-write'], allowed: [], detectPercentMin: 90, fenced: ['A'] },
   durationMs: 60000,
   healMs: 30000,
   eventsMax: 20000000,
@@ -311,7 +332,7 @@ describe('parseScenario on valid files', () => {
       bugs: { partitionSkipProducerEpochCheck: false },
       protocol: { leaderEpochTruncation: true, highWatermarkStrictMinIsr: true },
       network: { delayUsMin: 500, delayUsMax: 2000 },
-      expect: { anomalies: [], detectPercentMin: 0, fenced: [] },
+      expect: { anomalies: [], allowed: [], detectPercentMin: 0, fenced: [] },
       healMs: 60000,
       eventsMax: 20000000,
       seeds: { first: 1, last: 20 },
@@ -334,10 +355,11 @@ describe('parseScenario on valid files', () => {
   });
 
   it('reads acks -1 as all and rounds a probability to millionths', () => {
-    const text = edit(producerConfig('      acks: -1'), '    for.ms: 5000', [
+    const text = edit(
+      producerConfig('      acks: -1'),
       '    for.ms: 5000',
-      '    probability: 0.3333333',
-    ].join('\n'));
+      ['    for.ms: 5000', '    probability: 0.3333333'].join('\n'),
+    );
     const config = parseScenario(text, FILE);
     expect(producer(config, 'P').settings).toMatchObject({ acks: -1, enableIdempotence: true });
     expect(config.faults[0]).toMatchObject({
@@ -433,8 +455,11 @@ describe('parseScenario errors', () => {
   });
 
   it('reports an invalid enum value', () => {
-    const text = edit(BASE, '    role: consumer\n', '    role: consumer\n    config:\n' +
-      '      isolation.level: serializable\n');
+    const text = edit(
+      BASE,
+      '    role: consumer\n',
+      '    role: consumer\n    config:\n' + '      isolation.level: serializable\n',
+    );
     const key = 'clients[1].config.isolation.level';
     const error = expectInvalid(text, { line: lineOf(text, 'isolation.level'), key });
     expect(error.message).toContain('must be one of read_committed, read_uncommitted');
@@ -459,8 +484,11 @@ describe('parseScenario errors', () => {
   });
 
   it('refuses a transactional producer with enable.idempotence false', () => {
-    const text = edit(BASE, '      transactional.id: T', '      transactional.id: T\n' +
-      '      enable.idempotence: false');
+    const text = edit(
+      BASE,
+      '      transactional.id: T',
+      '      transactional.id: T\n' + '      enable.idempotence: false',
+    );
     const key = 'clients[0].config.enable.idempotence';
     const error = expectInvalid(text, { line: lineOf(text, 'enable.idempotence'), key });
     expect(error.message).toContain(
@@ -474,8 +502,11 @@ describe('parseScenario errors', () => {
   });
 
   it('refuses a producer key on a consumer and a workload key of another kind', () => {
-    const consumer = edit(BASE, '    role: consumer\n', '    role: consumer\n    config:\n' +
-      '      acks: all\n');
+    const consumer = edit(
+      BASE,
+      '    role: consumer\n',
+      '    role: consumer\n    config:\n' + '      acks: all\n',
+    );
     const error = expectInvalid(consumer, {
       line: lineOf(consumer, 'acks: all'),
       key: 'clients[1].config.acks',

@@ -277,6 +277,7 @@ function resolveScenario(options: {
     ),
     expect: {
       anomalies: scenario.expect.anomalies,
+      allowed: scenario.expect.allowed,
       detectPercentMin: scenario.expect['detect.percent.min'],
       fenced: scenario.expect.fenced,
     },

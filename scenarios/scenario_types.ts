@@ -183,8 +183,13 @@ export type FaultSpec =
 
 /** What the scenario says must hold. */
 export interface Expectations {
-  /** Anomaly kinds this configuration is known to produce; any other kind fails the run. */
+  /**
+   * Anomaly kinds this configuration is known to produce: each must appear in at least
+   * `detectPercentMin` percent of the seeds. Any kind neither here nor in `allowed` fails a run.
+   */
   readonly anomalies: readonly string[];
+  /** Further kinds the configuration permits without requiring them (`expect.allowed`). */
+  readonly allowed: readonly string[];
   /**
    * For a known-bad file: the share of seeds in which each expected anomaly must appear, in
    * percent. @default 0

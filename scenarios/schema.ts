@@ -249,6 +249,7 @@ const faultSchema = z.discriminatedUnion(
 
 const expectSchema = section({
   anomalies: list(oneOf(ANOMALY_KINDS), { empty: true }).default([]),
+  allowed: list(oneOf(ANOMALY_KINDS), { empty: true }).default([]),
   'detect.percent.min': integer({ min: 0, max: 100 }).default(0),
   fenced: list(text(), { empty: true }).default([]),
 });

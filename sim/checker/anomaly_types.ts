@@ -12,6 +12,11 @@ export const ANOMALY_KINDS = [
   'zombie-write',
   'aborted-read',
   'uncommitted-read',
+  'vanished-read',
+  'read-above-hw',
+  'inconsistent-offsets',
+  'nonmonotonic-poll',
+  'poll-skip',
   'invariant',
 ] as const;
 
@@ -26,13 +31,22 @@ export interface Anomaly {
   readonly topic?: string;
   readonly partition?: number;
   readonly offset?: number;
-  /** Further offsets involved (a duplicate's other copies). */
+  /** Further offsets involved (a duplicate's other copies, the offsets a poll skipped). */
   readonly offsets?: readonly number[];
   readonly value?: number;
+  /**
+   * Further values involved, in the order of `offsets` or `brokers` when those are set (the
+   * different values seen at one offset); null stands for a control marker.
+   */
+  readonly values?: ReadonlyArray<number | null>;
+  /** Brokers involved: the replica that truncated a record, the replicas that diverge. */
+  readonly brokers?: readonly string[];
   readonly producerId?: number;
   readonly producerEpoch?: number;
   /** The client that sent the record or delivered it. */
   readonly client?: string;
+  /** The logical process (`reader#0`) when the anomaly is about one process's polls. */
+  readonly process?: string;
   /** Virtual time of the event the anomaly is about. */
   readonly timeUs?: number;
   /** The oracle's classification of why, when it knows (e.g. `never-written`). */

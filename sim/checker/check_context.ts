@@ -10,6 +10,7 @@ import { deliveryOps, indexSentValues, type DeliveryOp, type SentValue } from '.
 import { requireInput } from './input_error';
 import { topicPartitionKey, topicPartitionName } from './topic_partition';
 import { indexPartition, type PartitionIndex } from './transaction_outcome';
+import { buildReplicationIndex, type ReplicationIndex } from './truncation_cause';
 
 /** One copy of a value in the oracle log. */
 export interface OracleCopy {
@@ -28,6 +29,7 @@ export class CheckContext {
   private copiesCache: ReadonlyMap<number, readonly OracleCopy[]> | null = null;
   private sentValuesCache: ReadonlyMap<number, SentValue> | null = null;
   private deliveriesCache: readonly DeliveryOp[] | null = null;
+  private replicationCache: ReplicationIndex | null = null;
 
   constructor(
     readonly history: History,
@@ -72,6 +74,12 @@ export class CheckContext {
   get deliveries(): readonly DeliveryOp[] {
     this.deliveriesCache ??= deliveryOps(this.history);
     return this.deliveriesCache;
+  }
+
+  /** The oracle's truncations, elections and replica logs, indexed per partition. */
+  get replicationIndex(): ReplicationIndex {
+    this.replicationCache ??= buildReplicationIndex(this.oracle);
+    return this.replicationCache;
   }
 }
 

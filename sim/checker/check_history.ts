@@ -11,9 +11,14 @@ import type { Anomaly, AnomalyKind, CheckResult } from './anomaly_types';
 import { checkAbortedRead } from './aborted_read';
 import { CheckContext } from './check_context';
 import { checkDuplicate } from './duplicate';
+import { checkInconsistentOffsets } from './inconsistent_offsets';
 import { checkInvariant } from './invariant';
 import { checkLostWrite } from './lost_write';
+import { checkNonmonotonicPoll } from './nonmonotonic_poll';
+import { checkPollSkip } from './poll_skip';
+import { checkReadAboveHw } from './read_above_hw';
 import { checkUncommittedRead } from './uncommitted_read';
+import { checkVanishedRead } from './vanished_read';
 import { checkZombieWrite } from './zombie_write';
 
 /** A checker and the name its errors are recorded under. */
@@ -29,6 +34,11 @@ export const CHECKERS: readonly NamedChecker[] = [
   { name: 'zombie-write', check: checkZombieWrite },
   { name: 'aborted-read', check: checkAbortedRead },
   { name: 'uncommitted-read', check: checkUncommittedRead },
+  { name: 'vanished-read', check: checkVanishedRead },
+  { name: 'read-above-hw', check: checkReadAboveHw },
+  { name: 'inconsistent-offsets', check: checkInconsistentOffsets },
+  { name: 'nonmonotonic-poll', check: checkNonmonotonicPoll },
+  { name: 'poll-skip', check: checkPollSkip },
   { name: 'invariant', check: checkInvariant },
 ];
 
@@ -89,10 +99,7 @@ export function checkHistory(
 function groupByKind(found: readonly Anomaly[]): Map<AnomalyKind, Anomaly[]> {
   const ordered = found
     .map((anomaly, position) => ({ anomaly, position }))
-    .sort(
-      (a, b) =>
-        (a.anomaly.timeUs ?? -1) - (b.anomaly.timeUs ?? -1) || a.position - b.position,
-    );
+    .sort((a, b) => (a.anomaly.timeUs ?? -1) - (b.anomaly.timeUs ?? -1) || a.position - b.position);
   const byKind = new Map<AnomalyKind, Anomaly[]>();
   for (const { anomaly } of ordered) {
     const known = byKind.get(anomaly.kind);

@@ -61,10 +61,7 @@ export function buildFaultIntervals(history: History, oracle: Oracle): ActiveInt
  * The descriptions of the faults active at `timeUs`, without repeats, in interval order.
  * @example activeFaultsAt(intervals, 2_000) // ['partition b1|b2', 'pause b3']
  */
-export function activeFaultsAt(
-  intervals: readonly ActiveInterval[],
-  timeUs: number,
-): string[] {
+export function activeFaultsAt(intervals: readonly ActiveInterval[], timeUs: number): string[] {
   const descriptions = new Set<string>();
   for (const interval of intervals) {
     if (interval.startUs > timeUs) continue;

@@ -3,18 +3,28 @@
  * with `commit: true` that completed `ok`, and that no final read delivered. The final reads are
  * the `final-read` ok operations of read_committed consumers when there are any, else those of
  * read_uncommitted ones; a run without final reads did not read, so nothing can be called lost.
- * The oracle says why, in this order: `never-written` (not in the partition's log), `aborted`
- * (its transaction aborted), `held-back-by-last-stable-offset` (at or above the final
- * lastStableOffset), `not-delivered` (committed and stable, yet the reads missed it).
+ * The oracle says why, in this order. A value missing from the partition's final log was either
+ * truncated away, classified by the truncation that removed it (`truncation_cause.ts`:
+ * `truncated-after-unclean-election`, `truncated-by-legacy-hw-truncation`, `lost-on-power-loss`,
+ * `truncated-after-clean-election`), or `never-written` when no recorded truncation removed it.
+ * A value in the log is `aborted` (its transaction aborted), `held-back-by-last-stable-offset`
+ * (at or above the final lastStableOffset) or `not-delivered` (committed and stable, yet the
+ * reads missed it).
  */
 import type { HistoryOp, OracleRecord, SendMicroOp } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import { topicPartitionName } from './topic_partition';
-import type { PartitionIndex } from './transaction_outcome';
+import {
+  describeTruncationCause,
+  explainTruncation,
+  type TruncationCause,
+  type TruncationClassification,
+} from './truncation_cause';
 
 /** Why the oracle thinks an acknowledged value is missing. */
 export type LostWriteClassification =
+  | TruncationClassification
   | 'never-written'
   | 'aborted'
   | 'held-back-by-last-stable-offset'
@@ -78,26 +88,39 @@ function acknowledgementsOf(op: HistoryOp): Acknowledgement[] {
   return [];
 }
 
+/** A missing value's classification and what the oracle holds of it. */
+export interface LostWriteExplanation {
+  readonly classification: LostWriteClassification;
+  /** The value's first record in the final log; null when the log does not hold it. */
+  readonly record: OracleRecord | null;
+  /** The truncation that removed it, when the log does not hold it and one did. */
+  readonly cause: TruncationCause | null;
+}
+
 /**
- * Classifies a missing value from its partition's oracle log.
- * @example classifyLostWrite(index, 17).classification // 'held-back-by-last-stable-offset'
+ * Classifies a missing value from its partition's oracle log and, when the log no longer holds
+ * it, the oracle's truncations.
+ * @example classifyLostWrite(context, { topic: 't', partition: 0, value: 17 }).classification
  */
 export function classifyLostWrite(
-  index: PartitionIndex | undefined,
-  value: number,
-): { readonly classification: LostWriteClassification; readonly record: OracleRecord | null } {
-  const offset = index?.offsetsByValue.get(value)?.[0];
+  context: CheckContext,
+  sent: { readonly topic: string; readonly partition: number; readonly value: number },
+): LostWriteExplanation {
+  const index = context.partitionIndex(sent.topic, sent.partition);
+  const offset = index?.offsetsByValue.get(sent.value)?.[0];
   const record = offset === undefined ? undefined : index?.recordsByOffset.get(offset);
   if (index === undefined || record === undefined) {
-    return { classification: 'never-written', record: null };
+    const cause = explainTruncation(context.replicationIndex, sent);
+    const classification = cause?.classification ?? 'never-written';
+    return { classification, record: null, cause };
   }
   if (index.outcomes.get(record.offset)?.status === 'aborted') {
-    return { classification: 'aborted', record };
+    return { classification: 'aborted', record, cause: null };
   }
   if (record.offset >= index.partition.lastStableOffset) {
-    return { classification: 'held-back-by-last-stable-offset', record };
+    return { classification: 'held-back-by-last-stable-offset', record, cause: null };
   }
-  return { classification: 'not-delivered', record };
+  return { classification: 'not-delivered', record, cause: null };
 }
 
 function lostWriteAnomaly(
@@ -105,20 +128,27 @@ function lostWriteAnomaly(
   acknowledgement: Acknowledgement & { readonly isolationLevel: string },
 ): Anomaly {
   const { op, send, isolationLevel } = acknowledgement;
-  const index = context.partitionIndex(send.topic, send.partition);
-  const { classification, record } = classifyLostWrite(index, send.value);
+  const lastStableOffset = context.partitionIndex(send.topic, send.partition)?.partition
+    .lastStableOffset;
+  const { classification, record, cause } = classifyLostWrite(context, send);
   const name = topicPartitionName(send.topic, send.partition);
   const told = send.offset === undefined ? 'without an offset' : `at offset ${send.offset}`;
   const what = op.f === 'txn' ? 'in a committed transaction' : 'by a send';
   const where =
-    record === null || index === undefined
+    record === null || lastStableOffset === undefined
       ? ''
-      : ` (oracle offset ${record.offset}, lastStableOffset ${index.partition.lastStableOffset})`;
+      : ` (oracle offset ${record.offset}, lastStableOffset ${lastStableOffset})`;
+  const removed =
+    cause === null
+      ? ''
+      : ` (was at offset ${cause.record.offset}, ${describeTruncationCause(cause)})`;
   const message =
     `Value ${send.value} sent by client ${op.client} to ${name} was acknowledged ${what} ` +
-    `${told} but is absent from the ${isolationLevel} final reads: ${classification}${where}`;
-  const producerId = record?.producerId ?? acknowledgement.producerId;
-  const producerEpoch = record?.producerEpoch ?? acknowledgement.producerEpoch;
+    `${told} but is absent from the ${isolationLevel} final reads: ${classification}` +
+    `${where}${removed}`;
+  const written = record ?? cause?.record ?? null;
+  const producerId = written?.producerId ?? acknowledgement.producerId;
+  const producerEpoch = written?.producerEpoch ?? acknowledgement.producerEpoch;
   return {
     kind: 'lost-write',
     message,
@@ -128,6 +158,7 @@ function lostWriteAnomaly(
     value: send.value,
     ...(producerId === undefined ? {} : { producerId }),
     ...(producerEpoch === undefined ? {} : { producerEpoch }),
+    ...(cause === null ? {} : { brokers: [cause.truncation.broker] }),
     client: op.client,
     timeUs: op.timeUs,
     classification,

@@ -68,15 +68,30 @@ describe('buildTransactionOutcomes', () => {
   });
 
   it('refuses offsets that do not strictly increase', () => {
-    expect(() => buildTransactionOutcomes(partitionOf(rows([[1, 1, 1], [1, 2, 1]])))).toThrow(
-      'Oracle offsets must strictly increase: t-0 offset 1',
-    );
+    expect(() =>
+      buildTransactionOutcomes(
+        partitionOf(
+          rows([
+            [1, 1, 1],
+            [1, 2, 1],
+          ]),
+        ),
+      ),
+    ).toThrow('Oracle offsets must strictly increase: t-0 offset 1');
   });
 });
 
 describe('indexPartition', () => {
   it('indexes offsets by value, and finds a delivered record only where its value is', () => {
-    const index = indexPartition(partitionOf(rows([[0, 7, 1], [1, 7, 1], [2, 'COMMIT', 1]])));
+    const index = indexPartition(
+      partitionOf(
+        rows([
+          [0, 7, 1],
+          [1, 7, 1],
+          [2, 'COMMIT', 1],
+        ]),
+      ),
+    );
     expect(index.offsetsByValue.get(7)).toEqual([0, 1]);
     expect(oracleRecordFor(index, { offset: 1, value: 7 })?.offset).toBe(1);
     expect(oracleRecordFor(index, { offset: 1, value: 8 })).toBeNull();

@@ -15,9 +15,7 @@ import { topicPartitionName } from './topic_partition';
 
 /** Why a read_committed delivery was not yet stable. */
 export type UncommittedReadClassification =
-  | 'above-last-stable-offset'
-  | 'transaction-open'
-  | 'marker-above-last-stable-offset';
+  'above-last-stable-offset' | 'transaction-open' | 'marker-above-last-stable-offset';
 
 /**
  * Reports every read_committed delivery of a record not yet stable, one anomaly per (consumer

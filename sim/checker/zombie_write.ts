@@ -60,10 +60,7 @@ interface ZombieRecord {
   readonly fence: EpochGrant;
 }
 
-function zombieAnomaly(
-  context: CheckContext,
-  found: ZombieRecord,
-): Anomaly {
+function zombieAnomaly(context: CheckContext, found: ZombieRecord): Anomaly {
   const { index, record, fence } = found;
   const { topic, partition } = index.partition;
   const value = record.value ?? 0;

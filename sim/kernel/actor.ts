@@ -13,6 +13,16 @@ export interface Message {
   readonly kind: string;
 }
 
+/**
+ * What the transport tells a node when its connection to `peer` was reset: the peer's process
+ * crashed (its OS resets every connection) or refused a connection after the crash. Power loss
+ * and network partitions send nothing: peers only notice by timeouts, as over real TCP.
+ */
+export interface ConnectionReset {
+  readonly kind: 'ConnectionReset';
+  readonly peer: NodeId;
+}
+
 /** A message in flight or delivered, with its endpoints and the virtual time it was sent. */
 export interface Envelope<M extends Message = Message> {
   readonly source: NodeId;

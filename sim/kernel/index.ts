@@ -3,7 +3,15 @@
  * network and node lifecycle. It imports nothing outside `sim/kernel/`.
  */
 export { AssertionError, assert, assertNever, assertSafeInteger, maybe } from './assert';
-export type { Actor, ActorContext, CrashMode, Envelope, Message, TimerId } from './actor';
+export type {
+  Actor,
+  ActorContext,
+  ConnectionReset,
+  CrashMode,
+  Envelope,
+  Message,
+  TimerId,
+} from './actor';
 export { EventQueue, type QueuedEvent } from './event_queue';
 export { nodeId, msToUs, ratio, US_PER_MS, type NodeId, type Ratio, type TimeUs } from './ids';
 export type { Delivery, LinkEffect, LinkRule, LinkRuleId, NetworkConfig } from './network';

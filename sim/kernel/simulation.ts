@@ -5,7 +5,15 @@
  * budget. It knows nothing of Kafka. Style rules 11, 12, 17 and 32.
  */
 import { assert, assertNever } from './assert';
-import type { Actor, ActorContext, CrashMode, Envelope, Message, TimerId } from './actor';
+import type {
+  Actor,
+  ActorContext,
+  ConnectionReset,
+  CrashMode,
+  Envelope,
+  Message,
+  TimerId,
+} from './actor';
 import { EventQueue } from './event_queue';
 import type { NodeId, TimeUs } from './ids';
 import {
@@ -88,6 +96,8 @@ interface SimNode {
   activeTimers: Set<TimerId>;
   /** Added to the global clock when the node reads its time (clock skew). */
   clockSkewUs: TimeUs;
+  /** How the node last went down; decides whether its peers' connections are reset. */
+  crashMode: CrashMode | null;
 }
 
 const TIMER_KIND_CODE = 1;
@@ -149,6 +159,7 @@ export class Simulation {
       backlog: new Set(),
       activeTimers: new Set(),
       clockSkewUs: 0,
+      crashMode: null,
     };
     (node as { ctx: ActorContext }).ctx = this.contextFor(node);
     this.nodes.set(id, node);
@@ -209,7 +220,22 @@ export class Simulation {
     node.deferred = [];
     node.backlog = new Set();
     node.activeTimers.clear();
+    node.crashMode = mode;
     node.actor.onCrash(mode, this.nowUsValue);
+    if (mode === 'process') {
+      // The OS of a crashed process resets its connections: every peer hears of it.
+      for (const peer of this.nodes.values()) {
+        if (peer !== node) this.sendConnectionReset(node, peer.id);
+      }
+    }
+  }
+
+  /** A reset from `from` to `to`, routed like any message (a partition drops it). */
+  private sendConnectionReset(from: SimNode, to: NodeId): void {
+    const reset: ConnectionReset = { kind: 'ConnectionReset', peer: from.id };
+    for (const delivery of this.network.route(from.id, to, reset, this.nowUsValue)) {
+      this.enqueueDelivery(delivery);
+    }
   }
 
   /** Restarts a crashed node: `onStart` runs again with its durable state. */
@@ -217,6 +243,7 @@ export class Simulation {
     const node = this.node(id);
     if (node.status !== 'crashed') return;
     node.status = 'running';
+    node.crashMode = 'process';
     node.actor.onStart(node.ctx);
   }
 
@@ -281,7 +308,16 @@ export class Simulation {
 
   private executeOnNode(event: KernelEvent & { type: 'deliver' | 'timer' }): void {
     const node = event.node;
-    if (node.status === 'crashed' || event.incarnation !== node.incarnation) return;
+    if (node.status === 'crashed' || event.incarnation !== node.incarnation) {
+      // A message reaching a dead process, or the old connection of a restarted one, is
+      // refused: the sender's connection is reset (unless the machine itself is down).
+      const refused = event.type === 'deliver' && event.envelope.payload.kind !== 'ConnectionReset';
+      if (refused && node.crashMode === 'process') {
+        const source = this.nodes.get(event.envelope.source);
+        if (source !== undefined) this.sendConnectionReset(node, source.id);
+      }
+      return;
+    }
     const fromBacklog = node.backlog.delete(event);
     if (!fromBacklog && node.backlog.size > 0) {
       // A pause's backlog is still draining at this instant: wait behind it (FIFO per link).
@@ -346,7 +382,15 @@ export class Simulation {
 
   private enqueueDelivery(delivery: Delivery<Message>): void {
     const target = this.node(delivery.target);
-    if (target.status === 'crashed') return;
+    if (target.status === 'crashed') {
+      // Nothing listens on a crashed process: its OS refuses the connection at once.
+      const refused = delivery.payload.kind !== 'ConnectionReset' && target.crashMode === 'process';
+      const source = this.nodes.get(delivery.source);
+      if (refused && source !== undefined && source.status !== 'crashed') {
+        this.sendConnectionReset(target, source.id);
+      }
+      return;
+    }
     const envelope: Envelope = {
       source: delivery.source,
       target: delivery.target,

@@ -4,7 +4,7 @@
  * the node kills the application: its open operations end as `info`, and on restart a new
  * instance starts from scratch (a transactional one calls initTransactions again).
  */
-import type { Actor, ActorContext, CrashMode, Envelope } from '../kernel';
+import type { Actor, ActorContext, ConnectionReset, CrashMode, Envelope } from '../kernel';
 import type { ClusterMetadata, KafkaMessage, KafkaResponse, TopicPartition } from '../actors';
 import { ClientMetadata, KafkaConsumer, KafkaProducer, type MetadataTimer } from '../actors';
 import type { HistoryRecorder } from '../history';
@@ -99,8 +99,12 @@ export class ClientActor implements Actor<KafkaMessage> {
   }
 
   onMessage(envelope: Envelope<KafkaMessage>): void {
-    const message = envelope.payload as KafkaResponse;
-    if (message.kind === 'MetadataResponse') this.clientMetadata?.onResponse(message);
+    const message = envelope.payload as KafkaResponse | ConnectionReset;
+    if (message.kind === 'ConnectionReset') {
+      this.clientMetadata?.onConnectionReset(message.peer);
+      this.producer?.onConnectionReset(message.peer);
+      this.consumer?.onConnectionReset(message.peer);
+    } else if (message.kind === 'MetadataResponse') this.clientMetadata?.onResponse(message);
     else if (message.kind === 'FetchResponse' || message.kind === 'ListOffsetsResponse')
       this.consumer?.onResponse(message);
     else this.producer?.onResponse(message);
@@ -175,8 +179,11 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
   }
 
   onMessage(envelope: Envelope<KafkaMessage>): void {
-    const message = envelope.payload as KafkaResponse;
-    if (message.kind === 'MetadataResponse') this.clientMetadata?.onResponse(message);
+    const message = envelope.payload as KafkaResponse | ConnectionReset;
+    if (message.kind === 'ConnectionReset') {
+      this.clientMetadata?.onConnectionReset(message.peer);
+      this.consumer?.onConnectionReset(message.peer);
+    } else if (message.kind === 'MetadataResponse') this.clientMetadata?.onResponse(message);
     else this.consumer?.onResponse(message);
   }
 

@@ -12,8 +12,12 @@ import type {
   HistoryOp,
   OffsetChange,
   Oracle,
+  OracleElection,
   OraclePartition,
   OracleRecord,
+  OracleReplica,
+  OracleTruncation,
+  PollValue,
   SendMicroOp,
 } from '../../sim/history';
 
@@ -101,18 +105,32 @@ export interface DeliveryOptions {
   readonly records: ReadonlyArray<readonly [number, number, number]>;
   readonly atUs: number;
   readonly f?: 'poll' | 'final-read';
+  /** The logical process; `${client}#0` unless told. */
+  readonly process?: string;
+  /** `[partition, highWatermark]`: the HW the last fetch of each listed partition reported. */
+  readonly highWatermarks?: ReadonlyArray<readonly [number, number]>;
 }
 
-/** A `poll` by `client`: invoke 10us before `atUs`, `ok` completion at `atUs`. */
+/**
+ * A `poll` by `client`: invoke 10us before `atUs`, `ok` completion at `atUs`. Positions list the
+ * partitions of `highWatermarks`, each just past its last delivered offset (0 when none).
+ */
 export function poll(client: string, options: DeliveryOptions): OpDraft[] {
   const { isolationLevel, atUs } = options;
-  const base = { process: `${client}#0`, client, f: options.f ?? 'poll' };
+  const base = { process: options.process ?? `${client}#0`, client, f: options.f ?? 'poll' };
   const records: DeliveredRecord[] = options.records.map(([partition, offset, value]) => ({
     topic: TOPIC,
     partition,
     offset,
     value,
   }));
+  const positions: PollValue['positions'] = (options.highWatermarks ?? []).map(
+    ([partition, highWatermark]) => {
+      const delivered = records.filter((delivery) => delivery.partition === partition);
+      const position = (delivered[delivered.length - 1]?.offset ?? -1) + 1;
+      return { topic: TOPIC, partition, position, highWatermark };
+    },
+  );
   return [
     {
       ...base,
@@ -120,7 +138,7 @@ export function poll(client: string, options: DeliveryOptions): OpDraft[] {
       type: 'invoke',
       value: { isolationLevel, records: [], positions: [] },
     },
-    { ...base, timeUs: atUs, type: 'ok', value: { isolationLevel, records, positions: [] } },
+    { ...base, timeUs: atUs, type: 'ok', value: { isolationLevel, records, positions } },
   ];
 }
 
@@ -193,24 +211,71 @@ export function partitionOf(options: {
   readonly records: readonly OracleRecord[];
   readonly lastStableOffset?: number;
   readonly lastStableOffsetChanges?: readonly OffsetChange[];
+  readonly highWatermark?: number;
+  readonly replicas?: readonly OracleReplica[];
 }): OraclePartition {
   const logEndOffset = (options.records[options.records.length - 1]?.offset ?? -1) + 1;
-  const lastStableOffset = options.lastStableOffset ?? logEndOffset;
+  const highWatermark = options.highWatermark ?? logEndOffset;
+  const lastStableOffset = options.lastStableOffset ?? highWatermark;
   return {
     topic: TOPIC,
     partition: options.partition,
     leader: 'b1',
     logStartOffset: 0,
     logEndOffset,
-    highWatermark: logEndOffset,
+    highWatermark,
     lastStableOffset,
     records: options.records,
-    highWatermarkChanges: [{ timeUs: 0, offset: logEndOffset }],
+    highWatermarkChanges: [{ timeUs: 0, offset: highWatermark }],
     lastStableOffsetChanges: options.lastStableOffsetChanges ?? [
       { timeUs: 0, offset: lastStableOffset },
     ],
     openTransactions: [],
+    ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
   };
+}
+
+/** One replica's final log; in the ISR with its HW at its log end unless told otherwise. */
+export function replica(options: {
+  readonly broker: string;
+  readonly records: readonly OracleRecord[];
+  readonly highWatermark?: number;
+  readonly inSyncReplica?: boolean;
+}): OracleReplica {
+  const logEndOffset = (options.records[options.records.length - 1]?.offset ?? -1) + 1;
+  return {
+    broker: options.broker,
+    logEndOffset,
+    highWatermark: options.highWatermark ?? logEndOffset,
+    inSyncReplica: options.inSyncReplica ?? true,
+    records: options.records,
+  };
+}
+
+/** A leader election of partition `partition` of {@link TOPIC}. */
+export function election(options: {
+  readonly partition?: number;
+  readonly timeUs: number;
+  readonly leader: string | null;
+  readonly leaderEpoch: number;
+  readonly kind: OracleElection['kind'];
+}): OracleElection {
+  const { timeUs, leader, leaderEpoch, kind } = options;
+  return { topic: TOPIC, partition: options.partition ?? 0, timeUs, leader, leaderEpoch, kind };
+}
+
+/** A truncation on `broker` of partition `partition` (0 unless told) down to `toOffset`. */
+export function truncation(options: {
+  readonly partition?: number;
+  readonly timeUs: number;
+  readonly broker: string;
+  readonly toOffset: number;
+  readonly reason: OracleTruncation['reason'];
+  readonly removed: readonly OracleRecord[];
+}): OracleTruncation {
+  const { timeUs, broker, toOffset, reason, removed } = options;
+  const partition = options.partition ?? 0;
+  return { topic: TOPIC, partition, timeUs, broker, toOffset, reason, removed };
 }
 
 /** An oracle holding one partition, 0, with `records` and any `extra` partition settings. */
@@ -221,17 +286,21 @@ export function oracleOfPartition0(
   return oracleOf({ partitions: [partitionOf({ partition: 0, ...extra, records })] });
 }
 
-/** An oracle; every list the test does not name is empty. */
+/** An oracle; every list the test does not name is empty, and optional lists are absent. */
 export function oracleOf(options: {
   readonly partitions?: readonly OraclePartition[];
   readonly epochGrants?: readonly EpochGrant[];
   readonly faults?: readonly FaultInterval[];
   readonly invariantViolations?: Oracle['invariantViolations'];
+  readonly elections?: readonly OracleElection[];
+  readonly truncations?: readonly OracleTruncation[];
 }): Oracle {
   return {
     partitions: options.partitions ?? [],
     epochGrants: options.epochGrants ?? [],
     faults: options.faults ?? [],
     invariantViolations: options.invariantViolations ?? [],
+    ...(options.elections === undefined ? {} : { elections: options.elections }),
+    ...(options.truncations === undefined ? {} : { truncations: options.truncations }),
   };
 }

@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../sim/checker';
-import type { Anomaly, CheckResult } from '../../sim/checker';
 import {
   READ_COMMITTED,
   READ_UNCOMMITTED,
@@ -24,28 +23,7 @@ import {
   send,
   txn,
 } from './builders';
-
-/** The only anomaly of a result; fails the test when there is not exactly one. */
-function onlyAnomaly(result: CheckResult): Anomaly {
-  expect(result.checkerErrors).toEqual([]);
-  expect(result.anomalies).toHaveLength(1);
-  const [anomaly] = result.anomalies;
-  if (anomaly === undefined) throw new Error('Expected one anomaly');
-  expect(result.valid).toBe(false);
-  expect(result.anomalyTypes).toEqual([anomaly.kind]);
-  expect(result.anomalyCounts).toEqual([{ kind: anomaly.kind, count: 1 }]);
-  return anomaly;
-}
-
-function expectClean(result: CheckResult): void {
-  expect(result).toEqual({
-    valid: true,
-    anomalyTypes: [],
-    anomalies: [],
-    anomalyCounts: [],
-    checkerErrors: [],
-  });
-}
+import { expectClean, onlyAnomaly } from './results';
 
 describe('duplicate', () => {
   it('reports a value the broker wrote twice, with both offsets and the faults around it', () => {
@@ -132,7 +110,7 @@ describe('lost-write', () => {
         marker({ offset: 2, control: 'COMMIT', producerId: 8 }),
       ],
       {
-      lastStableOffset: 0,
+        lastStableOffset: 0,
       },
     );
     const anomaly = onlyAnomaly(checkHistory(history, oracle));
@@ -159,14 +137,12 @@ describe('lost-write', () => {
       send({ client: 'A', partition: 0, value: 4, atUs: 300, type: 'fail' }),
       finalRead('reader', { isolationLevel: READ_COMMITTED, records: [[0, 0, 2]], atUs: 900 }),
     );
-    const oracle = oracleOfPartition0(
-      [
-        data({ offset: 0, value: 2, producerId: 8, isTransactional: true }),
-        marker({ offset: 1, control: 'COMMIT', producerId: 8 }),
-        data({ offset: 2, value: 3, producerId: 8, isTransactional: true }),
-        marker({ offset: 3, control: 'ABORT', producerId: 8 }),
-      ],
-    );
+    const oracle = oracleOfPartition0([
+      data({ offset: 0, value: 2, producerId: 8, isTransactional: true }),
+      marker({ offset: 1, control: 'COMMIT', producerId: 8 }),
+      data({ offset: 2, value: 3, producerId: 8, isTransactional: true }),
+      marker({ offset: 3, control: 'ABORT', producerId: 8 }),
+    ]);
     expectClean(checkHistory(history, oracle));
   });
 });
@@ -263,10 +239,10 @@ describe('aborted-read', () => {
       marker({ offset: 1, control: 'ABORT', producerId: 8 }),
     ],
     {
-    lastStableOffsetChanges: [
-      { timeUs: 0, offset: 0 },
-      { timeUs: 700, offset: 2 },
-    ],
+      lastStableOffsetChanges: [
+        { timeUs: 0, offset: 0 },
+        { timeUs: 700, offset: 2 },
+      ],
     },
   );
 

@@ -13,8 +13,11 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESULTS_FILE_NAME } from '../../cli/index';
-import { scratchDir } from '../cli/cli_helpers';
-import { ZOMBIE, cli, resultLines, resultSet } from './sweep_helpers';
+import { main } from '../../cli';
+import { runCli, scratchDir, type CliCall } from '../cli/cli_helpers';
+import { ZOMBIE, resultLines, resultSet } from './sweep_helpers';
+
+const cli = (argv: readonly string[]): Promise<CliCall> => runCli(main, argv);
 
 const SEEDS = '1..16';
 const SEED_COUNT = 16;

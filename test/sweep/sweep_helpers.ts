@@ -1,21 +1,15 @@
 /**
- * Helpers for the sweep suites: run the CLI in-process, read a results file as the set of its
- * lines without `wallMs`, and drop the wall-clock part of a JSON summary.
+ * Helpers for the sweep suites: read a results file as the set of its lines without `wallMs`,
+ * and drop the wall-clock part of a JSON summary. Test files import `cli.ts` themselves (only
+ * test files may, rule 3) and call it through `runCli` of the CLI suite's helpers.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../cli';
 import { RESULTS_FILE_NAME, comparableLine, readResults } from '../../cli/index';
 import type { SweepResultLine } from '../../reports';
-import { runCli, type CliCall } from '../cli/cli_helpers';
 
 /** The bundled scenario the sweep tests run. */
 export const ZOMBIE = 'scenarios/zombie-fencing.yaml';
-
-/** Runs `eos-sim argv` in-process with captured streams. */
-export function cli(argv: readonly string[]): Promise<CliCall> {
-  return runCli(main, argv);
-}
 
 /** The lines of `<out>/results.jsonl`. */
 export function resultLines(out: string): SweepResultLine[] {

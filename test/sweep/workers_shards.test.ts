@@ -13,15 +13,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULTS_FILE_NAME, canonicalJson } from '../../cli/index';
-import { scratchDir } from '../cli/cli_helpers';
-import {
-  ZOMBIE,
-  cli,
-  deterministicSummary,
-  resultLines,
-  resultSet,
-  resultsText,
-} from './sweep_helpers';
+import { main } from '../../cli';
+import { runCli, scratchDir, type CliCall } from '../cli/cli_helpers';
+import { ZOMBIE, deterministicSummary, resultLines, resultSet, resultsText } from './sweep_helpers';
+
+const cli = (argv: readonly string[]): Promise<CliCall> => runCli(main, argv);
 
 const SEEDS = '1..16';
 const scratch = scratchDir();

@@ -70,7 +70,12 @@ export class Broker implements Actor<KafkaMessage> {
       bugs: options.bugs,
       fetchBatchesMax: options.fetchBatchesMax,
     });
-    this.fetcher = new ReplicaFetcher(id, this.replicaManager);
+    this.fetcher = new ReplicaFetcher(
+      id,
+      this.replicaManager,
+      options.replication.leaderEpochTruncation,
+    );
+    this.replicaManager.onNewLeader = (leader) => this.fetcher.resetLeader(leader);
     this.coordinator = new TransactionCoordinator(options.coordinator, {
       owns: (transactionalId) => metadata.coordinatorFor(transactionalId) === id,
       leaderOf: (tp) => this.replicaManager.leaderOf(tp),
@@ -182,10 +187,15 @@ export class Broker implements Actor<KafkaMessage> {
         return this.coordinator.onWriteTxnMarkersResponse(message, ctx);
       case 'PartitionChange':
         this.replicaManager.onPartitionChange(message.partitions, ctx);
+        this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
         return this.fetcher.maybeFetch(ctx);
       case 'AlterPartitionResponse':
         this.replicaManager.onAlterPartitionResponse(message, ctx);
         return this.fetcher.maybeFetch(ctx);
+      case 'ConnectionReset':
+        this.fetcher.onConnectionReset(message.peer, ctx);
+        this.coordinator.onConnectionReset(message.peer, ctx);
+        return;
       case 'BrokerHeartbeatResponse':
         this.registering = false;
         return;

@@ -49,6 +49,8 @@ export class PartitionReplica {
   private followers = new Map<string, FollowerState>();
   /** Oracle: truncations of this replica. */
   readonly truncations: TruncationRecord[] = [];
+  /** Brokers the controller fences: not eligible to join or hold back the ISR (KIP-841). */
+  ineligibleBrokers: ReadonlySet<string> = new Set();
 
   constructor(
     readonly brokerId: string,
@@ -178,7 +180,7 @@ export class PartitionReplica {
   expansionCandidate(follower: string): boolean {
     const state = this.followers.get(follower);
     if (this.role !== 'leader' || this.pendingIsr !== null || state === undefined) return false;
-    if (this.isr.includes(follower)) return false;
+    if (this.isr.includes(follower) || this.ineligibleBrokers.has(follower)) return false;
     return (
       state.logEndOffset >= this.log.highWatermark &&
       state.logEndOffset >= this.leaderEpochStartOffset
@@ -205,7 +207,8 @@ export class PartitionReplica {
     const maximal = this.maximalIsr();
     let candidate = this.log.logEndOffset;
     for (const [replica, state] of this.followers) {
-      const holdsBack = maximal.includes(replica) || this.isCaughtUp(replica, nowUs);
+      const eligible = !this.ineligibleBrokers.has(replica);
+      const holdsBack = maximal.includes(replica) || (eligible && this.isCaughtUp(replica, nowUs));
       if (holdsBack && state.logEndOffset < candidate) candidate = Math.max(state.logEndOffset, 0);
     }
     if (candidate <= this.log.highWatermark) return false;
@@ -229,6 +232,12 @@ export class PartitionReplica {
       // Step 3 of R1.13 repeats with the new latest epoch: the next fetch does that.
       this.truncate(target, 'diverging-epoch', nowUs);
       return;
+    }
+    const first = response.batches.find((batch) => batch.lastOffset >= this.log.logEndOffset);
+    if (first !== undefined && first.baseOffset < this.log.logEndOffset) {
+      // The leader's batch straddles our log end: our tail diverged inside it (possible without
+      // KIP-101). Take the leader's batch whole, as its log defines the partition.
+      this.truncate(first.baseOffset, 'diverging-epoch', nowUs);
     }
     this.log.appendAsFollower(response.batches, nowUs);
     this.log.setHighWatermark(Math.min(response.highWatermark, this.log.logEndOffset), nowUs);

@@ -30,12 +30,31 @@ export class ReplicaFetcher {
   constructor(
     private readonly brokerId: string,
     private readonly manager: ReplicaManager,
+    private readonly leaderEpochTruncation: boolean,
   ) {}
 
   /** Crash: every fetch loop stops. */
   onCrash(): void {
     this.inFlight = new Map();
     this.backingOff = new Set();
+  }
+
+  /**
+   * A partition now follows `leader` under a new epoch: like Kafka re-adding the partition to a
+   * fresh fetcher, forget a fetch still in flight to it (its answer will be ignored).
+   */
+  resetLeader(leader: string): void {
+    this.inFlight.delete(leader);
+    this.backingOff.delete(leader);
+  }
+
+  /** The connection to `peer` was reset: its fetch fails and backs off. */
+  onConnectionReset(peer: string, ctx: Ctx): void {
+    const pending = this.inFlight.get(peer);
+    if (pending === undefined) return;
+    ctx.cancelTimer(pending.timerId);
+    this.inFlight.delete(peer);
+    this.backOff(peer, ctx);
   }
 
   /** Starts a fetch to every leader that has none in flight. */
@@ -68,7 +87,8 @@ export class ReplicaFetcher {
         partition: replica?.state.partition ?? 0,
         fetchOffset: log?.logEndOffset ?? 0,
         currentLeaderEpoch: replica?.state.leaderEpoch ?? -1,
-        lastFetchedEpoch: log?.epochCache.latestEpoch() ?? -1,
+        // Before KIP-101 fetches carried no epoch, so the leader cannot detect divergence.
+        lastFetchedEpoch: this.leaderEpochTruncation ? (log?.epochCache.latestEpoch() ?? -1) : -1,
       };
     });
     const timerId = ctx.setTimer(REPLICA_FETCH_TIMEOUT_US, {

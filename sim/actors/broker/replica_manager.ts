@@ -56,6 +56,8 @@ export class ReplicaManager {
   readonly metadata = new Map<string, PartitionState>();
   readonly delayed = new DelayedOperations();
   private alterRequests = new Map<number, string>();
+  /** Brokers the controller fences, as last published. */
+  private readonly fencedBrokers = new Set<string>();
   private correlationIds = 1;
 
   constructor(private readonly options: ReplicaManagerOptions) {
@@ -63,10 +65,9 @@ export class ReplicaManager {
       this.metadata.set(partitionKey(state), state);
       if (!state.replicas.includes(options.brokerId)) continue;
       const log = new PartitionLog(state.topic, state.partition, options.bugs);
-      this.replicas.set(
-        partitionKey(state),
-        new PartitionReplica(options.brokerId, log, state, options.replication),
-      );
+      const replica = new PartitionReplica(options.brokerId, log, state, options.replication);
+      replica.ineligibleBrokers = this.fencedBrokers;
+      this.replicas.set(partitionKey(state), replica);
     }
   }
 
@@ -109,6 +110,15 @@ export class ReplicaManager {
     ctx.setTimer(this.options.replication.replicaLagTimeMaxMs * 500, timer);
   }
 
+  /** Applies the controller's view of which brokers are fenced. */
+  onFencedBrokers(fenced: readonly string[], ctx: Ctx): void {
+    this.fencedBrokers.clear();
+    for (const broker of fenced) this.fencedBrokers.add(broker);
+    for (const [key, replica] of this.replicas) {
+      if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
+    }
+  }
+
   /** Applies the controller's partition changes to the cache and the replicas. */
   onPartitionChange(states: readonly PartitionState[], ctx: Ctx): void {
     for (const state of states) {
@@ -122,10 +132,14 @@ export class ReplicaManager {
       const replica = this.replicas.get(key);
       if (replica === undefined || !newer) continue;
       const became = replica.applyState(state, ctx.nowUs());
+      if (became === 'follower' && state.leader !== null) this.onNewLeader(state.leader);
       if (became === 'follower' || became === 'none') this.delayed.onLeadershipLost(key, ctx);
       if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
     }
   }
+
+  /** Called when this broker starts following a new leader epoch (the fetcher resets). */
+  onNewLeader: (leader: string) => void = () => undefined;
 
   /** Produce at the leader (R1.10). `respond` is called once, now or when replicated. */
   handleProduce(

@@ -20,6 +20,7 @@ export interface MetadataTimer {
 export class ClientMetadata {
   private readonly leaders = new Map<string, { leader: NodeId | null; leaderEpoch: number }>();
   private inFlight: number | null = null;
+  private inFlightBroker: NodeId | null = null;
   private backingOff = false;
   private refreshWanted = false;
   private correlationIds = 1;
@@ -58,6 +59,7 @@ export class ClientMetadata {
     const correlationId = this.correlationIds++;
     this.inFlight = correlationId;
     const broker = this.brokers[this.ctx.rng.intInclusive(0, this.brokers.length - 1)] as NodeId;
+    this.inFlightBroker = broker;
     this.ctx.setTimer(this.timing.requestTimeoutMs * 1000, {
       owner: 'metadata',
       type: 'timeout',
@@ -80,6 +82,14 @@ export class ClientMetadata {
     }
     this.startBackoff();
     this.onUpdate();
+  }
+
+  /** The connection to `peer` was reset: a request to it ends as if timed out. */
+  onConnectionReset(peer: NodeId): void {
+    if (this.inFlight === null || this.inFlightBroker !== peer) return;
+    this.inFlight = null;
+    this.refreshWanted = true;
+    this.startBackoff();
   }
 
   onTimer(timer: MetadataTimer): void {

@@ -33,10 +33,11 @@ export interface ConsumerTimer {
 }
 
 type Pending =
-  | { type: 'fetch'; timerId: number }
+  | { type: 'fetch'; timerId: number; broker: NodeId }
   | {
       type: 'offsets';
       timerId: number;
+      broker: NodeId;
       onDone: (offsets: Map<string, number>) => void;
       timestamp: -1 | -2;
     };
@@ -129,11 +130,26 @@ export class KafkaConsumer {
   }
 
   onTimer(timer: ConsumerTimer): void {
-    const pending = this.pending.get(timer.correlationId);
-    if (pending === undefined) return;
-    this.pending.delete(timer.correlationId);
-    if (pending.type === 'offsets') pending.onDone(new Map());
+    this.failRequest(timer.correlationId);
     this.maybeFinishPoll();
+  }
+
+  /** The connection to `peer` was reset: its requests end empty-handed, metadata refreshes. */
+  onConnectionReset(peer: NodeId): void {
+    for (const [correlationId, pending] of [...this.pending]) {
+      if (pending.broker !== peer) continue;
+      this.ctx.cancelTimer(pending.timerId);
+      this.failRequest(correlationId);
+      this.metadata.requestRefresh();
+    }
+    this.maybeFinishPoll();
+  }
+
+  private failRequest(correlationId: number): void {
+    const pending = this.pending.get(correlationId);
+    if (pending === undefined) return;
+    this.pending.delete(correlationId);
+    if (pending.type === 'offsets') pending.onDone(new Map());
   }
 
   private listOffsets(
@@ -152,6 +168,7 @@ export class KafkaConsumer {
         correlationId,
       } satisfies ConsumerTimer);
       this.pending.set(correlationId, {
+        broker: leader,
         type: 'offsets',
         timerId,
         timestamp,
@@ -190,7 +207,7 @@ export class KafkaConsumer {
         owner: 'consumer',
         correlationId,
       } satisfies ConsumerTimer);
-      this.pending.set(correlationId, { type: 'fetch', timerId });
+      this.pending.set(correlationId, { type: 'fetch', timerId, broker: leader });
       this.ctx.send(leader, {
         kind: 'Fetch',
         correlationId,

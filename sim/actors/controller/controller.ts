@@ -101,6 +101,7 @@ export class Controller implements Actor<KafkaMessage> {
         kind: 'PartitionChange',
         correlationId: this.correlationIds++,
         partitions: this.partitionStates(),
+        fencedBrokers: [...this.fenced],
       });
     }
     ctx.send(broker as NodeId, {
@@ -225,12 +226,13 @@ export class Controller implements Actor<KafkaMessage> {
 
   /** Sends the changed partitions to every broker (paused or dead ones get it when they can). */
   private publish(changed: readonly PartitionState[], ctx: Ctx): void {
-    if (changed.length === 0) return;
+    const fencedBrokers = [...this.fenced].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const broker of this.brokers) {
       ctx.send(broker, {
         kind: 'PartitionChange',
         correlationId: this.correlationIds++,
         partitions: changed,
+        fencedBrokers,
       });
     }
   }

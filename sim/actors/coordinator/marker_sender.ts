@@ -44,7 +44,7 @@ export class MarkerSender {
   private jobs = new Map<string, PendingJob>();
   private requests = new Map<
     number,
-    { transactionalId: string; keys: string[]; timerId: number }
+    { transactionalId: string; keys: string[]; timerId: number; leader: NodeId }
   >();
   private nextCorrelationId = 1;
 
@@ -92,13 +92,30 @@ export class MarkerSender {
       this.sendRemaining(timer.transactionalId, ctx);
       return;
     }
-    const request = this.requests.get(timer.correlationId);
+    this.retryRequest(timer.correlationId, ctx);
+  }
+
+  /** The connection to `peer` was reset: its marker requests are sent again. */
+  onConnectionReset(peer: NodeId, ctx: Ctx): void {
+    for (const [correlationId, request] of [...this.requests]) {
+      if (request.leader !== peer) continue;
+      ctx.cancelTimer(request.timerId);
+      this.retryRequest(correlationId, ctx);
+    }
+  }
+
+  private retryRequest(correlationId: number, ctx: Ctx): void {
+    const request = this.requests.get(correlationId);
     if (request === undefined) return;
-    this.requests.delete(timer.correlationId);
+    this.requests.delete(correlationId);
     const pending = this.jobs.get(request.transactionalId);
     if (pending === undefined) return;
     for (const key of request.keys) pending.inFlight.delete(key);
-    this.sendRemaining(request.transactionalId, ctx);
+    ctx.setTimer(MARKER_RETRY_BACKOFF_US, {
+      owner: 'coordinator',
+      type: 'marker-retry',
+      transactionalId: request.transactionalId,
+    });
   }
 
   /** Returns true when the partition must be retried. */
@@ -176,7 +193,7 @@ export class MarkerSender {
         type: 'marker-timeout',
         correlationId,
       });
-      this.requests.set(correlationId, { transactionalId, keys, timerId });
+      this.requests.set(correlationId, { transactionalId, keys, timerId, leader });
       ctx.send(leader, {
         kind: 'WriteTxnMarkers',
         correlationId,

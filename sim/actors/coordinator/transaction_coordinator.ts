@@ -150,6 +150,11 @@ export class TransactionCoordinator {
     }
   }
 
+  /** The connection to `peer` was reset: markers in flight to it are sent again. */
+  onConnectionReset(peer: NodeId, ctx: Ctx): void {
+    this.markers.onConnectionReset(peer, ctx);
+  }
+
   onWriteTxnMarkersResponse(response: WriteTxnMarkersResponse, ctx: Ctx): void {
     this.markers.onResponse(response, ctx);
   }

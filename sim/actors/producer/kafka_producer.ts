@@ -6,7 +6,13 @@
  * classified fatal, abortable or retriable per API, and abortable and fatal errors are sticky.
  */
 import { assert, type ActorContext, type NodeId } from '../../kernel';
-import type { KafkaErrorCode, KafkaMessage, KafkaResponse, TopicPartition } from '../protocol';
+import type {
+  KafkaErrorCode,
+  KafkaMessage,
+  KafkaRequest,
+  KafkaResponse,
+  TopicPartition,
+} from '../protocol';
 import { isRetriable, partitionKey } from '../protocol';
 import type { SendResult } from './producer_batch';
 import {
@@ -55,6 +61,7 @@ export class KafkaProducer {
     correlationId: number;
     kind: CoordinatorRequestKind;
     timerId: number;
+    broker: NodeId;
   } | null = null;
   private retryTimerSet = false;
   private correlationIds = 1;
@@ -152,6 +159,19 @@ export class KafkaProducer {
     this.sender.failUnsent('TRANSACTION_ABORTABLE');
     this.pendingAdds.clear();
     this.pendingEnd = { committed: false, callback };
+    this.pump();
+  }
+
+  /** The connection to `peer` was reset: its requests fail as on a disconnect. */
+  onConnectionReset(peer: NodeId): void {
+    this.sender.onConnectionReset(peer, this.ctx);
+    const request = this.coordinatorRequest;
+    if (request !== null && request.broker === peer) {
+      this.ctx.cancelTimer(request.timerId);
+      this.coordinatorRequest = null;
+      this.coordinator = null;
+      if (!this.transactional) this.idempotentInitSent = false;
+    }
     this.pump();
   }
 
@@ -312,18 +332,14 @@ export class KafkaProducer {
     return null;
   }
 
-  private sendToBroker(
-    broker: NodeId,
-    kind: CoordinatorRequestKind,
-    message: KafkaMessage & { correlationId: number },
-  ): void {
+  private sendToBroker(broker: NodeId, kind: CoordinatorRequestKind, message: KafkaRequest): void {
     const correlationId = this.correlationIds++;
     const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, {
       owner: 'producer',
       type: 'coordinator-timeout',
       correlationId,
     } satisfies CoordinatorTimer);
-    this.coordinatorRequest = { correlationId, kind, timerId };
+    this.coordinatorRequest = { correlationId, kind, timerId, broker };
     this.ctx.send(broker, { ...message, correlationId });
   }
 

@@ -32,6 +32,8 @@ export interface ProducerBatch {
   attempts: number;
   /** Set once the batch was re-enqueued for a retry (ProducerBatch.inRetry). */
   inRetry: boolean;
+  /** A retry waits `retry.backoff.ms` after the failure: not sent before this time. */
+  retryAfterUs: number;
   /** When `delivery.timeout.ms` expires for it. */
   readonly deadlineUs: number;
 }

@@ -149,6 +149,11 @@ export class RecordSender {
     this.disconnect(request.broker, ctx);
   }
 
+  /** The transport reset the connection to `peer`. */
+  onConnectionReset(peer: NodeId, ctx: Ctx): void {
+    if (this.oldestRequestTo(peer) !== undefined) this.disconnect(peer, ctx);
+  }
+
   /** Closes the connection to `broker`: every request on it fails with NETWORK_EXCEPTION. */
   private disconnect(broker: NodeId, ctx: Ctx): void {
     for (const [correlationId, request] of [...this.requests]) {
@@ -196,6 +201,7 @@ export class RecordSender {
       return;
     }
     batch.inRetry = true;
+    batch.retryAfterUs = ctx.nowUs() + this.config.retryBackoffMs * 1000;
     const position = state.retries.findIndex(
       (waiting) => waiting.baseSequence > batch.baseSequence,
     );
@@ -220,7 +226,7 @@ export class RecordSender {
     const retry = state.retries[0];
     if (retry !== undefined) {
       // A retry goes alone: nothing else of the partition may be in flight with it (R2.3).
-      if (state.inFlight.length > 0) return false;
+      if (state.inFlight.length > 0 || ctx.nowUs() < retry.retryAfterUs) return false;
       if (ctx.nowUs() >= retry.deadlineUs) {
         state.retries.shift();
         this.policy.onBatchFailed(retry, 'REQUEST_TIMED_OUT');
@@ -249,6 +255,7 @@ export class RecordSender {
       isTransactional: this.config.transactionalId !== null,
       attempts: 0,
       inRetry: false,
+      retryAfterUs: 0,
       deadlineUs: first.createdUs + this.config.deliveryTimeoutMs * 1000,
     };
     if (this.config.enableIdempotence) this.stamp(batch, state, identity);

@@ -4,6 +4,7 @@
  * no byte sizes). Every request carries a `correlationId` that its response echoes, as on the
  * wire; a response whose request the client already gave up on is ignored.
  */
+import type { ConnectionReset } from '../../kernel';
 import type { KafkaErrorCode } from './errors';
 import type { LogBatch, ProducedBatch } from './records';
 
@@ -250,6 +251,8 @@ export interface PartitionChangeNotice {
   readonly kind: 'PartitionChange';
   readonly correlationId: number;
   readonly partitions: readonly PartitionState[];
+  /** Every broker the controller currently fences (ineligible for the ISR, KIP-841). */
+  readonly fencedBrokers: readonly string[];
 }
 
 /** Every request a client or broker sends. */
@@ -281,5 +284,5 @@ export type KafkaResponse =
   | BrokerHeartbeatResponse
   | AlterPartitionResponse;
 
-/** Any Kafka message. */
-export type KafkaMessage = KafkaRequest | KafkaResponse;
+/** Any Kafka message, or the transport's notice that a connection was reset. */
+export type KafkaMessage = KafkaRequest | KafkaResponse | ConnectionReset;

@@ -1,0 +1,222 @@
+/**
+ * `inconsistent-offsets`: one offset of a partition holding two different records. Two sources:
+ * - `different-values-delivered` (from the history, Jepsen's definition): consumers (any, at any
+ *   time, polls and final reads alike) delivered different values at one (topic, partition,
+ *   offset). After an unclean election offsets are reused with different data (A6).
+ * - `replicas-diverged` (from the oracle's replica logs, absent outside the simulator): two
+ *   replicas hold different records (value, control type or producerId differ) at one offset
+ *   that both vouch for. A replica vouches for the offsets below its own high watermark; an ISR
+ *   member also for those below the leader's, because the leader counts an offset in its high
+ *   watermark only once every ISR member holds it (R1.5) while a follower learns that one fetch
+ *   later (R1.4). Differences above that are a follower's tail still to be truncated, which is
+ *   legitimate. Legacy truncation after two quick failovers produces real divergence (A8).
+ */
+import type { OraclePartition, OracleRecord, OracleReplica } from '../history';
+import type { Anomaly } from './anomaly_types';
+import type { CheckContext } from './check_context';
+import type { DeliveryOp } from './history_index';
+import { requireInput } from './input_error';
+import { topicPartitionName } from './topic_partition';
+
+/** Where the inconsistency was seen. */
+export type InconsistentOffsetsClassification = 'different-values-delivered' | 'replicas-diverged';
+
+/**
+ * Reports both kinds: one anomaly per delivered (partition, offset) with two or more values, at
+ * the first delivery of its second value; one per (partition, offset, pair of replicas) that
+ * diverge, at the later append of the two records, with `brokers` and `values` paired.
+ * @example checkInconsistentOffsets(new CheckContext(history, oracle))[0]?.values // [2, 7]
+ */
+export function checkInconsistentOffsets(context: CheckContext): Anomaly[] {
+  return [...deliveredInconsistencies(context), ...replicaInconsistencies(context)];
+}
+
+/** One delivered offset and the distinct values delivered there, in delivery order. */
+interface DeliveredOffset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly values: number[];
+  readonly clients: string[];
+  /** The first operation that delivered a second value. */
+  divergedBy: DeliveryOp | null;
+}
+
+function deliveredInconsistencies(context: CheckContext): Anomaly[] {
+  const offsets = new Map<string, DeliveredOffset>();
+  for (const op of context.deliveries) {
+    for (const { topic, partition, offset, value } of op.value.records) {
+      const key = JSON.stringify([topic, partition, offset]);
+      const known = offsets.get(key);
+      if (known === undefined) {
+        offsets.set(key, {
+          topic,
+          partition,
+          offset,
+          values: [value],
+          clients: [op.client],
+          divergedBy: null,
+        });
+      } else if (!known.values.includes(value)) {
+        known.values.push(value);
+        known.clients.push(op.client);
+        known.divergedBy ??= op;
+      }
+    }
+  }
+  const anomalies: Anomaly[] = [];
+  for (const delivered of offsets.values()) {
+    const op = delivered.divergedBy;
+    if (op === null) continue;
+    anomalies.push(deliveredAnomaly(context, { delivered, op }));
+  }
+  return anomalies;
+}
+
+function deliveredAnomaly(
+  context: CheckContext,
+  found: { readonly delivered: DeliveredOffset; readonly op: DeliveryOp },
+): Anomaly {
+  const { delivered, op } = found;
+  const { topic, partition, offset, values } = delivered;
+  const seen = values.map((value, at) => `${value} (client ${delivered.clients[at] ?? '?'})`);
+  const now = context.partitionIndex(topic, partition)?.recordsByOffset.get(offset);
+  const finalLog =
+    now === undefined
+      ? 'the final log holds nothing there'
+      : now.control !== undefined
+        ? `the final log holds a ${now.control} marker there`
+        : `the final log holds value ${now.value ?? 'none'} there`;
+  const message =
+    `${topicPartitionName(topic, partition)} offset ${offset} was delivered with different ` +
+    `values: ${seen.join(', ')}, the second first seen at ${op.timeUs}us; ${finalLog}`;
+  return {
+    kind: 'inconsistent-offsets',
+    message,
+    topic,
+    partition,
+    offset,
+    ...(values[0] === undefined ? {} : { value: values[0] }),
+    values: [...values],
+    client: op.client,
+    timeUs: op.timeUs,
+    classification: 'different-values-delivered',
+    activeFaults: context.activeFaultsAt(op.timeUs),
+  };
+}
+
+/** A replica with its records by offset and the offsets it vouches for. */
+interface IndexedReplica {
+  readonly replica: OracleReplica;
+  readonly recordsByOffset: ReadonlyMap<number, OracleRecord>;
+  /** Offsets below this are committed as far as this replica knows. */
+  readonly vouchedBelow: number;
+}
+
+function replicaInconsistencies(context: CheckContext): Anomaly[] {
+  const anomalies: Anomaly[] = [];
+  for (const { partition } of context.partitionIndexes.values()) {
+    const replicas = indexReplicas(partition);
+    for (let first = 0; first < replicas.length; first += 1) {
+      for (let second = first + 1; second < replicas.length; second += 1) {
+        const source = replicas[first];
+        const target = replicas[second];
+        if (source === undefined || target === undefined) continue;
+        const limit = Math.min(source.vouchedBelow, target.vouchedBelow);
+        for (const record of source.replica.records) {
+          if (record.offset >= limit) break;
+          const other = target.recordsByOffset.get(record.offset);
+          if (other === undefined || sameRecord(record, other)) continue;
+          const pair = [
+            { indexed: source, record },
+            { indexed: target, record: other },
+          ] as const;
+          anomalies.push(divergenceAnomaly(context, { partition, pair }));
+        }
+      }
+    }
+  }
+  return anomalies;
+}
+
+/** The partition's replicas in broker order, each indexed; a broker twice is malformed. */
+function indexReplicas(partition: OraclePartition): IndexedReplica[] {
+  const name = topicPartitionName(partition.topic, partition.partition);
+  const replicas = [...(partition.replicas ?? [])].sort((a, b) =>
+    a.broker < b.broker ? -1 : a.broker > b.broker ? 1 : 0,
+  );
+  return replicas.map((replica, position) => {
+    const previous = replicas[position - 1];
+    requireInput(
+      previous === undefined || previous.broker !== replica.broker,
+      `Oracle holds a replica twice: ${name} on broker ${replica.broker}`,
+    );
+    const recordsByOffset = new Map<number, OracleRecord>();
+    let offsetBefore = -1;
+    for (const record of replica.records) {
+      requireInput(
+        record.offset > offsetBefore,
+        `Oracle replica offsets must strictly increase: ${name} on ${replica.broker}`,
+      );
+      recordsByOffset.set(record.offset, record);
+      offsetBefore = record.offset;
+    }
+    const vouchedBelow = replica.inSyncReplica
+      ? Math.max(replica.highWatermark, partition.highWatermark)
+      : replica.highWatermark;
+    return { replica, recordsByOffset, vouchedBelow };
+  });
+}
+
+function sameRecord(a: OracleRecord, b: OracleRecord): boolean {
+  return a.value === b.value && a.control === b.control && a.producerId === b.producerId;
+}
+
+function divergenceAnomaly(
+  context: CheckContext,
+  found: {
+    readonly partition: OraclePartition;
+    readonly pair: readonly [
+      { readonly indexed: IndexedReplica; readonly record: OracleRecord },
+      { readonly indexed: IndexedReplica; readonly record: OracleRecord },
+    ];
+  },
+): Anomaly {
+  const { partition, pair } = found;
+  const [source, target] = pair;
+  const offset = source.record.offset;
+  const timeUs = Math.max(source.record.appendUs, target.record.appendUs);
+  const message =
+    `Replicas ${source.indexed.replica.broker} and ${target.indexed.replica.broker} of ` +
+    `${topicPartitionName(partition.topic, partition.partition)} hold different records at ` +
+    `offset ${offset}, which both vouch for as committed (leader highWatermark ` +
+    `${partition.highWatermark}): ${describeReplicaRecord(source)}; ` +
+    `${describeReplicaRecord(target)}`;
+  return {
+    kind: 'inconsistent-offsets',
+    message,
+    topic: partition.topic,
+    partition: partition.partition,
+    offset,
+    values: [source.record.value, target.record.value],
+    brokers: [source.indexed.replica.broker, target.indexed.replica.broker],
+    timeUs,
+    classification: 'replicas-diverged',
+    activeFaults: context.activeFaultsAt(timeUs),
+  };
+}
+
+function describeReplicaRecord(side: {
+  readonly indexed: IndexedReplica;
+  readonly record: OracleRecord;
+}): string {
+  const { replica } = side.indexed;
+  const { record } = side;
+  const what =
+    record.control === undefined ? `value ${record.value ?? 'none'}` : `a ${record.control} marker`;
+  const isr = replica.inSyncReplica ? 'in the ISR' : 'out of the ISR';
+  return (
+    `${replica.broker} holds ${what} of producerId ${record.producerId} ` +
+    `(highWatermark ${replica.highWatermark}, ${isr})`
+  );
+}
