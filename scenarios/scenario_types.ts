@@ -113,13 +113,13 @@ export interface BrokerSettings {
   readonly uncleanLeaderElectionEnable: boolean;
   /** `replica.lag.time.max.ms`: a follower this far behind leaves the ISR. @default 30000 */
   readonly replicaLagTimeMaxMs: number;
-  /** `broker.session.timeout.ms`: the controller fences a silent broker after this. @default 9000 */
+  /** `broker.session.timeout.ms`: a silent broker is fenced after this. @default 9000 */
   readonly brokerSessionTimeoutMs: number;
 }
 
 /** Protocol-version switches: each defaults to current Kafka behaviour. */
 export interface ProtocolSwitches {
-  /** `leader.epoch.truncation`: KIP-101 truncation; false is pre-0.11 truncate-to-HW. @default true */
+  /** `leader.epoch.truncation`: KIP-101; false is the pre-0.11 truncate-to-HW. @default true */
   readonly leaderEpochTruncation: boolean;
   /** `high.watermark.strict.min.isr`: 3.7+ (KAFKA-15583) HW gating by min ISR. @default true */
   readonly highWatermarkStrictMinIsr: boolean;

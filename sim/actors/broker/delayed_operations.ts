@@ -92,7 +92,7 @@ export class DelayedOperations {
     }
   }
 
-  /** A waiter's time ran out: produces fail with REQUEST_TIMED_OUT; fetches answer what is there. */
+  /** Time ran out: produces fail with REQUEST_TIMED_OUT; fetches answer with what is there. */
   onTimer(timer: DelayedTimer): void {
     const produce = this.produces.get(timer.id);
     if (produce !== undefined) {

@@ -334,7 +334,11 @@ describe('commit: Prepare, markers, Complete (R3.8-R3.10)', () => {
     expect(ctx.markers()).toHaveLength(1);
     ctx.advanceBy(1);
     expect(ctx.markers()).toHaveLength(2);
+    // The second request's response is lost: after request.timeout.ms (30 s) and the retry
+    // backoff (100 ms) the marker is sent a third time.
     ctx.advanceBy(30_000_000);
+    expect(ctx.markers()).toHaveLength(2);
+    ctx.advanceBy(100_000);
     expect(ctx.markers()).toHaveLength(3);
     answerMarkers('NONE');
     ctx.advanceBy(LOG_WRITE_US);
