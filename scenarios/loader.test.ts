@@ -4,19 +4,12 @@
  * the 1-based line and the dotted key. Method: fixture YAML lives inline; each error test edits
  * one line of a small valid base file and checks the error class, `line`, `key` and message.
  * Expected lines come from `lineOf`, which finds a unique piece of text, so each test states
- * which line it means. One real file in a temporary directory covers reading, hashing and
- * listing.
+ * which line it means. Reading, hashing and listing files on disk are in loader_disk.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ScenarioInvalidError,
-  ScenarioNotFoundError,
-  listScenarioFiles,
-  loadScenario,
   parseScenario,
   type ProducerClient,
   type ScenarioConfig,
@@ -547,60 +540,5 @@ describe('parseScenario errors', () => {
 
   it('reports an empty file without a line', () => {
     expectInvalid('', { line: undefined, key: undefined });
-  });
-});
-
-describe('loadScenario and listScenarioFiles on disk', () => {
-  let directory = '';
-
-  beforeAll(() => {
-    directory = mkdtempSync(join(tmpdir(), 'eos-sim-scenarios-'));
-    mkdirSync(join(directory, 'nested'));
-    writeFileSync(join(directory, 'b.yaml'), BASE);
-    writeFileSync(join(directory, 'a.yml'), BASE);
-    writeFileSync(join(directory, 'nested', 'c.yaml'), BASE);
-    writeFileSync(join(directory, 'notes.txt'), 'not a scenario');
-  });
-
-  afterAll(() => {
-    rmSync(directory, { recursive: true, force: true });
-  });
-
-  it('loads a file and hashes its bytes with SHA-256', () => {
-    const path = join(directory, 'b.yaml');
-    const config = loadScenario(path);
-    expect(config.file).toBe(path);
-    expect(config.hash).toBe(createHash('sha256').update(BASE).digest('hex'));
-    expect(config.hash).toBe(parseScenario(BASE, FILE).hash);
-  });
-
-  it('lists scenario files below a directory in plain code-unit order', () => {
-    expect(listScenarioFiles(directory)).toEqual([
-      join(directory, 'a.yml'),
-      join(directory, 'b.yaml'),
-      join(directory, 'nested', 'c.yaml'),
-    ]);
-    expect(listScenarioFiles(join(directory, 'b.yaml'))).toEqual([join(directory, 'b.yaml')]);
-  });
-
-  it('throws ScenarioNotFoundError for an unknown path', () => {
-    const path = join(directory, 'missing.yaml');
-    expect(() => loadScenario(path)).toThrow(ScenarioNotFoundError);
-    expect(() => listScenarioFiles(path)).toThrow(ScenarioNotFoundError);
-    expect(() => loadScenario(path)).toThrow(`Scenario file not found: ${path}`);
-    try {
-      loadScenario(path);
-    } catch (error) {
-      expect(error).toMatchObject({
-        code: 'SIM_SCENARIO_NOT_FOUND',
-        file: path,
-        line: undefined,
-        key: undefined,
-      });
-    }
-  });
-
-  it('reports a directory given to loadScenario as an invalid scenario', () => {
-    expect(() => loadScenario(directory)).toThrow(ScenarioInvalidError);
   });
 });
