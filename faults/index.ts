@@ -9,3 +9,4 @@ export {
   type PauseFault,
   type ScriptedFault,
 } from './fault_types';
+export { drawRandomFaults, type RandomNemesisSpec } from './random_nemesis';

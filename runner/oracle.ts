@@ -9,7 +9,6 @@ import type {
   LogBatch,
   OffsetChange,
   PartitionReplica,
-  PartitionState,
 } from '../sim/actors';
 import { partitionKey } from '../sim/actors';
 import type {
@@ -70,8 +69,7 @@ export function buildOracle(sources: OracleSources): Oracle {
       holders.find((holder) => holder.id === state.leader) ??
       [...holders].sort((a, b) => b.replica.log.logEndOffset - a.replica.log.logEndOffset)[0];
     if (leader === undefined) continue;
-    const terms = leadershipTerms(controller, state);
-    partitions.push(partitionOf({ leader, holders, isr: state.isr, terms }));
+    partitions.push(partitionOf({ leader, holders, isr: state.isr }));
     for (const { id, replica } of holders) {
       for (const violation of replica.log.invariantViolations) {
         invariantViolations.push({ ...violation, topic: state.topic, partition: state.partition });
@@ -106,53 +104,37 @@ export function buildOracle(sources: OracleSources): Oracle {
   };
 }
 
-/** Who led a partition from when: its initial leader, then every election. */
-interface LeadershipTerm {
-  readonly leader: string | null;
-  readonly startUs: number;
-}
-
-function leadershipTerms(controller: Controller, state: PartitionState): LeadershipTerm[] {
-  const terms: LeadershipTerm[] = [{ leader: state.replicas[0] ?? null, startUs: 0 }];
-  for (const election of controller.elections) {
-    if (election.topic !== state.topic || election.partition !== state.partition) continue;
-    terms.push({ leader: election.leader, startUs: election.timeUs });
-  }
-  return terms;
-}
-
 /**
- * The partition's offset history as clients saw it: each leader's changes during its own term,
- * starting from the value it had when the term began.
+ * The partition's offset history as clients could see it: every replica's changes while it
+ * acted as leader (by its own belief: a deposed leader that has not heard of its successor still
+ * answers fetches), merged in time order.
  */
-function spliceChanges(
-  terms: readonly LeadershipTerm[],
+function leaderChanges(
   holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>,
   changesOf: (replica: PartitionReplica) => readonly OffsetChange[],
 ): OffsetChange[] {
-  const spliced: OffsetChange[] = [];
-  terms.forEach((term, index) => {
-    const replica = holders.find((holder) => holder.id === term.leader)?.replica;
-    if (replica === undefined) return;
-    const endUs = terms[index + 1]?.startUs ?? Number.POSITIVE_INFINITY;
+  const merged: OffsetChange[] = [];
+  for (const { replica } of holders) {
     const changes = changesOf(replica);
-    let atStart: OffsetChange | undefined;
-    for (const change of changes) if (change.timeUs <= term.startUs) atStart = change;
-    if (atStart !== undefined) spliced.push({ timeUs: term.startUs, offset: atStart.offset });
-    for (const change of changes) {
-      if (change.timeUs > term.startUs && change.timeUs < endUs) spliced.push(change);
+    for (const term of replica.leaderTerms) {
+      const endUs = term.endUs ?? Number.POSITIVE_INFINITY;
+      let atStart: OffsetChange | undefined;
+      for (const change of changes) if (change.timeUs <= term.startUs) atStart = change;
+      if (atStart !== undefined) merged.push({ timeUs: term.startUs, offset: atStart.offset });
+      for (const change of changes) {
+        if (change.timeUs > term.startUs && change.timeUs <= endUs) merged.push(change);
+      }
     }
-  });
-  return spliced;
+  }
+  return merged.sort((a, b) => a.timeUs - b.timeUs);
 }
 
 function partitionOf(sources: {
   leader: { id: string; replica: PartitionReplica };
   holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>;
   isr: readonly string[];
-  terms: readonly LeadershipTerm[];
 }): OraclePartition {
-  const { leader, holders, isr, terms } = sources;
+  const { leader, holders, isr } = sources;
   const log = leader.replica.log;
   const openTransactions = [...log.openTransactions].map(([producerId, firstOffset]) => ({
     producerId,
@@ -168,13 +150,8 @@ function partitionOf(sources: {
     highWatermark: log.highWatermark,
     lastStableOffset: log.lastStableOffset,
     records: log.log.flatMap(expand),
-    highWatermarkChanges: spliceChanges(
-      terms,
-      holders,
-      (replica) => replica.log.highWatermarkChanges,
-    ),
-    lastStableOffsetChanges: spliceChanges(
-      terms,
+    highWatermarkChanges: leaderChanges(holders, (replica) => replica.log.highWatermarkChanges),
+    lastStableOffsetChanges: leaderChanges(
       holders,
       (replica) => replica.log.lastStableOffsetChanges,
     ),

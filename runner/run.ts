@@ -9,7 +9,7 @@ import { Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../sim/actor
 import { HistoryRecorder, type History, type Oracle } from '../sim/history';
 import { ClientActor, FinalReaderActor, type ClientDeps } from '../sim/workload';
 import { checkHistory } from '../sim/checker';
-import { Nemesis } from '../faults';
+import { Nemesis, drawRandomFaults } from '../faults';
 import type { ScenarioConfig } from '../scenarios';
 import { buildOracle } from './oracle';
 import { buildReport } from './report';
@@ -128,7 +128,11 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
     return reader;
   });
   const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'));
-  nemesis.schedule(scenario.faults);
+  const drawn =
+    scenario.nemesis === null
+      ? []
+      : drawRandomFaults(scenario.nemesis, sim.rootRng.fork('nemesis'));
+  nemesis.schedule([...scenario.faults, ...drawn]);
   return { sim, recorder, control, brokers, controller, clients, readers, nemesis };
 }
 

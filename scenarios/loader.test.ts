@@ -294,6 +294,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
       line: lineOf(FULL, '- kind: partition'),
     },
   ],
+  nemesis: null,
   expect: { anomalies: ['zombie-write'], allowed: [], detectPercentMin: 90, fenced: ['A'] },
   durationMs: 60000,
   healMs: 30000,

@@ -275,6 +275,19 @@ function resolveScenario(options: {
     faults: scenario.faults.map((fault, index) =>
       resolveFault({ fault, nodes, line: lines.lineOf(['faults', index]) }),
     ),
+    nemesis:
+      scenario.nemesis === undefined
+        ? null
+        : {
+            kinds: scenario.nemesis.kinds,
+            targets: scenario.nemesis.targets ?? brokerNames(scenario.cluster.brokers),
+            nodes,
+            startMs: scenario.nemesis['start.ms'],
+            stopMs: scenario.nemesis['stop.ms'] ?? scenario.run['duration.ms'],
+            intervalMs: scenario.nemesis['interval.ms'],
+            durationMsMin: scenario.nemesis['duration.ms.min'],
+            durationMsMax: scenario.nemesis['duration.ms.max'],
+          },
     expect: {
       anomalies: scenario.expect.anomalies,
       allowed: scenario.expect.allowed,

@@ -181,6 +181,22 @@ export type FaultSpec =
       readonly line?: number;
     };
 
+/** A random nemesis (`nemesis:`): faults drawn from the seed. Times in milliseconds. */
+export interface RandomNemesisConfig {
+  readonly kinds: ReadonlyArray<'crash' | 'power-loss' | 'pause' | 'partition'>;
+  /** @default every broker */
+  readonly targets: readonly string[];
+  /** Every broker and client: a partition cuts the target off from all of them. */
+  readonly nodes: readonly string[];
+  /** @default 0 */
+  readonly startMs: number;
+  /** @default run.duration.ms */
+  readonly stopMs: number;
+  readonly intervalMs: number;
+  readonly durationMsMin: number;
+  readonly durationMsMax: number;
+}
+
 /** What the scenario says must hold. */
 export interface Expectations {
   /**
@@ -224,6 +240,8 @@ export interface ScenarioConfig {
   readonly network: { readonly delayUsMin: number; readonly delayUsMax: number };
   readonly clients: readonly ClientConfig[];
   readonly faults: readonly FaultSpec[];
+  /** Random faults drawn from the seed, or null. */
+  readonly nemesis: RandomNemesisConfig | null;
   readonly expect: Expectations;
   /** How long the workload phase runs before heal (`run.duration.ms`). */
   readonly durationMs: number;

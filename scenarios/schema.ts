@@ -288,6 +288,16 @@ const runSchema = section({
  * if (result.success) console.log(result.data.run['duration.ms']);
  * ```
  */
+const nemesisSchema = section({
+  kinds: list(oneOf(['crash', 'power-loss', 'pause', 'partition']), { empty: false }),
+  targets: list(text(), { empty: false }).optional(),
+  'start.ms': integer({ min: 0 }).default(0),
+  'stop.ms': positive().optional(),
+  'interval.ms': positive(),
+  'duration.ms.min': positive(),
+  'duration.ms.max': positive(),
+});
+
 export const scenarioFileSchema = section({
   name: text(),
   description: z.string(message('must be a string')).trim().default(''),
@@ -298,6 +308,7 @@ export const scenarioFileSchema = section({
   protocol: protocolSchema.prefault({}),
   clients: list(clientSchema, { empty: false }),
   faults: list(faultSchema, { empty: true }).default([]),
+  nemesis: nemesisSchema.optional(),
   expect: expectSchema.prefault({}),
   run: runSchema,
 });
@@ -467,6 +478,7 @@ export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
   }
   const nodes = [...brokers, ...clientNames];
   scenario.faults.forEach((fault, index) => checkFault({ fault, index, nodes, problems }));
+  checkNemesis(scenario, nodes, problems);
   scenario.expect.fenced.forEach((name, index) => {
     if (clientNames.has(name)) return;
     const detail = `unknown client ${name}: expected one of ${[...clientNames].join(', ')}`;
@@ -575,5 +587,20 @@ function checkFault(options: {
       const unreachable: never = fault;
       throw new Error(`Unknown fault kind: ${JSON.stringify(unreachable)}`);
     }
+  }
+}
+
+/** The random nemesis: its targets must be nodes and its durations a range. */
+function checkNemesis(scenario: ScenarioFile, nodes: readonly string[], problems: Problem[]): void {
+  const nemesis = scenario.nemesis;
+  if (nemesis === undefined) return;
+  (nemesis.targets ?? []).forEach((target, index) => {
+    if (nodes.includes(target)) return;
+    const detail = `unknown node ${target}: expected one of ${nodes.join(', ')}`;
+    problems.push({ path: ['nemesis', 'targets', index], detail });
+  });
+  if (nemesis['duration.ms.max'] < nemesis['duration.ms.min']) {
+    const detail = `must be >= duration.ms.min: ${nemesis['duration.ms.min']}`;
+    problems.push({ path: ['nemesis', 'duration.ms.max'], detail });
   }
 }

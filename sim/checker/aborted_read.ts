@@ -9,7 +9,7 @@
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import { committedDeliveries } from './committed_deliveries';
-import { lastStableOffsetAt } from './last_stable_offset';
+import { stableOffsetBoundAt } from './last_stable_offset';
 import { topicPartitionName } from './topic_partition';
 
 /**
@@ -23,7 +23,8 @@ export function checkAbortedRead(context: CheckContext): Anomaly[] {
     if (index === undefined || oracleRecord === null) continue;
     const outcome = index.outcomes.get(record.offset);
     if (outcome?.status !== 'aborted') continue;
-    const lastStableOffset = lastStableOffsetAt(index.partition, op.timeUs);
+    const elections = context.oracle.elections ?? [];
+    const lastStableOffset = stableOffsetBoundAt(index.partition, elections, op.timeUs);
     const classification =
       record.offset < lastStableOffset ? 'aborted-filter-missed' : 'read-above-last-stable-offset';
     const message =

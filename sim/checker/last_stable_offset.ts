@@ -24,3 +24,30 @@ export function lastStableOffsetAt(partition: OraclePartition, timeUs: number): 
   }
   return changes[low - 1]?.offset ?? 0;
 }
+
+/**
+ * The highest last stable offset the partition had reached by `t` (since its last unclean
+ * election before `t`, if any). A new leader after a clean election may start with a lower LSO
+ * for a moment (R1.11: it keeps its own, lagging HW) although everything below the old LSO is
+ * decided and still present, so a record below this bound was stable when delivered. An unclean
+ * election can truly lose stable data, so the bound restarts there.
+ * @example stableOffsetBoundAt(partition, [], 1_500) // 9
+ */
+export function stableOffsetBoundAt(
+  partition: OraclePartition,
+  elections: ReadonlyArray<{ topic: string; partition: number; timeUs: number; kind: string }>,
+  timeUs: number,
+): number {
+  let sinceUs = Number.NEGATIVE_INFINITY;
+  for (const election of elections) {
+    if (election.kind !== 'unclean' || election.timeUs > timeUs) continue;
+    if (election.topic !== partition.topic || election.partition !== partition.partition) continue;
+    sinceUs = Math.max(sinceUs, election.timeUs);
+  }
+  let bound = lastStableOffsetAt(partition, timeUs);
+  for (const change of partition.lastStableOffsetChanges) {
+    if (change.timeUs > timeUs) break;
+    if (change.timeUs >= sinceUs) bound = Math.max(bound, change.offset);
+  }
+  return bound;
+}

@@ -10,7 +10,7 @@ import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import type { CommittedDelivery } from './committed_deliveries';
 import { committedDeliveries } from './committed_deliveries';
-import { lastStableOffsetAt } from './last_stable_offset';
+import { stableOffsetBoundAt } from './last_stable_offset';
 import { topicPartitionName } from './topic_partition';
 
 /** Why a read_committed delivery was not yet stable. */
@@ -27,7 +27,8 @@ export function checkUncommittedRead(context: CheckContext): Anomaly[] {
   for (const delivery of committedDeliveries(context)) {
     const { op, record, index, oracleRecord } = delivery;
     if (index === undefined) continue;
-    const lastStableOffset = lastStableOffsetAt(index.partition, op.timeUs);
+    const elections = context.oracle.elections ?? [];
+    const lastStableOffset = stableOffsetBoundAt(index.partition, elections, op.timeUs);
     const classification = classify(delivery, lastStableOffset);
     if (classification === null) continue;
     const writer =

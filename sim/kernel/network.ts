@@ -71,7 +71,8 @@ function matches(rule: LinkRule, source: NodeId, target: NodeId, kind: string): 
 /** Decides, for each sent message, whether and when it arrives. */
 export class Network {
   private readonly rules = new Map<LinkRuleId, InstalledRule>();
-  private readonly lastDeliveryUs = new Map<string, TimeUs>();
+  /** The latest delivery time per link, by source then target (no string key per message). */
+  private readonly lastDeliveryUs = new Map<NodeId, Map<NodeId, TimeUs>>();
   private nextRuleId = 1;
   /** Messages dropped by rules so far (for reports and tests). */
   droppedCount = 0;
@@ -120,6 +121,10 @@ export class Network {
   ): Array<Delivery<M>> {
     let extraDelayUs = 0;
     let copies = 1;
+    if (this.rules.size === 0) {
+      const deliverUs = this.deliveryTime(source, target, nowUs, 0);
+      return [{ source, target, payload, sentUs: nowUs, deliverUs }];
+    }
     for (const installed of this.rules.values()) {
       const rule = installed.rule;
       if (!matches(rule, source, target, payload.kind)) continue;
@@ -159,11 +164,15 @@ export class Network {
     nowUs: TimeUs,
     extraDelayUs: TimeUs,
   ): TimeUs {
-    const key = `${source}>${target}`;
+    let link = this.lastDeliveryUs.get(source);
+    if (link === undefined) {
+      link = new Map();
+      this.lastDeliveryUs.set(source, link);
+    }
     const delayUs = this.rng.intInclusive(this.config.delayUsMin, this.config.delayUsMax);
-    const earliest = this.lastDeliveryUs.get(key) ?? 0;
+    const earliest = link.get(target) ?? 0;
     const deliverUs = Math.max(nowUs + delayUs + extraDelayUs, earliest);
-    this.lastDeliveryUs.set(key, deliverUs);
+    link.set(target, deliverUs);
     return deliverUs;
   }
 }

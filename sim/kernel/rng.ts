@@ -49,7 +49,8 @@ export class Rng {
    */
   intInclusive(min: number, max: number): number {
     assert(Number.isSafeInteger(min) && Number.isSafeInteger(max), 'intInclusive needs integers');
-    assert(min <= max, `intInclusive needs min <= max: got ${min} > ${max}`);
+    // Every delivery and timer draws here: build the message only when the check fails.
+    if (min > max) assert(false, `intInclusive needs min <= max: got ${min} > ${max}`);
     const range = max - min + 1;
     assert(range <= TWO_POW_32, 'intInclusive range must hold at most 2^32 values');
     const limit = TWO_POW_32 - (TWO_POW_32 % range);

@@ -318,7 +318,7 @@ export class Simulation {
       }
       return;
     }
-    const fromBacklog = node.backlog.delete(event);
+    const fromBacklog = node.backlog.size > 0 && node.backlog.delete(event);
     if (!fromBacklog && node.backlog.size > 0) {
       // A pause's backlog is still draining at this instant: wait behind it (FIFO per link).
       this.requeueNow(node, event);
@@ -376,7 +376,8 @@ export class Simulation {
 
   private node(id: NodeId): SimNode {
     const node = this.nodes.get(id);
-    assert(node !== undefined, `unknown node ${id}`);
+    // Every send looks a node up: build the message only when the check fails.
+    if (node === undefined) assert(false, `unknown node ${id}`);
     return node;
   }
 
@@ -419,10 +420,9 @@ export class Simulation {
         }
       },
       setTimer: (delayUs, payload) => {
-        assert(
-          Number.isSafeInteger(delayUs) && delayUs >= 0,
-          `timer delay must be a non-negative integer: ${delayUs}`,
-        );
+        if (!Number.isSafeInteger(delayUs) || delayUs < 0) {
+          assert(false, `timer delay must be a non-negative integer: ${delayUs}`);
+        }
         const timerId = this.nextTimerId++;
         node.activeTimers.add(timerId);
         this.queue.push({

@@ -117,7 +117,7 @@ export class Broker implements Actor<KafkaMessage> {
   onCrash(mode: CrashMode, nowUs: number): void {
     this.crashed = { mode, atUs: nowUs };
     this.coordinator.onCrash();
-    this.replicaManager.onCrash();
+    this.replicaManager.onCrash(nowUs);
     this.fetcher.onCrash();
   }
 

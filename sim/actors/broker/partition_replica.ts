@@ -49,6 +49,8 @@ export class PartitionReplica {
   private followers = new Map<string, FollowerState>();
   /** Oracle: truncations of this replica. */
   readonly truncations: TruncationRecord[] = [];
+  /** Oracle: when this replica acted as leader, as it believed (a deposed leader may not know). */
+  readonly leaderTerms: Array<{ startUs: number; endUs: number | null }> = [];
   /** Brokers the controller fences: not eligible to join or hold back the ISR (KIP-841). */
   ineligibleBrokers: ReadonlySet<string> = new Set();
 
@@ -95,6 +97,7 @@ export class PartitionReplica {
       return 'leader';
     }
     if (state.leader === null || !state.replicas.includes(this.brokerId)) {
+      this.endLeaderTerm(nowUs);
       this.role = 'none';
       return 'none';
     }
@@ -105,6 +108,8 @@ export class PartitionReplica {
 
   /** R1.11: a new leader keeps its HW and log, stamps the new epoch, resets follower tracking. */
   private becomeLeader(nowUs: number): void {
+    this.endLeaderTerm(nowUs);
+    this.leaderTerms.push({ startUs: nowUs, endUs: null });
     this.role = 'leader';
     this.isr = [...this.state.isr];
     this.pendingIsr = null;
@@ -126,6 +131,7 @@ export class PartitionReplica {
 
   /** R1.11: a follower fetches from its LEO; legacy mode first truncates to its own HW. */
   private becomeFollower(nowUs: number): void {
+    this.endLeaderTerm(nowUs);
     this.role = 'follower';
     this.isr = [];
     this.pendingIsr = null;
@@ -134,6 +140,12 @@ export class PartitionReplica {
     if (!this.settings.leaderEpochTruncation) {
       this.truncate(this.log.highWatermark, 'high-watermark', nowUs);
     }
+  }
+
+  /** Stops acting as leader (new role, or a crash at `nowUs`). */
+  endLeaderTerm(nowUs: number): void {
+    const term = this.leaderTerms[this.leaderTerms.length - 1];
+    if (term !== undefined && term.endUs === null) term.endUs = nowUs;
   }
 
   /** Truncates the log and records it for the oracle. */

@@ -88,10 +88,11 @@ export class ReplicaManager {
   }
 
   /** Crash: roles, follower tracking and waiting requests are volatile; logs are not. */
-  onCrash(): void {
+  onCrash(nowUs: number): void {
     this.delayed.clear();
     this.alterRequests = new Map();
     for (const replica of this.replicas.values()) {
+      replica.endLeaderTerm(nowUs);
       replica.role = 'none';
       replica.pendingIsr = null;
     }
