@@ -14,7 +14,6 @@ import {
   type ElectionRecord,
   type IsolationLevel,
   type KafkaMessage,
-  type KafkaResponse,
   type LogBatch,
   type PartitionReplica,
   type PartitionState,
@@ -62,7 +61,7 @@ export interface ClusterOptions {
 export interface Received {
   readonly timeUs: number;
   readonly source: string;
-  readonly message: KafkaResponse;
+  readonly message: Exclude<KafkaMessage, { kind: 'ConnectionReset' }>;
 }
 
 /** A client that sends raw requests and records the answers. */

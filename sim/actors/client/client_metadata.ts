@@ -11,10 +11,9 @@ import { partitionKey } from '../protocol';
 type Ctx = ActorContext<KafkaMessage>;
 
 /** Timer of a metadata request. */
-export interface MetadataTimer {
-  readonly owner: 'metadata';
-  readonly type: 'timeout' | 'backoff';
-}
+export type MetadataTimer =
+  | { readonly owner: 'metadata'; readonly type: 'timeout'; readonly correlationId: number }
+  | { readonly owner: 'metadata'; readonly type: 'backoff' };
 
 /** Leaders known to one client. */
 export class ClientMetadata {
@@ -63,6 +62,7 @@ export class ClientMetadata {
     this.ctx.setTimer(this.timing.requestTimeoutMs * 1000, {
       owner: 'metadata',
       type: 'timeout',
+      correlationId,
     } satisfies MetadataTimer);
     this.ctx.send(broker, { kind: 'Metadata', correlationId });
   }
@@ -94,8 +94,10 @@ export class ClientMetadata {
 
   onTimer(timer: MetadataTimer): void {
     if (timer.type === 'timeout') {
-      if (this.inFlight === null) return;
+      // Only the request this timer was set for: an answered one's timer is stale.
+      if (this.inFlight !== timer.correlationId) return;
       this.inFlight = null;
+      this.refreshWanted = true;
       this.startBackoff();
       return;
     }
