@@ -1,18 +1,28 @@
 /**
  * Protocol-state coverage of one run: which Kafka error codes clients saw, which fault kinds the
- * nemesis ran, why coordinators granted producer epochs, which anomaly kinds the checker found,
+ * nemesis ran, which kinds of leader election the controller held and why replicas truncated
+ * their logs, why coordinators granted producer epochs, which anomaly kinds the checker found,
  * and (once the oracle carries them) which transaction-coordinator transitions happened. A sweep
  * adds these up over its seeds, so `--require-coverage` can fail a sweep that never reached a
  * state it was meant to exercise. Everything is read from the run's history, oracle and report,
  * so it is as deterministic as the run itself.
  *
- * Items are named `category:name`, e.g. `error:PRODUCER_FENCED`, `fault:pause`, `grant:fence`,
- * `anomaly:zombie-write`, `transition:Ongoing->PrepareAbort`.
+ * Items are named `category:name`, e.g. `error:PRODUCER_FENCED`, `fault:pause`,
+ * `election:unclean`, `truncation:diverging-epoch`, `grant:fence`, `anomaly:zombie-write`,
+ * `transition:Ongoing->PrepareAbort`.
  */
 import type { RunResult } from './run';
 
 /** The coverage categories, in the order summaries list them. */
-export const COVERAGE_CATEGORIES = ['error', 'fault', 'grant', 'anomaly', 'transition'] as const;
+export const COVERAGE_CATEGORIES = [
+  'error',
+  'fault',
+  'election',
+  'truncation',
+  'grant',
+  'anomaly',
+  'transition',
+] as const;
 
 /** One of {@link COVERAGE_CATEGORIES}. */
 export type CoverageCategory = (typeof COVERAGE_CATEGORIES)[number];
@@ -25,7 +35,8 @@ export type RunCoverage = Readonly<Record<string, number>>;
 
 /**
  * The coverage of a finished run: error codes from the `error` field of client operations,
- * fault kinds from the nemesis's `start` operations, epoch-grant reasons from the oracle,
+ * fault kinds from the nemesis's `start` operations, election kinds, truncation reasons and
+ * epoch-grant reasons from the oracle,
  * anomaly kinds (with their counts) from the check, and coordinator transitions from
  * `oracle.coordinatorTransitions` when present.
  * @example
@@ -43,6 +54,10 @@ export function runCoverage(result: Pick<RunResult, 'report' | 'history' | 'orac
     } else if (op.error !== undefined) {
       add(`error:${op.error}`);
     }
+  }
+  for (const election of result.oracle.elections ?? []) add(`election:${election.kind}`);
+  for (const truncation of result.oracle.truncations ?? []) {
+    add(`truncation:${truncation.reason}`);
   }
   for (const grant of result.oracle.epochGrants) add(`grant:${grant.reason}`);
   for (const { kind, count } of result.report.check.anomalyCounts) add(`anomaly:${kind}`, count);

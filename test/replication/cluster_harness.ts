@@ -64,7 +64,10 @@ export interface Received {
   readonly message: Exclude<KafkaMessage, { kind: 'ConnectionReset' }>;
 }
 
-/** A client that sends raw requests and records the answers. */
+/**
+ * A client that sends raw requests and records the answers with their arrival times (µs).
+ * @example const id = client.produce('b1', { acks: -1, values: [7] }); client.answer(id);
+ */
 export class TestClient implements Actor<KafkaMessage> {
   readonly received: Received[] = [];
   private ctx: ActorContext<KafkaMessage> | undefined;
@@ -85,7 +88,10 @@ export class TestClient implements Actor<KafkaMessage> {
   onCrash(): void {}
 
   /** Sends a Produce of one batch of `values` (no producer id) and returns its correlation id. */
-  produce(target: string, request: { acks: 0 | 1 | -1; values: number[]; timeoutMs?: number }) {
+  produce(
+    target: string,
+    request: { acks: 0 | 1 | -1; values: number[]; timeoutMs?: number },
+  ): number {
     const correlationId = this.correlationIds++;
     this.send(target, {
       kind: 'Produce',
@@ -106,20 +112,23 @@ export class TestClient implements Actor<KafkaMessage> {
     return correlationId;
   }
 
-  /** Sends a consumer Fetch from `fetchOffset`. */
-  fetch(target: string, fetchOffset: number, isolationLevel: IsolationLevel): number {
+  /** Sends a consumer Fetch from `fetchOffset`; `currentLeaderEpoch` -1 skips the epoch check. */
+  fetch(
+    target: string,
+    request: { fetchOffset: number; isolationLevel: IsolationLevel; currentLeaderEpoch: number },
+  ): number {
     const correlationId = this.correlationIds++;
     this.send(target, {
       kind: 'Fetch',
       correlationId,
       replicaId: null,
-      isolationLevel,
+      isolationLevel: request.isolationLevel,
       partitions: [
         {
           topic: TOPIC,
           partition: PARTITION,
-          fetchOffset,
-          currentLeaderEpoch: -1,
+          fetchOffset: request.fetchOffset,
+          currentLeaderEpoch: request.currentLeaderEpoch,
           lastFetchedEpoch: -1,
         },
       ],
@@ -127,13 +136,13 @@ export class TestClient implements Actor<KafkaMessage> {
     return correlationId;
   }
 
-  /** Sends ListOffsets(LATEST), the offset a consumer sees as the end of the partition. */
-  listLatest(target: string, isolationLevel: IsolationLevel = 'read_uncommitted'): number {
+  /** Sends ListOffsets(LATEST) for read_uncommitted: the HW, as a consumer sees the end. */
+  listLatest(target: string): number {
     const correlationId = this.correlationIds++;
     this.send(target, {
       kind: 'ListOffsets',
       correlationId,
-      isolationLevel,
+      isolationLevel: 'read_uncommitted',
       partitions: [{ topic: TOPIC, partition: PARTITION, timestamp: -1 }],
     });
     return correlationId;
@@ -165,7 +174,10 @@ export interface ReplicaSnapshot {
   readonly isr: readonly string[];
 }
 
-/** `build` run once, on first use: a scripted run shared by the tests of one `describe`. */
+/**
+ * `build` run once, on first use: a scripted run shared by the tests of one `describe`.
+ * @example const run = lazy(() => script(true)); it('…', () => run().cluster);
+ */
 export function lazy<T>(build: () => T): () => T {
   let value: { readonly built: T } | undefined;
   return () => {
@@ -174,7 +186,14 @@ export function lazy<T>(build: () => T): () => T {
   };
 }
 
-/** A running cluster and its test client. */
+/**
+ * A running cluster and its test client; times are virtual microseconds.
+ * @example
+ * const cluster = new Cluster({ minInsyncReplicas: 2 });
+ * const answer = cluster.produceAt(1_000_000, { target: 'b1', acks: -1, values: [7] });
+ * cluster.runTo(3_000_000);
+ * answer(); // { timeUs: 1_004_000, error: 'NONE', baseOffset: 0 }
+ */
 export class Cluster {
   readonly sim: Simulation;
   readonly controller: Controller;
@@ -193,7 +212,7 @@ export class Cluster {
     });
     const metadata = new ClusterMetadata(
       options.brokers ?? 3,
-      [{ name: TOPIC, partitions: 1, replicationFactor: 3 }],
+      [{ name: TOPIC, partitions: 1, replicationFactor: Math.min(3, options.brokers ?? 3) }],
       1,
     );
     this.controller = new Controller(metadata.brokers, metadata.initialStates(), {
@@ -202,7 +221,7 @@ export class Cluster {
     });
     this.sim.addNode(nodeId(CONTROLLER_ID), this.controller);
     for (const id of metadata.brokers) {
-      const broker = newBroker(id, metadata, options);
+      const broker = newBroker({ id, metadata, options });
       this.brokers.set(id, broker);
       this.sim.addNode(id, broker);
     }
@@ -210,8 +229,8 @@ export class Cluster {
   }
 
   /** Schedules `action` at `atUs` as a kernel event (it runs when the simulation gets there). */
-  at(atUs: number, label: string, action: () => void): void {
-    this.sim.schedule(atUs, label, action);
+  at(atUs: number, action: () => void): void {
+    this.sim.schedule(atUs, 'script step', action);
   }
 
   /** Runs until virtual time `stopUs`. */
@@ -225,7 +244,7 @@ export class Cluster {
     request: { target: string; acks: 0 | 1 | -1; values: number[]; timeoutMs?: number },
   ): () => ProduceAnswer | undefined {
     let correlationId = -1;
-    this.at(atUs, `produce ${request.values.join(',')}`, () => {
+    this.at(atUs, () => {
       correlationId = this.client.produce(request.target, request);
     });
     return () => {
@@ -239,7 +258,7 @@ export class Cluster {
   /** Sends ListOffsets(LATEST) at `atUs`; the function reads `error:offset` after the run. */
   listLatestAt(atUs: number, target: string): () => string | undefined {
     let correlationId = -1;
-    this.at(atUs, `list offsets ${target}`, () => {
+    this.at(atUs, () => {
       correlationId = this.client.listLatest(target);
     });
     return () => {
@@ -250,10 +269,33 @@ export class Cluster {
     };
   }
 
+  /**
+   * Sends a read_uncommitted consumer Fetch at `atUs`; the function reads the answer after the
+   * run as `error:highWatermark:offset=value,...`.
+   */
+  fetchAt(
+    atUs: number,
+    request: { target: string; fetchOffset: number; currentLeaderEpoch: number },
+  ): () => string | undefined {
+    let correlationId = -1;
+    this.at(atUs, () => {
+      const fetch = { ...request, isolationLevel: 'read_uncommitted' as const };
+      correlationId = this.client.fetch(request.target, fetch);
+    });
+    return () => {
+      const received = this.client.answer(correlationId);
+      if (received === undefined || received.message.kind !== 'FetchResponse') return;
+      const partition = received.message.partitions[0];
+      if (partition === undefined) return;
+      const records = recordsOf(partition.batches).join(',');
+      return `${partition.error}:${partition.highWatermark}:${records}`;
+    };
+  }
+
   /** Records `id`'s role, LEO, HW and ISR view at `atUs`; the function reads the record. */
   snapshotAt(atUs: number, id: string): () => ReplicaSnapshot | undefined {
     let snapshot: ReplicaSnapshot | undefined;
-    this.at(atUs, `snapshot ${id}`, () => {
+    this.at(atUs, () => {
       const replica = this.replica(id);
       snapshot = {
         role: replica.role,
@@ -265,16 +307,16 @@ export class Cluster {
     return () => snapshot;
   }
 
-  /** Drops every message from `source` to `target`, and back with `bothWays`, until healed. */
-  cut(source: string, target: string, bothWays = false): LinkRuleId[] {
+  /** Drops every message `from` → `to`, and back with `bothWays`, until healed. */
+  cut(link: { from: string; to: string; bothWays?: boolean }): LinkRuleId[] {
     const rule = {
-      source: source as NodeId,
-      target: target as NodeId,
+      source: link.from as NodeId,
+      target: link.to as NodeId,
       effect: { type: 'drop', chance: ratio(1, 1) },
-      rng: this.sim.rootRng.fork(`cut/${source}>${target}`),
+      rng: this.sim.rootRng.fork(`cut/${link.from}>${link.to}`),
     } as const;
     const rules = [this.sim.addLinkRule(rule)];
-    if (bothWays) rules.push(...this.cut(target, source));
+    if (link.bothWays === true) rules.push(...this.cut({ from: link.to, to: link.from }));
     return rules;
   }
 
@@ -307,26 +349,33 @@ export class Cluster {
     return recordsOf(this.replica(id).log.log);
   }
 
-  /** Times (µs) at which `kind` messages from `source` reached `target`, from the event log. */
-  arrivals(kind: string, source: string, target: string): number[] {
-    const pattern = new RegExp(`^#\\d+ t=(\\d+)us seq=\\d+ ${kind} ${source}>${target} `);
+  /**
+   * Times (µs) at which messages reached their target, from the event log; `link` reads like
+   * the log: `'Fetch b2>b1'`.
+   */
+  arrivals(link: string): number[] {
     const times: number[] = [];
     for (const line of this.sim.executedEvents) {
-      const match = pattern.exec(line);
-      if (match !== null) times.push(Number(match[1]));
+      const match = /^#\d+ t=(\d+)us seq=\d+ (.+) hash=/.exec(line);
+      if (match?.[2] === link) times.push(Number(match[1]));
     }
     return times;
   }
 }
 
-/** `offset=value` for every data record of `batches`. */
+/** `offset=value` for every data record of `batches`. @example recordsOf(log) // ['0=7'] */
 export function recordsOf(batches: readonly LogBatch[]): string[] {
   return batches.flatMap((batch) =>
     batch.values.map((value, index) => `${batch.baseOffset + index}=${value}`),
   );
 }
 
-function newBroker(id: NodeId, metadata: ClusterMetadata, options: ClusterOptions): Broker {
+function newBroker(setup: {
+  id: NodeId;
+  metadata: ClusterMetadata;
+  options: ClusterOptions;
+}): Broker {
+  const { id, metadata, options } = setup;
   return new Broker({
     id,
     metadata,

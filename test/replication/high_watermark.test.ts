@@ -41,14 +41,14 @@ describe('one batch, acks=all, b3 fetching 4 ms slower than b2', () => {
 
   it('every follower parked at the LEO gets the batch in the answer to its waiting fetch', () => {
     const { cluster } = run();
-    expect(firstAfter(cluster.arrivals('FetchResponse', 'b1', 'b2'), SEND_US)).toBe(APPEND_US + D);
-    expect(firstAfter(cluster.arrivals('FetchResponse', 'b1', 'b3'), SEND_US)).toBe(APPEND_US + D);
+    expect(firstAfter(cluster.arrivals('FetchResponse b1>b2'), SEND_US)).toBe(APPEND_US + D);
+    expect(firstAfter(cluster.arrivals('FetchResponse b1>b3'), SEND_US)).toBe(APPEND_US + D);
   });
 
   it('the leader HW stays 0 at b2 next fetch and becomes 1 at b3 next fetch', () => {
     const { cluster } = run();
-    const b2Reports = firstAfter(cluster.arrivals('Fetch', 'b2', 'b1'), APPEND_US);
-    const b3Reports = firstAfter(cluster.arrivals('Fetch', 'b3', 'b1'), APPEND_US);
+    const b2Reports = firstAfter(cluster.arrivals('Fetch b2>b1'), APPEND_US);
+    const b3Reports = firstAfter(cluster.arrivals('Fetch b3>b1'), APPEND_US);
     expect(b2Reports).toBe(APPEND_US + 2 * D);
     expect(b3Reports).toBe(leaderHwUs);
     expect(cluster.replica('b1').log.highWatermarkChanges).toEqual([
@@ -76,8 +76,8 @@ describe('one batch, acks=all, b3 fetching 4 ms slower than b2', () => {
       { timeUs: 0, offset: 0 },
       { timeUs: b3HwUs, offset: 1 },
     ]);
-    expect(firstAfter(cluster.arrivals('FetchResponse', 'b1', 'b2'), APPEND_US + D)).toBe(b2HwUs);
-    expect(firstAfter(cluster.arrivals('FetchResponse', 'b1', 'b3'), APPEND_US + D)).toBe(b3HwUs);
+    expect(firstAfter(cluster.arrivals('FetchResponse b1>b2'), APPEND_US + D)).toBe(b2HwUs);
+    expect(firstAfter(cluster.arrivals('FetchResponse b1>b3'), APPEND_US + D)).toBe(b3HwUs);
   });
 
   it('every replica ends with the batch at offset 0 and HW 1', () => {
@@ -105,7 +105,7 @@ describe('two batches 100 µs apart, symmetric followers: one HW step per fetch 
   it('the followers report offsets 1 and 2 on consecutive rounds', () => {
     const { cluster } = run();
     for (const follower of ['b2', 'b3']) {
-      const fetches = cluster.arrivals('Fetch', follower, 'b1').filter((t) => t > APPEND_US);
+      const fetches = cluster.arrivals(`Fetch ${follower}>b1`).filter((t) => t > APPEND_US);
       expect(fetches.slice(0, 2)).toEqual([round1Us, round2Us]);
     }
   });

@@ -24,9 +24,9 @@ const D = 1000;
 function partitionedFollowers(options: { strict: boolean; thirdSecondAcks: 1 | -1 }) {
   const cluster = new Cluster({ strictMinIsrHighWatermark: options.strict });
   const first = cluster.produceAt(1_000_000, { target: 'b1', acks: -1, values: [10] });
-  cluster.at(2_000_000, 'cut followers', () => {
-    cluster.cut('b1', 'b2', true);
-    cluster.cut('b1', 'b3', true);
+  cluster.at(2_000_000, () => {
+    cluster.cut({ from: 'b1', to: 'b2', bothWays: true });
+    cluster.cut({ from: 'b1', to: 'b3', bothWays: true });
   });
   const waiting = cluster.produceAt(3_000_000, {
     target: 'b1',
@@ -49,7 +49,7 @@ describe('followers partitioned away, 3.7+ HW rule', () => {
   it('the leader shrinks the ISR to itself at its 15 s check, without a new leader epoch', () => {
     const { cluster, beforeShrink } = run();
     expect(beforeShrink()?.isr).toEqual(['b1', 'b2', 'b3']);
-    expect(cluster.arrivals('AlterPartition', 'b1', 'controller')).toEqual([15_000_000 + D]);
+    expect(cluster.arrivals('AlterPartition b1>controller')).toEqual([15_000_000 + D]);
     const state = cluster.partitionState();
     expect([state.leader, state.leaderEpoch, state.partitionEpoch]).toEqual(['b1', 0, 1]);
     expect(state.isr).toEqual(['b1']);
@@ -58,7 +58,11 @@ describe('followers partitioned away, 3.7+ HW rule', () => {
 
   it('acks=all is refused with NOT_ENOUGH_REPLICAS and nothing is appended', () => {
     const { allAcks, afterRefusal } = run();
-    expect(allAcks()).toEqual({ timeUs: 16_000_000 + 2 * D, error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1 });
+    expect(allAcks()).toEqual({
+      timeUs: 16_000_000 + 2 * D,
+      error: 'NOT_ENOUGH_REPLICAS',
+      baseOffset: -1,
+    });
     expect(afterRefusal()).toMatchObject({ logEndOffset: 2, highWatermark: 1 });
   });
 
@@ -123,7 +127,7 @@ describe('followers crashed: the controller removes them from the ISR (R1.9)', (
   const run = lazy(() => {
     const cluster = new Cluster();
     const first = cluster.produceAt(1_000_000, { target: 'b1', acks: -1, values: [10] });
-    cluster.at(2_500_000, 'crash followers', () => {
+    cluster.at(2_500_000, () => {
       cluster.sim.crash(nodeId('b2'), 'process');
       cluster.sim.crash(nodeId('b3'), 'process');
     });
@@ -138,7 +142,7 @@ describe('followers crashed: the controller removes them from the ISR (R1.9)', (
     const { cluster, before } = run();
     expect(before()?.isr).toEqual(['b1', 'b2', 'b3']);
     // Session checks run every 500 ms: 8.5 s is the first more than 6 s after 2.001 s.
-    expect(cluster.arrivals('PartitionChange', 'controller', 'b1')).toEqual([8_501_000, 8_501_000]);
+    expect(cluster.arrivals('PartitionChange controller>b1')).toEqual([8_501_000, 8_501_000]);
     const state = cluster.partitionState();
     expect(state).toMatchObject({ leader: 'b1', leaderEpoch: 0, partitionEpoch: 2, isr: ['b1'] });
     expect(cluster.elections()).toEqual([]);
@@ -161,12 +165,10 @@ describe('ISR shrink timing (R1.3, R1.6)', () => {
     // 4.519 s and the ISR check at 15 s (10.481 s later) drops it. The model re-records the
     // fetch at its expiry (5.019 s), so b2 survives until the check at 20 s.
     const cluster = new Cluster({ minInsyncReplicas: 1 });
-    cluster.at(4_600_000, 'cut b2', () => cluster.cut('b1', 'b2', true));
+    cluster.at(4_600_000, () => cluster.cut({ from: 'b1', to: 'b2', bothWays: true }));
     cluster.produceAt(6_000_000, { target: 'b1', acks: 1, values: [1] });
     cluster.runTo(25_000_000);
-    expect(cluster.arrivals('Fetch', 'b2', 'b1').filter((t) => t > 4_100_000)).toEqual([
-      4_519_000,
-    ]);
-    expect(cluster.arrivals('AlterPartition', 'b1', 'controller')).toEqual([15_000_000 + D]);
+    expect(cluster.arrivals('Fetch b2>b1').filter((t) => t > 4_100_000)).toEqual([4_519_000]);
+    expect(cluster.arrivals('AlterPartition b1>controller')).toEqual([15_000_000 + D]);
   });
 });

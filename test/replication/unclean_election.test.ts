@@ -31,25 +31,25 @@ function script(uncleanLeaderElectionEnable: boolean) {
     cluster.produceAt(1_000_000, { target: 'b1', acks: -1, values: [100] }),
     cluster.produceAt(1_100_000, { target: 'b1', acks: -1, values: [101] }),
   ];
-  cluster.at(2_000_000, 'cut b3', () => (cuts = cluster.cut('b1', 'b3', true)));
+  cluster.at(2_000_000, () => (cuts = cluster.cut({ from: 'b1', to: 'b3', bothWays: true })));
   acks.push(cluster.produceAt(3_000_000, { target: 'b1', acks: -1, values: [102] }));
   acks.push(cluster.produceAt(16_000_000, { target: 'b1', acks: -1, values: [103] }));
   acks.push(cluster.produceAt(16_100_000, { target: 'b1', acks: -1, values: [104] }));
   const beforeCrash = cluster.snapshotAt(17_500_000, 'b1');
   const endFromB1 = cluster.listLatestAt(17_000_000, 'b1');
-  cluster.at(18_500_000, 'crash b2', () => cluster.sim.crash(nodeId('b2'), 'process'));
-  cluster.at(20_500_000, 'crash b1', () => cluster.sim.crash(nodeId('b1'), 'process'));
+  cluster.at(18_500_000, () => cluster.sim.crash(nodeId('b2'), 'process'));
+  cluster.at(20_500_000, () => cluster.sim.crash(nodeId('b1'), 'process'));
   const states: Record<string, PartitionState> = {};
   const stateAt = (atUs: number): void =>
-    cluster.at(atUs, 'state', () => (states[atUs] = cluster.partitionState()));
+    cluster.at(atUs, () => (states[atUs] = cluster.partitionState()));
   stateAt(26_600_000);
-  cluster.at(27_000_000, 'heal', () => cluster.heal(cuts));
+  cluster.at(27_000_000, () => cluster.heal(cuts));
   const endFromB3 = cluster.listLatestAt(28_000_000, 'b3');
   const allToB3 = cluster.produceAt(29_000_000, { target: 'b3', acks: -1, values: [199] });
   const oneToB3 = cluster.produceAt(29_100_000, { target: 'b3', acks: 1, values: [200] });
-  cluster.at(30_000_000, 'restart b2', () => cluster.sim.restart(nodeId('b2')));
+  cluster.at(30_000_000, () => cluster.sim.restart(nodeId('b2')));
   stateAt(31_500_000);
-  cluster.at(32_000_000, 'restart b1', () => cluster.sim.restart(nodeId('b1')));
+  cluster.at(32_000_000, () => cluster.sim.restart(nodeId('b1')));
   cluster.runTo(40_000_000);
   return { cluster, acks, beforeCrash, endFromB1, states, endFromB3, allToB3, oneToB3 };
 }

@@ -10,7 +10,8 @@
  * Method: the worker's test-only hook `EOS_SIM_TEST_FAULT` makes seed 3 throw, seed 5 hang and
  * seed 6 end its worker thread; one in-process sweep over seeds 1..6 of the bundled
  * zombie-fencing scenario and of a copy of the no-epoch-check bug scenario that expects no
- * anomaly (so its zombie writes fail), with a 3 s seed budget and `--junit`. The JUnit file is
+ * anomaly (so its zombie writes fail), with a 10 s seed budget (ample for a seed of a cold
+ * worker on a loaded machine) and `--junit`. The JUnit file is
  * checked by the structural validator in `junit_schema.ts`.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -41,7 +42,7 @@ beforeAll(async () => {
   vi.stubEnv('EOS_SIM_TEST_FAULT', 'throw:3,hang:5,exit:6');
   try {
     const argv = ['sweep', ZOMBIE, bugFile, '--seeds', '1..6', '--workers', '2'];
-    call = await cli([...argv, '--out', out, '--junit', junit, '--seed-timeout-ms', '3000']);
+    call = await cli([...argv, '--out', out, '--junit', junit, '--seed-timeout-ms', '10000']);
   } finally {
     vi.unstubAllEnvs();
   }
@@ -68,7 +69,7 @@ describe('seeds that throw, hang or kill their worker', () => {
     expect(thrower.stack).not.toContain(process.cwd());
     expect(lineOf(ZOMBIE, '5')).toMatchObject({
       outcome: 'budget-exceeded',
-      error: 'Budget exceeded: wall-clock timeout after 3000 ms',
+      error: 'Budget exceeded: wall-clock timeout after 10000 ms',
     });
     expect(lineOf(ZOMBIE, '6')).toMatchObject({ outcome: 'internal-error' });
     expect(lineOf(ZOMBIE, '6').error).toMatch(
@@ -77,7 +78,7 @@ describe('seeds that throw, hang or kill their worker', () => {
     for (const seed of ['1', '2', '4']) expect(lineOf(ZOMBIE, seed).outcome).toBe('pass');
     expect(call.stdout).toContain(
       'BUDGET EXCEEDED zombie-fencing seed=5: ' +
-        'Budget exceeded: wall-clock timeout after 3000 ms · ' +
+        'Budget exceeded: wall-clock timeout after 10000 ms · ' +
         `npx eos-sim run ${ZOMBIE} --seed 5`,
     );
     expect(call.stdout).toContain('outcomes: pass 3, budget exceeded 1, internal error 2');

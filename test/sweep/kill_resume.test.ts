@@ -19,8 +19,8 @@ import { ZOMBIE, resultLines, resultSet } from './sweep_helpers';
 
 const cli = (argv: readonly string[]): Promise<CliCall> => runCli(main, argv);
 
-const SEEDS = '1..16';
-const SEED_COUNT = 16;
+const SEEDS = '1..12';
+const SEED_COUNT = 12;
 const LINES_BEFORE_KILL = 4;
 const scratch = scratchDir();
 afterAll(() => scratch.remove());

@@ -283,6 +283,9 @@ export class PartitionLog {
   truncateTo(offset: number, nowUs: number): LogBatch[] {
     const keep = this.firstBatchEndingAtOrAfter(offset);
     const removed = this.batches.slice(keep);
+    // The epoch cache is trimmed even when no record goes: an epoch that starts at the log end
+    // without data would otherwise keep the follower diverging forever (LeaderEpochFileCache).
+    this.epochCache.truncateFromEnd(Math.min(offset, this.logEndOffset));
     if (removed.length === 0) return removed;
     this.batches = this.batches.slice(0, keep);
     const last = this.batches[this.batches.length - 1];

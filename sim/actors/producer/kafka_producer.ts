@@ -156,7 +156,7 @@ export class KafkaProducer {
     if (this.state !== 'IN_TRANSACTION' && this.state !== 'ABORTABLE_ERROR')
       return callback('INVALID_TXN_STATE');
     this.transition('ABORTING_TRANSACTION');
-    this.sender.failUnsent('TRANSACTION_ABORTABLE');
+    this.sender.failUnsent('TRANSACTION_ABORTABLE', false);
     this.pendingAdds.clear();
     this.pendingEnd = { committed: false, callback };
     this.pump();
@@ -486,7 +486,7 @@ export class KafkaProducer {
     const pending = this.pendingEnd;
     this.lastError = error;
     if (this.state !== 'ABORTABLE_ERROR') this.transition('ABORTABLE_ERROR');
-    this.sender.failUnsent(error);
+    this.sender.failUnsent(error, false);
     this.pendingAdds.clear();
     if (pending !== null && pending.committed) {
       this.pendingEnd = null;
@@ -498,7 +498,7 @@ export class KafkaProducer {
     if (this.state === 'FATAL_ERROR') return;
     this.lastError = error;
     this.transition('FATAL_ERROR');
-    this.sender.failUnsent(error);
+    this.sender.failUnsent(error, true);
     const pendingEnd = this.pendingEnd;
     const pendingInit = this.pendingInit;
     this.pendingEnd = null;

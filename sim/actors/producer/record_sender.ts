@@ -81,11 +81,16 @@ export class RecordSender {
     return this.requests.size > 0;
   }
 
-  /** Fails every queued (unsent) record and waiting retry with `error` (abort, fatal error). */
-  failUnsent(error: KafkaErrorCode): void {
+  /**
+   * Fails every queued record that was never drained into a batch (Kafka's
+   * abortUndrainedBatches). Drained batches carry sequences, so on an abort they still run to
+   * completion, or the partition's sequence would have a gap; only a fatal error
+   * (`includeDrained`) fails them too.
+   */
+  failUnsent(error: KafkaErrorCode, includeDrained: boolean): void {
     for (const state of this.partitions.values()) {
       const records = state.queue.splice(0);
-      const retries = state.retries.splice(0);
+      const retries = includeDrained ? state.retries.splice(0) : [];
       for (const batch of retries) this.policy.onBatchFailed(batch, error);
       for (const record of records) {
         record.callback({ error, offset: -1, producerId: -1, producerEpoch: -1 });
