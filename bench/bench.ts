@@ -38,7 +38,12 @@ function kernelSection(): readonly BenchFigure[] {
 }
 
 /** The reference scenarios whose speed the benchmark reports. */
-const REFERENCE_SCENARIOS = ['scenarios/zombie-fencing.yaml', 'scenarios/retry-duplicates.yaml'];
+const REFERENCE_SCENARIOS = [
+  'scenarios/zombie-fencing.yaml',
+  'scenarios/zombie-fencing-replicated.yaml',
+  'scenarios/retry-duplicates.yaml',
+  'scenarios/replicated-random-faults.yaml',
+];
 
 function scenarioSection(): readonly BenchFigure[] {
   return REFERENCE_SCENARIOS.flatMap((file) => {

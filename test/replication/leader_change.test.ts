@@ -1,12 +1,13 @@
 /**
  * Goal: pin the truncation offset after a clean leader change (R1.11, R1.13, R1.15): records
  * the old leader appended with acks=1 and no follower fetched are cut exactly at the offset where
- * the new leader's epoch began, and replaced by the new leader's records; and the end offset a
- * client sees while a new leader's HW is still below its epoch start (R1.18). Method: a 3-broker
- * cluster (seed 1, 1 ms network delay, session timeout 6 s); drop rules cut the followers off
- * the leader, the leader crashes and restarts on a fixed schedule, and the test asserts the
- * controller's election record, the truncation record of the returning broker (offset, reason,
- * removed records) and every replica's log.
+ * the new leader's epoch began, and replaced by the new leader's records; plus the epoch fencing
+ * of consumer fetches after the change (R1.3 step 1) and the end offset a client sees while a
+ * new leader's HW is still below its epoch start (R1.18). Method: a 3-broker cluster (seed 1,
+ * 1 ms network delay, session timeout 6 s); drop rules cut the followers off the leader, the
+ * leader crashes and restarts on a fixed schedule, and the test asserts the controller's
+ * election record, the returning broker's truncation record (offset, reason, removed records),
+ * every replica's log, and raw Fetch and ListOffsets answers.
  */
 import { describe, expect, it } from 'vitest';
 import { nodeId, type LinkRuleId } from '../../sim/kernel';

@@ -21,7 +21,7 @@ const D = 1000;
  * fetch. They were last caught up at about 2 s, so the leader's ISR check at 15 s (not the one
  * at 10 s) proposes ISR [b1]. Later produces go to b1 at 16 s (acks=all) and 17 s (acks=1).
  */
-function partitionedFollowers(options: { strict: boolean; thirdSecondAcks: 1 | -1 }) {
+function partitionedFollowers(options: { strict: boolean; acksAt3s: 1 | -1 }) {
   const cluster = new Cluster({ strictMinIsrHighWatermark: options.strict });
   const first = cluster.produceAt(1_000_000, { target: 'b1', acks: -1, values: [10] });
   cluster.at(2_000_000, () => {
@@ -30,7 +30,7 @@ function partitionedFollowers(options: { strict: boolean; thirdSecondAcks: 1 | -
   });
   const waiting = cluster.produceAt(3_000_000, {
     target: 'b1',
-    acks: options.thirdSecondAcks,
+    acks: options.acksAt3s,
     values: [11],
     timeoutMs: 30_000,
   });
@@ -44,7 +44,7 @@ function partitionedFollowers(options: { strict: boolean; thirdSecondAcks: 1 | -
 }
 
 describe('followers partitioned away, 3.7+ HW rule', () => {
-  const run = lazy(() => partitionedFollowers({ strict: true, thirdSecondAcks: 1 }));
+  const run = lazy(() => partitionedFollowers({ strict: true, acksAt3s: 1 }));
 
   it('the leader shrinks the ISR to itself at its 15 s check, without a new leader epoch', () => {
     const { cluster, beforeShrink } = run();
@@ -78,7 +78,7 @@ describe('followers partitioned away, 3.7+ HW rule', () => {
 });
 
 describe('followers partitioned away, pre-3.7 HW rule', () => {
-  const run = lazy(() => partitionedFollowers({ strict: false, thirdSecondAcks: 1 }));
+  const run = lazy(() => partitionedFollowers({ strict: false, acksAt3s: 1 }));
 
   it('acks=all is still refused, but acks=1 records become visible with the ISR of one', () => {
     const { cluster, allAcks, oneAck, latest } = run();
@@ -96,7 +96,7 @@ describe('followers partitioned away, pre-3.7 HW rule', () => {
 
 describe('an acks=all produce waiting while the ISR shrinks below min.insync.replicas', () => {
   it('pre-3.7: the HW passes it at the shrink and it ends NOT_ENOUGH_REPLICAS_AFTER_APPEND', () => {
-    const { cluster, waiting } = partitionedFollowers({ strict: false, thirdSecondAcks: -1 });
+    const { cluster, waiting } = partitionedFollowers({ strict: false, acksAt3s: -1 });
     const shrinkCommittedUs = 15_000_000 + 2 * D;
     expect(waiting()).toEqual({
       timeUs: shrinkCommittedUs + D,
@@ -112,7 +112,7 @@ describe('an acks=all produce waiting while the ISR shrinks below min.insync.rep
   });
 
   it('3.7+: the HW never passes it, so it times out with its record in the log', () => {
-    const { cluster, waiting } = partitionedFollowers({ strict: true, thirdSecondAcks: -1 });
+    const { cluster, waiting } = partitionedFollowers({ strict: true, acksAt3s: -1 });
     expect(waiting()).toEqual({
       timeUs: 3_000_000 + D + 30_000_000 + D,
       error: 'REQUEST_TIMED_OUT',
