@@ -3,13 +3,7 @@
  * expanded to one entry per offset, its offsets and their history, the coordinators' epoch
  * grants, the faults and the invariants found broken.
  */
-import type {
-  Broker,
-  Controller,
-  LogBatch,
-  OffsetChange,
-  PartitionReplica,
-} from '../sim/actors';
+import type { Broker, Controller, LogBatch, OffsetChange, PartitionReplica } from '../sim/actors';
 import { partitionKey } from '../sim/actors';
 import type {
   FaultInterval,
@@ -70,6 +64,7 @@ export function buildOracle(sources: OracleSources): Oracle {
       [...holders].sort((a, b) => b.replica.log.logEndOffset - a.replica.log.logEndOffset)[0];
     if (leader === undefined) continue;
     partitions.push(partitionOf({ leader, holders, isr: state.isr }));
+    invariantViolations.push(...oneLeaderPerEpoch(state.topic, state.partition, holders));
     for (const { id, replica } of holders) {
       for (const violation of replica.log.invariantViolations) {
         invariantViolations.push({ ...violation, topic: state.topic, partition: state.partition });
@@ -102,6 +97,37 @@ export function buildOracle(sources: OracleSources): Oracle {
     faults,
     invariantViolations,
   };
+}
+
+/** Invariant: no two brokers ever acted as leader of a partition under the same leader epoch. */
+function oneLeaderPerEpoch(
+  topic: string,
+  partition: number,
+  holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>,
+): Array<{ timeUs: number; topic: string; partition: number; description: string }> {
+  const leaderOfEpoch = new Map<number, { broker: string; startUs: number }>();
+  const violations: Array<{
+    timeUs: number;
+    topic: string;
+    partition: number;
+    description: string;
+  }> = [];
+  for (const { id, replica } of holders) {
+    for (const term of replica.leaderTerms) {
+      const other = leaderOfEpoch.get(term.leaderEpoch);
+      if (other === undefined) {
+        leaderOfEpoch.set(term.leaderEpoch, { broker: id, startUs: term.startUs });
+      } else if (other.broker !== id) {
+        violations.push({
+          timeUs: Math.max(other.startUs, term.startUs),
+          topic,
+          partition,
+          description: `two leaders for leaderEpoch ${term.leaderEpoch}: ${other.broker} and ${id}`,
+        });
+      }
+    }
+  }
+  return violations;
 }
 
 /**

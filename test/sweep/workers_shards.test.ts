@@ -86,7 +86,7 @@ describe('per-seed results are independent of workers and shards', () => {
 
 describe('eos-sim report merge', () => {
   it('reports conflicting results for one seed and exits 3', async () => {
-    const [first, ...rest] = resultLines(out('shard-1'));
+    const [first] = resultLines(out('shard-1'));
     const edited = join(scratch.path, 'edited.jsonl');
     writeFileSync(edited, `${canonicalJson({ ...first, eventHash: 'ffffffffffffffff' })}\n`);
     const { code, stderr } = await cli(['report', 'merge', results('shard-1'), edited]);
@@ -95,7 +95,6 @@ describe('eos-sim report merge', () => {
       `Conflicting results for ${ZOMBIE} seed ${first?.seed}: ` +
         `eventHash ${first?.eventHash} vs ffffffffffffffff\n`,
     );
-    expect(rest.length).toBe(3);
   });
 
   it('fails when a --require-coverage item was never reached, and names it', async () => {

@@ -50,7 +50,7 @@ export class PartitionReplica {
   /** Oracle: truncations of this replica. */
   readonly truncations: TruncationRecord[] = [];
   /** Oracle: when this replica acted as leader, as it believed (a deposed leader may not know). */
-  readonly leaderTerms: Array<{ startUs: number; endUs: number | null }> = [];
+  readonly leaderTerms: Array<{ startUs: number; endUs: number | null; leaderEpoch: number }> = [];
   /** Brokers the controller fences: not eligible to join or hold back the ISR (KIP-841). */
   ineligibleBrokers: ReadonlySet<string> = new Set();
 
@@ -109,7 +109,7 @@ export class PartitionReplica {
   /** R1.11: a new leader keeps its HW and log, stamps the new epoch, resets follower tracking. */
   private becomeLeader(nowUs: number): void {
     this.endLeaderTerm(nowUs);
-    this.leaderTerms.push({ startUs: nowUs, endUs: null });
+    this.leaderTerms.push({ startUs: nowUs, endUs: null, leaderEpoch: this.state.leaderEpoch });
     this.role = 'leader';
     this.isr = [...this.state.isr];
     this.pendingIsr = null;
