@@ -28,6 +28,7 @@ export {
   resultKey,
 } from './results_file';
 export { compareSeeds } from './sweep_tally';
+export { LOCK_FILE_NAME, lockOut } from './out_lock';
 export {
   lineScenarioOf,
   planSweep,

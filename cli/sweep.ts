@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { listScenarioFiles, loadScenario, type ScenarioConfig } from '../scenarios';
 import type { SweepResultLine, SweepTiming } from '../reports';
 import { clearScenarioArtifacts } from './artifacts';
+import { lockOut } from './out_lock';
 import { UsageError } from './errors';
 import type { LineScenario } from './result_lines';
 import { RESULTS_FILE_NAME, ResultsWriter, readResults, resultKey } from './results_file';
@@ -106,7 +107,6 @@ function talliesOf(plans: readonly SweepPlan[]): Map<string, ScenarioTally> {
  * @throws {@link UsageError} when a recorded line came from a different version of a scenario.
  */
 function prepareOut(options: SweepOptions, out: string): Map<string, SweepResultLine> {
-  mkdirSync(out, { recursive: true });
   const path = join(out, RESULTS_FILE_NAME);
   const recorded = new Map<string, SweepResultLine>();
   if (!options.resume) {
@@ -146,13 +146,27 @@ function* pendingRequests(input: {
 }
 
 /**
- * Runs a sweep on a worker pool and returns its tallies and timing.
- * @throws {@link UsageError} when resuming from results of another scenario version.
+ * Runs a sweep on a worker pool and returns its tallies and timing. With `out`, it holds the
+ * folder's lock (one sweep per folder) from before it reads `results.jsonl` until the last line.
+ * @throws {@link UsageError} when another live sweep holds `out`, or when resuming from results
+ * of another scenario version.
  * @example
  * const output = await runSweep({ plans, workers: 2, shard: WHOLE, out: '.eos-sim/sweep',
  *   resume: false, seedTimeoutMs: 60_000, keepLines: false });
  */
 export async function runSweep(options: SweepOptions): Promise<SweepOutput> {
+  if (options.out === undefined) return sweepLocked(options);
+  mkdirSync(options.out, { recursive: true });
+  const release = lockOut(options.out);
+  try {
+    return await sweepLocked(options);
+  } finally {
+    release();
+  }
+}
+
+/** {@link runSweep} once `out`, if any, is locked. */
+async function sweepLocked(options: SweepOptions): Promise<SweepOutput> {
   const startMs = performance.now();
   const tallies = talliesOf(options.plans);
   const coverage = new CoverageTally();

@@ -114,17 +114,16 @@ describe('R1.3 step 1 epoch fencing of consumer fetches after the election', () 
     expect(future?.()).toBe('UNKNOWN_LEADER_EPOCH:-1:');
   });
 
-  it('a follower serves a consumer fetch without an epoch up to its own lagging HW', () => {
-    // Fetch v11+ carries client metadata, so Kafka lets a follower serve consumers (KIP-392),
-    // capped at the follower's HW: b3 has offset 2 but has not yet learned HW 3.
-    expect(run().reads[3]?.()).toBe('NONE:2:0=10,1=11');
+  it('a follower refuses a consumer fetch without an epoch: consumers read from the leader', () => {
+    // Without client metadata (KIP-392 rack awareness, not modelled) Kafka reads consumer
+    // fetches only from the leader (ReplicaManager: fetchOnlyFromLeader).
+    expect(run().reads[3]?.()).toBe('NOT_LEADER_OR_FOLLOWER:-1:');
   });
 
-  it.fails('BUG: a follower serves a stale-epoch consumer fetch instead of fencing it', () => {
+  it('a follower fences a stale-epoch consumer fetch', () => {
     // Kafka checks the request's currentLeaderEpoch against the replica's before anything else
-    // (Partition.getLocalLog: checkCurrentLeaderEpoch), leader or follower, as R1.3 step 1
-    // lists; the model's ReplicaManager.epochError returns NONE on a non-leader, so a consumer
-    // with stale metadata (epoch 0) is served from b3 instead of being told to refresh.
+    // (Partition.getLocalLog: checkCurrentLeaderEpoch), leader or follower (R1.3 step 1), so a
+    // consumer with stale metadata (epoch 0) is told to refresh.
     expect(run().reads[4]?.()).toBe('FENCED_LEADER_EPOCH:-1:');
   });
 });
@@ -168,7 +167,7 @@ describe('R1.18 ListOffsets(LATEST) while the new leader HW is below its epoch s
     expect([b2.role, b2.leaderEpochStartOffset, b2.log.highWatermark]).toEqual(['leader', 1, 0]);
   });
 
-  it.fails('BUG: ListOffsets(LATEST) answers OFFSET_NOT_AVAILABLE instead of HW 0', () => {
+  it('ListOffsets(LATEST) answers OFFSET_NOT_AVAILABLE while the HW is below the epoch start', () => {
     // Kafka (Partition.fetchOffsetForTimestamp, KIP-207) refuses a client's LATEST lookup while
     // HW < leaderEpochStartOffset, so a client never sees the end offset move back from 1 to 0.
     const { fromNewLeader } = run();

@@ -3,18 +3,22 @@
  * disjoint shards that cover it, following ((s - first) mod N) + 1, also past JavaScript's safe
  * integers; result lines are canonical JSON; the results file tolerates the truncated line a
  * kill leaves (and cuts it off before appending) but rejects any other malformed line; the
- * coverage names of `--require-coverage` match as documented.
+ * lock of an `--out` folder keeps a second sweep out while its holder lives, and is taken over
+ * once the holder died.
  *
  * Method: call the helpers directly on hand-built ranges, lines and files in a temporary
  * directory.
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  LOCK_FILE_NAME,
   canonicalJson,
   comparableLine,
   isInShard,
+  lockOut,
   parseShard,
   readResults,
   shardOf,
@@ -140,5 +144,22 @@ describe('results.jsonl', () => {
     expect(() => readResults(path, { repair: false, missingOk: false })).toThrow(
       'Usage error: results file not found',
     );
+  });
+});
+
+describe('the --out lock', () => {
+  it('keeps a second sweep out while the holder lives, and takes over a dead holder', () => {
+    const out = join(scratch.path, 'locked');
+    mkdirSync(out);
+    const release = lockOut(out);
+    expect(readFileSync(join(out, LOCK_FILE_NAME), 'utf8')).toBe(`${process.pid}\n`);
+    expect(() => lockOut(out)).toThrow(
+      `Usage error: another sweep (process ${process.pid}) is writing to ${out}`,
+    );
+    release();
+    expect(existsSync(join(out, LOCK_FILE_NAME))).toBe(false);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    writeFileSync(join(out, LOCK_FILE_NAME), `${dead.stdout.toString()}\n`);
+    lockOut(out)();
   });
 });

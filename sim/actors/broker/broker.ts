@@ -241,6 +241,16 @@ export class Broker implements Actor<KafkaMessage> {
         };
       }
       const log = replica.log;
+      if (query.timestamp === -1 && log.highWatermark < replica.leaderEpochStartOffset) {
+        // A new leader whose HW has not reached its epoch's start cannot say where the
+        // partition ends yet (R1.18): retriable.
+        return {
+          topic: query.topic,
+          partition: query.partition,
+          error: 'OFFSET_NOT_AVAILABLE' as const,
+          offset: -1,
+        };
+      }
       const offset =
         query.timestamp === -2 ? log.logStartOffset : log.endOffset(request.isolationLevel);
       return { topic: query.topic, partition: query.partition, error: 'NONE' as const, offset };

@@ -119,11 +119,13 @@ export class PartitionReplica {
     this.followers = new Map();
     for (const replica of this.state.replicas) {
       if (replica === this.brokerId) continue;
+      // Kafka starts the clocks of a follower outside the ISR at 0 ms since 1970, long ago;
+      // virtual time starts at 0, so "never" must be the smallest time instead.
       this.followers.set(replica, {
         logEndOffset: -1,
-        lastFetchUs: 0,
+        lastFetchUs: Number.MIN_SAFE_INTEGER,
         lastFetchLeaderLogEndOffset: 0,
-        lastCaughtUpUs: this.isr.includes(replica) ? nowUs : 0,
+        lastCaughtUpUs: this.isr.includes(replica) ? nowUs : Number.MIN_SAFE_INTEGER,
       });
     }
     this.maybeAdvanceHighWatermark(nowUs);

@@ -13,6 +13,7 @@ import type {
   FetchRequest,
   KafkaErrorCode,
   KafkaMessage,
+  LogBatch,
   PartitionState,
   ProduceRequest,
   TopicPartition,
@@ -239,7 +240,7 @@ export class ReplicaManager {
         partitionKeys: request.partitions.map(partitionKey),
         waitUs: REPLICA_FETCH_WAIT_MAX_US,
         complete: () =>
-          respond(request.partitions.map((fetch) => this.followerRead(fetch, follower, ctx))),
+          respond(request.partitions.map((fetch) => this.followerRead(fetch, follower, ctx, true))),
       },
       ctx,
     );
@@ -249,12 +250,7 @@ export class ReplicaManager {
   private consumerRead(fetch: FetchPartition, request: FetchRequest): FetchPartitionResponse {
     const replica = this.replicas.get(partitionKey(fetch));
     const epochError = this.epochError(replica, fetch);
-    if (replica === undefined || epochError !== 'NONE') {
-      return emptyPartition(
-        fetch,
-        epochError === 'NONE' ? this.leadershipError(fetch) : epochError,
-      );
-    }
+    if (replica === undefined || epochError !== 'NONE') return emptyPartition(fetch, epochError);
     const log = replica.log;
     const read = log.read(fetch.fetchOffset, request.isolationLevel, this.options.fetchBatchesMax);
     return {
@@ -271,16 +267,16 @@ export class ReplicaManager {
   }
 
   /** R1.3: a follower fetch: epoch fence, divergence, read to the LEO, then bookkeeping. */
-  private followerRead(fetch: FetchPartition, follower: string, ctx: Ctx): FetchPartitionResponse {
+  private followerRead(
+    fetch: FetchPartition,
+    follower: string,
+    ctx: Ctx,
+    fromPurgatory = false,
+  ): FetchPartitionResponse {
     const key = partitionKey(fetch);
     const replica = this.replicas.get(key);
     const epochError = this.epochError(replica, fetch);
-    if (replica === undefined || epochError !== 'NONE') {
-      return emptyPartition(
-        fetch,
-        epochError === 'NONE' ? this.leadershipError(fetch) : epochError,
-      );
-    }
+    if (replica === undefined || epochError !== 'NONE') return emptyPartition(fetch, epochError);
     const log = replica.log;
     const sampled = {
       highWatermark: log.highWatermark,
@@ -297,19 +293,32 @@ export class ReplicaManager {
       };
     }
     const batches = log.readForFollower(fetch.fetchOffset, this.options.fetchBatchesMax);
+    // A fetch completed from the purgatory was accounted for when it arrived (Kafka's
+    // updateFetchState = !readFromPurgatory).
+    if (fromPurgatory) return this.followerResponse(fetch, sampled, batches, log.logStartOffset);
     replica.onFollowerFetch(follower, fetch.fetchOffset, sampled.logEndOffset, ctx.nowUs());
     if (replica.expansionCandidate(follower))
       this.proposeIsr(replica, [...replica.isr, follower], ctx);
     if (replica.maybeAdvanceHighWatermark(ctx.nowUs())) {
       this.delayed.onHighWatermark(key, log.highWatermark, ctx);
     }
+    return this.followerResponse(fetch, sampled, batches, log.logStartOffset);
+  }
+
+  /** A follower's answer carries the offsets sampled before the read (R1.3 step 3). */
+  private followerResponse(
+    fetch: FetchPartition,
+    sampled: { highWatermark: number; lastStableOffset: number },
+    batches: readonly LogBatch[],
+    logStartOffset: number,
+  ): FetchPartitionResponse {
     return {
       topic: fetch.topic,
       partition: fetch.partition,
       error: 'NONE',
       highWatermark: sampled.highWatermark,
       lastStableOffset: sampled.lastStableOffset,
-      logStartOffset: log.logStartOffset,
+      logStartOffset,
       abortedTransactions: null,
       batches,
       divergingEpoch: null,
@@ -340,13 +349,17 @@ export class ReplicaManager {
     return null;
   }
 
-  /** R1.3 step 1: the request's leader epoch against ours. */
+  /**
+   * R1.3 step 1, then leadership: a request carrying an older leader epoch is fenced and a newer
+   * one is unknown here, whatever this replica's role; then only the leader answers.
+   */
   private epochError(replica: PartitionReplica | undefined, fetch: FetchPartition): KafkaErrorCode {
-    if (replica === undefined || replica.role !== 'leader') return 'NONE';
-    if (fetch.currentLeaderEpoch < 0) return 'NONE';
-    if (fetch.currentLeaderEpoch < replica.state.leaderEpoch) return 'FENCED_LEADER_EPOCH';
-    if (fetch.currentLeaderEpoch > replica.state.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
-    return 'NONE';
+    if (replica === undefined) return this.leadershipError(fetch);
+    if (fetch.currentLeaderEpoch >= 0) {
+      if (fetch.currentLeaderEpoch < replica.state.leaderEpoch) return 'FENCED_LEADER_EPOCH';
+      if (fetch.currentLeaderEpoch > replica.state.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
+    }
+    return replica.role === 'leader' ? 'NONE' : 'NOT_LEADER_OR_FOLLOWER';
   }
 
   /** R1.8: propose removing ISR members that fell behind. */

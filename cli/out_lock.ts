@@ -1,0 +1,58 @@
+/**
+ * One sweep per `--out` folder at a time. Two sweeps appending to one `results.jsonl` would
+ * interleave their lines, and a fresh one would empty the file under the other, so a sweep
+ * takes `<out>/sweep.lock` (created exclusively, holding its process id) before it touches the
+ * folder and removes it when done. A lock whose process no longer exists (a sweep that was
+ * killed) is taken over, so `--resume` after a SIGKILL just works.
+ */
+import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from './errors';
+
+/** The lock file's name inside `--out`. */
+export const LOCK_FILE_NAME = 'sweep.lock';
+
+/** Whether a process with this id is alive (or exists under another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+/** Creates the lock file exclusively; false when it exists. */
+function tryCreate(path: string): boolean {
+  try {
+    const fd = openSync(path, 'wx');
+    writeSync(fd, `${process.pid}\n`);
+    closeSync(fd);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Takes the lock of `out` (which must exist) and returns the function that releases it.
+ * @throws {@link UsageError} when a live process holds it.
+ * @example const release = lockOut('.eos-sim/sweep'); try { … } finally { release(); }
+ */
+export function lockOut(out: string): () => void {
+  const path = join(out, LOCK_FILE_NAME);
+  if (!tryCreate(path)) {
+    const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    if (Number.isSafeInteger(holder) && processAlive(holder)) {
+      throw new UsageError(
+        `another sweep (process ${holder}) is writing to ${out}: wait for it or use another --out`,
+      );
+    }
+    rmSync(path, { force: true });
+    if (!tryCreate(path)) {
+      throw new UsageError(`another sweep took the lock of ${out} just now: use another --out`);
+    }
+  }
+  return () => rmSync(path, { force: true });
+}
