@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { KAFKA_MESSAGE_KINDS } from '../sim/actors/protocol/message_kinds';
+import { checkNemesis } from './nemesis_rules';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 
 /** Kafka's producer defaults (reference §8); `enable.idempotence` is resolved by the loader. */
@@ -478,7 +479,7 @@ export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
   }
   const nodes = [...brokers, ...clientNames];
   scenario.faults.forEach((fault, index) => checkFault({ fault, index, nodes, problems }));
-  checkNemesis(scenario, nodes, problems);
+  checkNemesis({ nemesis: scenario.nemesis, nodes, problems });
   scenario.expect.fenced.forEach((name, index) => {
     if (clientNames.has(name)) return;
     const detail = `unknown client ${name}: expected one of ${[...clientNames].join(', ')}`;
@@ -587,20 +588,5 @@ function checkFault(options: {
       const unreachable: never = fault;
       throw new Error(`Unknown fault kind: ${JSON.stringify(unreachable)}`);
     }
-  }
-}
-
-/** The random nemesis: its targets must be nodes and its durations a range. */
-function checkNemesis(scenario: ScenarioFile, nodes: readonly string[], problems: Problem[]): void {
-  const nemesis = scenario.nemesis;
-  if (nemesis === undefined) return;
-  (nemesis.targets ?? []).forEach((target, index) => {
-    if (nodes.includes(target)) return;
-    const detail = `unknown node ${target}: expected one of ${nodes.join(', ')}`;
-    problems.push({ path: ['nemesis', 'targets', index], detail });
-  });
-  if (nemesis['duration.ms.max'] < nemesis['duration.ms.min']) {
-    const detail = `must be >= duration.ms.min: ${nemesis['duration.ms.min']}`;
-    problems.push({ path: ['nemesis', 'duration.ms.max'], detail });
   }
 }
