@@ -167,7 +167,7 @@ describe('R1.18 ListOffsets(LATEST) while the new leader HW is below its epoch s
     expect([b2.role, b2.leaderEpochStartOffset, b2.log.highWatermark]).toEqual(['leader', 1, 0]);
   });
 
-  it('ListOffsets(LATEST) answers OFFSET_NOT_AVAILABLE while the HW is below the epoch start', () => {
+  it('ListOffsets(LATEST) answers OFFSET_NOT_AVAILABLE while HW < the epoch start', () => {
     // Kafka (Partition.fetchOffsetForTimestamp, KIP-207) refuses a client's LATEST lookup while
     // HW < leaderEpochStartOffset, so a client never sees the end offset move back from 1 to 0.
     const { fromNewLeader } = run();
