@@ -12,6 +12,6 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'out/**', 'sweep-out/**', '.eos-sim/**'],
     setupFiles: ['test/setup.ts'],
     pool: 'forks',
-    testTimeout: 120_000,
+    testTimeout: 600_000,
   },
 });

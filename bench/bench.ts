@@ -130,7 +130,9 @@ function groupDigits(value: number): string {
 }
 
 function formatValue(figure: BenchFigure): string {
-  return figure.unit === 'ratio' ? figure.value.toFixed(4) : groupDigits(figure.value);
+  if (figure.unit === 'ratio') return figure.value.toFixed(4);
+  // Small rates (seeds/s) need their decimals; large ones read better grouped.
+  return figure.value < 100 ? figure.value.toFixed(1) : groupDigits(figure.value);
 }
 
 interface SectionResult {
