@@ -94,6 +94,7 @@ function talliesOf(plans: readonly SweepPlan[]): Map<string, ScenarioTally> {
         file: scenario.file,
         seeds,
         expected: scenario.expect.anomalies,
+        allowed: scenario.expect.allowed,
         detectPercentMin: scenario.expect.detectPercentMin,
       }),
     ]),

@@ -86,6 +86,8 @@ export interface TallyScenario {
   readonly seeds: { readonly first: string; readonly last: string };
   /** `expect.anomalies`. */
   readonly expected: readonly string[];
+  /** `expect.allowed`: permitted without a detection rate. */
+  readonly allowed?: readonly string[];
   readonly detectPercentMin: number;
 }
 
@@ -139,7 +141,7 @@ export class ScenarioTally {
   /** The scenario's summary so far. */
   summary(): ScenarioSweep {
     const { plan } = this;
-    const expected = new Set(plan.expected);
+    const expected = new Set([...plan.expected, ...(plan.allowed ?? [])]);
     const percentMin = plan.detectPercentMin;
     const detection = plan.expected.map((kind) => {
       const seedsDetected = this.kinds.get(kind)?.seeds ?? 0;

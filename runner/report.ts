@@ -90,7 +90,7 @@ export function buildReport(input: ReportInput): RunReport {
     eventsRun: input.sim.eventsRun,
     simulatedUs: input.sim.nowUs,
     check,
-    expectedAnomalyTypes: scenario.expect.anomalies,
+    expectedAnomalyTypes: [...scenario.expect.anomalies, ...scenario.expect.allowed],
     unexpectedAnomalyTypes: unexpected,
     expectations,
     partitions: oracle.partitions.map((partition) => ({
