@@ -92,11 +92,32 @@ export function buildOracle(sources: OracleSources): Oracle {
   return {
     partitions,
     epochGrants,
+    coordinatorTransitions: transitionCounts(brokers),
     elections: [...controller.elections],
     truncations,
     faults,
     invariantViolations,
   };
+}
+
+/** Every coordinator's state transitions, summed and sorted by `from` then `to`. */
+function transitionCounts(
+  brokers: ReadonlyArray<{ broker: Broker }>,
+): Array<{ from: string; to: string; count: number }> {
+  const totals = new Map<string, number>();
+  for (const { broker } of brokers) {
+    for (const [key, count] of broker.coordinator.transitionCounts) {
+      totals.set(key, (totals.get(key) ?? 0) + count);
+    }
+  }
+  return [...totals]
+    .map(([key, count]) => {
+      const [from = '', to = ''] = key.split('->');
+      return { from, to, count };
+    })
+    .sort((a, b) =>
+      a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0,
+    );
 }
 
 /** Invariant: no two brokers ever acted as leader of a partition under the same leader epoch. */

@@ -87,6 +87,8 @@ export class TransactionCoordinator {
   private readonly markers: MarkerSender;
   /** Bumped at every start: markers carry it so partitions can fence a stale coordinator. */
   coordinatorEpoch = -1;
+  /** Oracle: how often each state transition happened, keyed `from->to` (sweep coverage). */
+  readonly transitionCounts = new Map<string, number>();
   /** Oracle: every epoch this coordinator granted. */
   readonly epochGrants: EpochGrantRecord[] = [];
 
@@ -281,6 +283,7 @@ export class TransactionCoordinator {
     // endTransaction sets producerEpoch before appending PrepareAbort). The state stays Ongoing
     // until that write is durable.
     assertValidTransition(metadata, 'PrepareEpochFence');
+    this.countTransition(metadata.state, 'PrepareEpochFence');
     metadata.epochBeforeFence = metadata.producerEpoch;
     metadata.producerEpoch += 1;
     metadata.lastProducerEpoch = -1;
@@ -331,10 +334,16 @@ export class TransactionCoordinator {
     this.appendToLog(ctx, () => {
       metadata.pendingState = null;
       assertValidTransition(metadata, target);
+      this.countTransition(metadata.state, target);
       metadata.state = target;
       metadata.txnLastUpdateUs = ctx.nowUs();
       apply();
     });
+  }
+
+  private countTransition(from: TransactionState, to: TransactionState): void {
+    const key = `${from}->${to}`;
+    this.transitionCounts.set(key, (this.transitionCounts.get(key) ?? 0) + 1);
   }
 
   private appendToLog(ctx: Ctx, apply: () => void): void {
