@@ -6,40 +6,16 @@
  * files are milliseconds; the kernel converts to microseconds.
  */
 
+import type { ConsumerConfig, IsolationLevel, ProducerConfig } from '../sim/actors';
+
 /** A consumer's isolation level (`isolation.level`). */
-export type IsolationLevel = 'read_committed' | 'read_uncommitted';
+export type { IsolationLevel };
 
-/** Producer settings, from Kafka's producer config keys. */
-export interface ProducerSettings {
-  /** `transactional.id`; null for a non-transactional producer. @default null */
-  readonly transactionalId: string | null;
-  /** `enable.idempotence`. @default true */
-  readonly enableIdempotence: boolean;
-  /** `acks`: 0, 1 or -1 (`all`). @default -1 */
-  readonly acks: 0 | 1 | -1;
-  /** `max.in.flight.requests.per.connection`; at most 5 with idempotence. @default 5 */
-  readonly maxInFlightRequestsPerConnection: number;
-  /** `retries`. @default 2147483647 */
-  readonly retries: number;
-  /** `request.timeout.ms`. @default 30000 */
-  readonly requestTimeoutMs: number;
-  /** `delivery.timeout.ms`. @default 120000 */
-  readonly deliveryTimeoutMs: number;
-  /** `retry.backoff.ms`. @default 100 */
-  readonly retryBackoffMs: number;
-  /** `transaction.timeout.ms`. @default 60000 */
-  readonly transactionTimeoutMs: number;
-}
+/** Producer settings, from Kafka's producer config keys: the client model's own type. */
+export type ProducerSettings = ProducerConfig;
 
-/** Consumer settings, from Kafka's consumer config keys. */
-export interface ConsumerSettings {
-  /** `isolation.level`. @default 'read_uncommitted' */
-  readonly isolationLevel: IsolationLevel;
-  /** `auto.offset.reset`: where a consumer without a position starts. @default 'latest' */
-  readonly autoOffsetReset: 'earliest' | 'latest';
-  /** `request.timeout.ms`. @default 30000 */
-  readonly requestTimeoutMs: number;
-}
+/** Consumer settings, from Kafka's consumer config keys: the client model's own type. */
+export type ConsumerSettings = ConsumerConfig;
 
 /** What a transactional producer's application does. */
 export interface TransactionalWorkload {

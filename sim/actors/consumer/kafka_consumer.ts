@@ -21,8 +21,11 @@ type Ctx = ActorContext<KafkaMessage>;
 
 /** Consumer settings from Kafka's consumer config keys. */
 export interface ConsumerConfig {
+  /** `isolation.level`. @default 'read_uncommitted' */
   readonly isolationLevel: IsolationLevel;
+  /** `auto.offset.reset`: where a consumer without a position starts. @default 'latest' */
   readonly autoOffsetReset: 'earliest' | 'latest';
+  /** `request.timeout.ms`. @default 30000 */
   readonly requestTimeoutMs: number;
 }
 

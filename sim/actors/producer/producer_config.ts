@@ -4,16 +4,25 @@
  */
 import { assert } from '../../kernel';
 
-/** Producer settings; the scenario loader fills Kafka's defaults. */
+/** Producer settings, from Kafka's producer config keys; the scenario loader fills defaults. */
 export interface ProducerConfig {
+  /** `transactional.id`; null for a non-transactional producer. @default null */
   readonly transactionalId: string | null;
+  /** `enable.idempotence`. @default true */
   readonly enableIdempotence: boolean;
+  /** `acks`: 0, 1 or -1 (`all`). @default -1 */
   readonly acks: 0 | 1 | -1;
+  /** `max.in.flight.requests.per.connection`; at most 5 with idempotence. @default 5 */
   readonly maxInFlightRequestsPerConnection: number;
+  /** `retries`. @default 2147483647 */
   readonly retries: number;
+  /** `request.timeout.ms`. @default 30000 */
   readonly requestTimeoutMs: number;
+  /** `delivery.timeout.ms`. @default 120000 */
   readonly deliveryTimeoutMs: number;
+  /** `retry.backoff.ms`. @default 100 */
   readonly retryBackoffMs: number;
+  /** `transaction.timeout.ms`. @default 60000 */
   readonly transactionTimeoutMs: number;
 }
 
