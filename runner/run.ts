@@ -92,10 +92,19 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
     recordEventLog: options.recordEventLog ?? false,
   });
   sim.traceSink = options.trace;
+  const transactional = scenario.clients.some(
+    (client) => client.role === 'producer' && client.settings.transactionalId !== null,
+  );
   const metadata = new ClusterMetadata(
     scenario.brokers,
     scenario.topics,
-    scenario.broker.transactionStateLogNumPartitions,
+    transactional
+      ? {
+          numPartitions: scenario.broker.transactionStateLogNumPartitions,
+          replicationFactor: scenario.broker.transactionStateLogReplicationFactor,
+          minInsyncReplicas: scenario.broker.transactionStateLogMinIsr,
+        }
+      : null,
   );
   const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
   const control = { stopping: false };
@@ -106,6 +115,7 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
     control,
     clock: () => sim.nowUs,
     nextValue: () => nextValue++,
+    transactionVersion: scenario.protocol.transactionVersion,
   };
   const brokers = metadata.brokers.map((id) => ({
     id: id as string,
@@ -172,8 +182,8 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
       abortTimedOutTransactionCleanupIntervalMs:
         scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
-      logWriteUsMin: 1000,
-      logWriteUsMax: 3000,
+      transactionStateLogNumPartitions: scenario.broker.transactionStateLogNumPartitions,
+      transactionVersion: scenario.protocol.transactionVersion,
     },
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,
@@ -181,8 +191,12 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       strictMinIsrHighWatermark: scenario.protocol.highWatermarkStrictMinIsr,
       leaderEpochTruncation: scenario.protocol.leaderEpochTruncation,
     },
-    bugs: { skipProducerEpochCheck: scenario.bugs.partitionSkipProducerEpochCheck },
+    bugs: {
+      skipProducerEpochCheck: scenario.bugs.partitionSkipProducerEpochCheck,
+      verificationGuardBeforeEpochCheck: scenario.bugs.verificationGuardBeforeEpochCheck,
+    },
     fetchBatchesMax: 64,
+    transactionPartitionVerificationEnable: scenario.broker.transactionPartitionVerificationEnable,
   });
 }
 

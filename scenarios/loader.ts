@@ -258,6 +258,9 @@ function resolveScenario(options: {
       transactionAbortTimedOutTransactionCleanupIntervalMs:
         broker['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
       transactionStateLogNumPartitions: broker['transaction.state.log.num.partitions'],
+      transactionStateLogReplicationFactor: broker['transaction.state.log.replication.factor'],
+      transactionStateLogMinIsr: broker['transaction.state.log.min.isr'],
+      transactionPartitionVerificationEnable: broker['transaction.partition.verification.enable'],
       minInsyncReplicas: broker['min.insync.replicas'],
       uncleanLeaderElectionEnable: broker['unclean.leader.election.enable'],
       replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
@@ -266,9 +269,11 @@ function resolveScenario(options: {
     protocol: {
       leaderEpochTruncation: scenario.protocol['leader.epoch.truncation'],
       highWatermarkStrictMinIsr: scenario.protocol['high.watermark.strict.min.isr'],
+      transactionVersion: scenario.protocol['transaction.version'],
     },
     bugs: {
       partitionSkipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],
+      verificationGuardBeforeEpochCheck: scenario.bugs['verification.guard.before.epoch.check'],
     },
     network: { delayUsMin: network['delay.us.min'], delayUsMax: network['delay.us.max'] },
     clients: scenario.clients.map(resolveClient),

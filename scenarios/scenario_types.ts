@@ -83,6 +83,12 @@ export interface BrokerSettings {
   readonly transactionAbortTimedOutTransactionCleanupIntervalMs: number;
   /** `transaction.state.log.num.partitions`: places coordinators. @default 50 */
   readonly transactionStateLogNumPartitions: number;
+  /** `transaction.state.log.replication.factor` (capped at the broker count). @default 3 */
+  readonly transactionStateLogReplicationFactor: number;
+  /** `transaction.state.log.min.isr`. @default 2 */
+  readonly transactionStateLogMinIsr: number;
+  /** `transaction.partition.verification.enable` (KIP-890 part 1, 3.6+). @default true */
+  readonly transactionPartitionVerificationEnable: boolean;
   /** `min.insync.replicas` (broker-wide; capped at each topic's replication factor). @default 1 */
   readonly minInsyncReplicas: number;
   /** `unclean.leader.election.enable`. @default false */
@@ -99,6 +105,12 @@ export interface ProtocolSwitches {
   readonly leaderEpochTruncation: boolean;
   /** `high.watermark.strict.min.isr`: 3.7+ (KAFKA-15583) HW gating by min ISR. @default true */
   readonly highWatermarkStrictMinIsr: boolean;
+  /**
+   * `transaction.version`: the cluster's finalized feature level (KIP-890 part 2, 4.0+): 2 bumps
+   * the epoch at every transaction end and lets partition leaders add partitions; 0 and 1 behave
+   * alike here. @default 2
+   */
+  readonly transactionVersion: number;
 }
 
 /**
@@ -111,6 +123,12 @@ export interface BugSwitches {
    * a stale producerEpoch (Appendix A12).
    */
   readonly partitionSkipProducerEpochCheck: boolean;
+  /**
+   * `verification.guard.before.epoch.check`: before KAFKA-19690, a transactional batch missing
+   * its verification guard is refused with the fatal INVALID_TXN_STATE before its stale epoch
+   * is noticed (BUG-16).
+   */
+  readonly verificationGuardBeforeEpochCheck: boolean;
 }
 
 /** A scripted fault. Times are milliseconds from the start of the run. */

@@ -147,6 +147,9 @@ const brokerSchema = section({
   'transaction.max.timeout.ms': positive().default(900000),
   'transaction.abort.timed.out.transaction.cleanup.interval.ms': positive().default(10000),
   'transaction.state.log.num.partitions': integer({ min: 1 }).default(50),
+  'transaction.state.log.replication.factor': integer({ min: 1 }).default(3),
+  'transaction.state.log.min.isr': integer({ min: 1 }).default(2),
+  'transaction.partition.verification.enable': boolean().default(true),
   'min.insync.replicas': integer({ min: 1 }).default(1),
   'unclean.leader.election.enable': boolean().default(false),
   'replica.lag.time.max.ms': positive().default(30000),
@@ -156,6 +159,7 @@ const brokerSchema = section({
 const protocolSchema = section({
   'leader.epoch.truncation': boolean().default(true),
   'high.watermark.strict.min.isr': boolean().default(true),
+  'transaction.version': oneOf([0, 1, 2]).default(2),
 });
 
 const networkSchema = section({
@@ -165,6 +169,7 @@ const networkSchema = section({
 
 const bugsSchema = section({
   'partition.skip.producer.epoch.check': boolean().default(false),
+  'verification.guard.before.epoch.check': boolean().default(false),
 });
 
 const clientConfigSchema = section({
@@ -472,6 +477,15 @@ export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
     clientNames.add(client.name);
     checkClient({ client, index, topicNames, problems });
   });
+  if (
+    scenario.protocol['transaction.version'] === 2 &&
+    !scenario.broker['transaction.partition.verification.enable']
+  ) {
+    // TV2 clients never send AddPartitionsToTxn: only the verifying leader adds partitions.
+    const detail =
+      'transaction version 2 needs broker.transaction.partition.verification.enable: true';
+    problems.push({ path: ['protocol', 'transaction.version'], detail });
+  }
   const network = scenario.network;
   if (network['delay.us.max'] < network['delay.us.min']) {
     const detail = `must be >= delay.us.min: ${network['delay.us.min']}`;

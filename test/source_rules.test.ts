@@ -29,8 +29,8 @@ interface SourceFile {
 // Rules 2, 3 and 4: import direction, entry modules, dependency homes.
 
 const ZONES = [
-  ...['sim/kernel', 'sim/actors', 'sim/history', 'sim/checker', 'sim/workload'] as const,
-  ...['faults', 'scenarios', 'runner', 'reports', 'cli', 'bench', 'test'] as const,
+  ...(['sim/kernel', 'sim/actors', 'sim/history', 'sim/checker', 'sim/workload'] as const),
+  ...(['faults', 'scenarios', 'runner', 'reports', 'cli', 'bench', 'test'] as const),
 ] as const;
 type Zone = (typeof ZONES)[number];
 

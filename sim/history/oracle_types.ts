@@ -98,7 +98,8 @@ export interface EpochGrant {
    * `init`: InitProducerId; `fence`: InitProducerId fencing an ongoing transaction; `timeout`:
    * the coordinator aborted an expired transaction.
    */
-  readonly reason: 'init' | 'fence' | 'timeout';
+  /** `end`: a transaction version 2 EndTxn bumped the epoch (KIP-890 part 2). */
+  readonly reason: 'init' | 'fence' | 'timeout' | 'end';
 }
 
 /** How often coordinators moved a transactional.id from one state to another. */

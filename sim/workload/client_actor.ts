@@ -26,6 +26,8 @@ export interface ClientDeps {
   readonly clock: () => number;
   /** The next record value: unique across the run. */
   readonly nextValue: () => number;
+  /** The cluster's finalized `transaction.version` feature (0, 1 or 2). */
+  readonly transactionVersion: number;
 }
 
 type App = TransactionsApp | SendsApp | PollsApp;
@@ -54,7 +56,7 @@ export class ClientActor implements Actor<KafkaMessage> {
 
   onStart(ctx: Ctx): void {
     const partitions = this.partitions();
-    const metadata = newClientMetadata(this.deps.metadata, ctx, {
+    const metadata = newClientMetadata(this.deps, ctx, {
       requestTimeoutMs: this.spec.settings.requestTimeoutMs,
       retryBackoffMs: this.spec.role === 'producer' ? this.spec.settings.retryBackoffMs : 100,
     });
@@ -152,9 +154,8 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
   begin(): void {
     const ctx = this.ctx;
     if (ctx === null) return;
-    const metadata = this.deps.metadata;
     const timing = { requestTimeoutMs: 30_000, retryBackoffMs: 100 };
-    this.clientMetadata = newClientMetadata(metadata, ctx, timing);
+    this.clientMetadata = newClientMetadata(this.deps, ctx, timing);
     this.consumer = new KafkaConsumer(
       { isolationLevel: this.isolationLevel, autoOffsetReset: 'earliest', ...timing },
       this.clientMetadata,
@@ -166,7 +167,7 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
       this.name,
       new ProcessPool(this.name),
     );
-    this.reader = new FinalReader(this.consumer, writer, metadata.allPartitions());
+    this.reader = new FinalReader(this.consumer, writer, this.deps.metadata.dataPartitions());
     this.reader.begin();
   }
 
@@ -198,9 +199,16 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
 
 /** A client's metadata cache, seeded with the cluster's initial assignment. */
 function newClientMetadata(
-  cluster: ClusterMetadata,
+  deps: ClientDeps,
   ctx: Ctx,
   timing: { requestTimeoutMs: number; retryBackoffMs: number },
 ): ClientMetadata {
-  return new ClientMetadata(cluster.brokers, cluster.initialStates(), ctx, timing);
+  const cluster = deps.metadata;
+  return new ClientMetadata(
+    cluster.brokers,
+    cluster.initialStates(),
+    ctx,
+    timing,
+    deps.transactionVersion,
+  );
 }

@@ -98,6 +98,7 @@ export class TestClient implements Actor<KafkaMessage> {
       correlationId,
       acks: request.acks,
       timeoutMs: request.timeoutMs ?? 30_000,
+      transactionVersion: 0,
       transactionalId: null,
       topic: TOPIC,
       partition: PARTITION,
@@ -213,7 +214,7 @@ export class Cluster {
     const metadata = new ClusterMetadata(
       options.brokers ?? 3,
       [{ name: TOPIC, partitions: 1, replicationFactor: Math.min(3, options.brokers ?? 3) }],
-      1,
+      null,
     );
     this.controller = new Controller(metadata.brokers, metadata.initialStates(), {
       brokerSessionTimeoutMs: options.brokerSessionTimeoutMs ?? 6000,
@@ -382,8 +383,8 @@ function newBroker(setup: {
     coordinator: {
       transactionMaxTimeoutMs: 900_000,
       abortTimedOutTransactionCleanupIntervalMs: 10_000,
-      logWriteUsMin: 1000,
-      logWriteUsMax: 1000,
+      transactionStateLogNumPartitions: 1,
+      transactionVersion: 2,
     },
     replication: {
       minInsyncReplicas: options.minInsyncReplicas ?? 2,
@@ -391,7 +392,8 @@ function newBroker(setup: {
       strictMinIsrHighWatermark: options.strictMinIsrHighWatermark ?? true,
       leaderEpochTruncation: options.leaderEpochTruncation ?? true,
     },
-    bugs: { skipProducerEpochCheck: false },
+    bugs: { skipProducerEpochCheck: false, verificationGuardBeforeEpochCheck: false },
     fetchBatchesMax: 64,
+    transactionPartitionVerificationEnable: true,
   });
 }

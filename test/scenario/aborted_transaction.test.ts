@@ -152,7 +152,13 @@ describe('an aborted transaction followed by a committed one', () => {
       ]);
       // offset:value; the workload numbers values from 0 in send order.
       expect(logLayout(partition)).toEqual([
-        '0:0', '1:1', '2:2', '3:ABORT', '4:3', '5:4', '6:COMMIT',
+        '0:0',
+        '1:1',
+        '2:2',
+        '3:ABORT',
+        '4:3',
+        '5:4',
+        '6:COMMIT',
       ]);
       expect(partition.logEndOffset).toBe(7);
       expect(partition.highWatermark).toBe(7);
@@ -191,7 +197,12 @@ describe('EXP-02: markers occupy offsets but are never delivered', () => {
       expectClean(run);
       // offset:value; the workload numbers values from 0 in send order.
       expect(logLayout(onlyPartition(run))).toEqual([
-        '0:0', '1:1', '2:2', '3:3', '4:4', '5:COMMIT',
+        '0:0',
+        '1:1',
+        '2:2',
+        '3:3',
+        '4:4',
+        '5:COMMIT',
       ]);
       const { history } = run;
       expect(offsetsPolled(history, 'rc')).toEqual([0, 1, 2, 3, 4]);

@@ -34,9 +34,7 @@ function copiesByValue(oracle: Oracle): Map<number, string[]> {
 }
 
 /** The client's view of its sends: each `ok` with where it landed, and how long it took. */
-function completedSends(
-  history: History,
-): Array<{ value: number; where: string; tookUs: number }> {
+function completedSends(history: History): Array<{ value: number; where: string; tookUs: number }> {
   const invokedUs = new Map<string, number>();
   const sends: Array<{ value: number; where: string; tookUs: number }> = [];
   for (const op of history) {

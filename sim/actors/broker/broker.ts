@@ -1,9 +1,11 @@
 /**
  * A Kafka broker: it heartbeats to the controller, holds its replicas (leading some, following
  * others) through the replica manager and fetcher, answers Produce, Fetch, ListOffsets and
- * Metadata, answers FindCoordinator for anyone, hosts a transaction coordinator, and appends
- * WriteTxnMarkers as leader. Logs survive a process crash; producer and transaction state are
- * rebuilt from them on restart, and a power loss also drops the unflushed tail.
+ * Metadata, answers FindCoordinator for anyone, hosts a transaction coordinator for the
+ * `__transaction_state` partitions it leads, verifies transactional writes with the coordinator
+ * (KIP-890), and appends WriteTxnMarkers as leader. Logs survive a process crash; producer and
+ * transaction state are rebuilt from them on restart, and a power loss also drops the unflushed
+ * tail.
  */
 import type { Actor, ActorContext, CrashMode, Envelope, NodeId } from '../../kernel';
 import type {
@@ -11,9 +13,10 @@ import type {
   KafkaMessage,
   ListOffsetsRequest,
   ProduceRequest,
+  TransactionLogRecord,
   WriteTxnMarkersRequest,
 } from '../protocol';
-import { partitionKey } from '../protocol';
+import { TRANSACTION_STATE_TOPIC, partitionKey } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
 import {
   TransactionCoordinator,
@@ -22,9 +25,10 @@ import {
 } from '../coordinator/transaction_coordinator';
 import type { ClusterMetadata } from './cluster_metadata';
 import type { PartitionBugs } from './partition_log';
-import type { ReplicationSettings } from './partition_replica';
+import type { PartitionReplica, ReplicationSettings } from './partition_replica';
 import { ReplicaFetcher, type FetcherTimer } from './replica_fetcher';
-import { ReplicaManager, type ReplicaTimer } from './replica_manager';
+import { ReplicaManager, type AppendOutcome, type ReplicaTimer } from './replica_manager';
+import { TransactionVerifier, type VerifierTimer } from './transaction_verifier';
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -42,15 +46,19 @@ export interface BrokerOptions {
   readonly bugs: PartitionBugs;
   /** Most batches one partition returns per fetch (stands in for fetch.max.bytes). @default 64 */
   readonly fetchBatchesMax: number;
+  /** `transaction.partition.verification.enable` (KIP-890 part 1). @default true */
+  readonly transactionPartitionVerificationEnable: boolean;
 }
 
-type BrokerTimer = CoordinatorTimer | ReplicaTimer | FetcherTimer | { readonly owner: 'heartbeat' };
+type BrokerTimer =
+  CoordinatorTimer | ReplicaTimer | FetcherTimer | VerifierTimer | { readonly owner: 'heartbeat' };
 
 /** One broker node. */
 export class Broker implements Actor<KafkaMessage> {
   readonly replicaManager: ReplicaManager;
   readonly coordinator: TransactionCoordinator;
   private readonly fetcher: ReplicaFetcher;
+  private readonly verifier = new TransactionVerifier();
   private readonly brokerIndex: number;
   /** Durable: producer ids handed out so far. */
   private producerIdsAllocated = 0;
@@ -69,6 +77,7 @@ export class Broker implements Actor<KafkaMessage> {
       replication: options.replication,
       bugs: options.bugs,
       fetchBatchesMax: options.fetchBatchesMax,
+      minInsyncReplicasOf: (topic) => metadata.minInsyncReplicasOf(topic),
     });
     this.fetcher = new ReplicaFetcher(
       id,
@@ -76,10 +85,18 @@ export class Broker implements Actor<KafkaMessage> {
       options.replication.leaderEpochTruncation,
     );
     this.replicaManager.onNewLeader = (leader) => this.fetcher.resetLeader(leader);
+    this.replicaManager.onRoleChange = (replica, ctx) => this.onRoleChange(replica, ctx);
     this.coordinator = new TransactionCoordinator(options.coordinator, {
-      owns: (transactionalId) => metadata.coordinatorFor(transactionalId) === id,
       leaderOf: (tp) => this.replicaManager.leaderOf(tp),
       allocateProducerId: () => this.allocateProducerId(),
+      appendTransactionLog: (partition, record, ctx, done) =>
+        this.replicaManager.appendTransactionLog(
+          { topic: TRANSACTION_STATE_TOPIC, partition },
+          record,
+          ctx,
+          done,
+        ),
+      readTransactionLog: (partition) => this.readTransactionLog(partition),
     });
   }
 
@@ -117,6 +134,7 @@ export class Broker implements Actor<KafkaMessage> {
   onCrash(mode: CrashMode, nowUs: number): void {
     this.crashed = { mode, atUs: nowUs };
     this.coordinator.onCrash();
+    this.verifier.onCrash();
     this.replicaManager.onCrash(nowUs);
     this.fetcher.onCrash();
   }
@@ -128,6 +146,8 @@ export class Broker implements Actor<KafkaMessage> {
         return this.coordinator.onTimer(timer, ctx);
       case 'fetcher':
         return this.fetcher.onTimer(timer, ctx);
+      case 'verifier':
+        return this.verifier.onTimer(timer);
       case 'heartbeat':
         return this.heartbeat(ctx);
       default:
@@ -161,25 +181,28 @@ export class Broker implements Actor<KafkaMessage> {
           partitions: [...this.replicaManager.metadata.values()],
         });
       case 'FindCoordinator':
-        return ctx.send(source, {
-          kind: 'FindCoordinatorResponse',
-          correlationId: message.correlationId,
-          error: 'NONE',
-          nodeId: this.options.metadata.coordinatorFor(message.key),
-        });
+        return this.onFindCoordinator(message, source, ctx);
       case 'InitProducerId':
         return this.onInitProducerId(message, source, ctx);
       case 'AddPartitionsToTxn':
-        return this.coordinator.handleAddPartitionsToTxn(message, ctx, (error) =>
+        return this.coordinator.handleAddPartitionsToTxn(message, ctx, (results) =>
           ctx.send(source, {
             kind: 'AddPartitionsToTxnResponse',
             correlationId: message.correlationId,
-            results: message.partitions.map((tp) => ({ ...tp, error })),
+            results,
           }),
         );
+      case 'AddPartitionsToTxnResponse':
+        return this.verifier.onResponse(message, ctx);
       case 'EndTxn':
-        return this.coordinator.handleEndTxn(message, ctx, (error) =>
-          ctx.send(source, { kind: 'EndTxnResponse', correlationId: message.correlationId, error }),
+        return this.coordinator.handleEndTxn(message, ctx, (error, producerId, producerEpoch) =>
+          ctx.send(source, {
+            kind: 'EndTxnResponse',
+            correlationId: message.correlationId,
+            error,
+            producerId,
+            producerEpoch,
+          }),
         );
       case 'WriteTxnMarkers':
         return this.onWriteTxnMarkers(message, source, ctx);
@@ -195,6 +218,7 @@ export class Broker implements Actor<KafkaMessage> {
       case 'ConnectionReset':
         this.fetcher.onConnectionReset(message.peer, ctx);
         this.coordinator.onConnectionReset(message.peer, ctx);
+        this.verifier.onConnectionReset(message.peer as NodeId, ctx);
         return;
       case 'BrokerHeartbeatResponse':
         this.registering = false;
@@ -214,8 +238,12 @@ export class Broker implements Actor<KafkaMessage> {
     ctx.setTimer(BROKER_HEARTBEAT_INTERVAL_US, { owner: 'heartbeat' } satisfies BrokerTimer);
   }
 
+  /**
+   * Produce. A transactional batch whose producer has no open transaction on the partition is
+   * first verified with (TV<2) or added by (TV2) the coordinator, with a fresh guard (R5.3).
+   */
   private onProduce(request: ProduceRequest, client: NodeId, ctx: Ctx): void {
-    this.replicaManager.handleProduce(request, ctx, (outcome) => {
+    const respond = (outcome: AppendOutcome): void => {
       if (request.acks === 0) return;
       ctx.send(client, {
         kind: 'ProduceResponse',
@@ -225,7 +253,74 @@ export class Broker implements Actor<KafkaMessage> {
         error: outcome.error,
         baseOffset: outcome.baseOffset,
       });
+    };
+    const verifying =
+      this.options.transactionPartitionVerificationEnable &&
+      request.transactionalId !== null &&
+      request.batch.isTransactional;
+    const replica = this.replicaManager.replicas.get(partitionKey(request));
+    const log = replica?.role === 'leader' ? replica.log : undefined;
+    if (!verifying || log === undefined || log.openTransactions.has(request.batch.producerId)) {
+      // Kafka's SENTINEL guard: an open transaction needs no verification.
+      return this.replicaManager.handleProduce(
+        request,
+        ctx,
+        respond,
+        verifying ? { guard: 0 } : null,
+      );
+    }
+    const { producerId, producerEpoch, baseSequence } = request.batch;
+    const guard = log.startVerification(producerId, producerEpoch, baseSequence);
+    const coordinator = this.coordinatorNodeFor(request.transactionalId as string);
+    this.verifier.verify(request, coordinator, ctx, (error) => {
+      if (error !== 'NONE') return respond({ error, baseOffset: -1 });
+      this.replicaManager.handleProduce(request, ctx, respond, { guard });
     });
+  }
+
+  /** The broker leading the `__transaction_state` partition of an id, in this broker's cache. */
+  private coordinatorNodeFor(transactionalId: string): NodeId | null {
+    return this.replicaManager.leaderOf(
+      this.options.metadata.transactionStatePartition(transactionalId),
+    );
+  }
+
+  /** FindCoordinator (R3.1): the leader of the id's `__transaction_state` partition. */
+  private onFindCoordinator(
+    request: Extract<KafkaMessage, { kind: 'FindCoordinator' }>,
+    client: NodeId,
+    ctx: Ctx,
+  ): void {
+    const node = this.coordinatorNodeFor(request.key);
+    ctx.send(client, {
+      kind: 'FindCoordinatorResponse',
+      correlationId: request.correlationId,
+      error: node === null ? 'COORDINATOR_NOT_AVAILABLE' : 'NONE',
+      nodeId: node ?? '',
+    });
+  }
+
+  /** A `__transaction_state` replica changed role: its coordinator loads or unloads it. */
+  private onRoleChange(replica: PartitionReplica, ctx: Ctx): void {
+    if (replica.state.topic !== TRANSACTION_STATE_TOPIC) return;
+    if (replica.role === 'leader') {
+      this.coordinator.onElected(replica.state.partition, replica.state.leaderEpoch, ctx);
+    } else {
+      this.coordinator.onResigned(replica.state.partition);
+    }
+  }
+
+  /** The records of this broker's replica of `__transaction_state-<partition>`, oldest first. */
+  private readTransactionLog(partition: number): TransactionLogRecord[] {
+    const replica = this.replicaManager.replicas.get(
+      partitionKey({ topic: TRANSACTION_STATE_TOPIC, partition }),
+    );
+    if (replica === undefined) return [];
+    const records: TransactionLogRecord[] = [];
+    for (const batch of replica.log.log) {
+      if (batch.transactionLog !== undefined) records.push(batch.transactionLog);
+    }
+    return records;
   }
 
   /** R1.18: LSO or HW at the leader; earliest is the log start offset. */

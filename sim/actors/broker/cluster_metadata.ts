@@ -1,15 +1,26 @@
 /**
  * The cluster as created before the run: brokers `b1..bN`, the topics with their replica
- * assignments, and where each transactional.id's coordinator lives. Partition p of the t-th
- * topic has `replication.factor` replicas on consecutive brokers starting at (t + p) mod N, the
- * first being the initial leader (epoch 0, ISR = all replicas). Leadership then changes only
- * through the controller. The coordinator of an id is the broker that initially leads its
- * __transaction_state partition, `abs(javaHash(id)) % transaction.state.log.num.partitions`
- * (R3.1), placed the same round-robin way.
+ * assignments, and the internal `__transaction_state` topic when transactions are used (Kafka
+ * creates it on the first FindCoordinator for a transactional.id; here it exists from the
+ * start). Partition p of the t-th topic has `replication.factor` replicas on consecutive brokers
+ * starting at (t + p) mod N, the first being the initial leader (epoch 0, ISR = all replicas).
+ * Leadership then changes only through the controller. The coordinator of a transactional.id is
+ * whichever broker leads its `__transaction_state` partition (R3.1).
  */
 import { assert, nodeId, type NodeId } from '../../kernel';
 import type { PartitionState, TopicPartition } from '../protocol';
+import { TRANSACTION_STATE_TOPIC } from '../protocol';
 import { transactionStatePartitionFor } from '../coordinator/transaction_metadata';
+
+/** The `__transaction_state` topic's broker settings (EXP-05). */
+export interface TransactionStateLogSpec {
+  /** `transaction.state.log.num.partitions`. @default 50 */
+  readonly numPartitions: number;
+  /** `transaction.state.log.replication.factor`, capped at the broker count. @default 3 */
+  readonly replicationFactor: number;
+  /** `transaction.state.log.min.isr`. @default 2 */
+  readonly minInsyncReplicas: number;
+}
 
 /** A topic to create. */
 export interface TopicSpec {
@@ -27,11 +38,22 @@ export class ClusterMetadata {
   constructor(
     brokerCount: number,
     topics: readonly TopicSpec[],
-    private readonly transactionStateLogNumPartitions: number,
+    /** null when no client is transactional: the topic is never created. */
+    readonly transactionStateLog: TransactionStateLogSpec | null,
   ) {
     assert(brokerCount >= 1, 'a cluster needs at least one broker');
     this.brokers = Array.from({ length: brokerCount }, (_, index) => nodeId(`b${index + 1}`));
-    topics.forEach((spec, index) => {
+    const internal: TopicSpec[] =
+      transactionStateLog === null
+        ? []
+        : [
+            {
+              name: TRANSACTION_STATE_TOPIC,
+              partitions: transactionStateLog.numPartitions,
+              replicationFactor: Math.min(transactionStateLog.replicationFactor, brokerCount),
+            },
+          ];
+    [...topics, ...internal].forEach((spec, index) => {
       assert(
         spec.replicationFactor >= 1 && spec.replicationFactor <= brokerCount,
         `replication factor of ${spec.name} must be 1..${brokerCount}`,
@@ -48,6 +70,17 @@ export class ClusterMetadata {
         all.push({ topic, partition });
     }
     return all;
+  }
+
+  /** Every partition of the scenario's own topics (not the internal ones). */
+  dataPartitions(): TopicPartition[] {
+    return this.allPartitions().filter((tp) => !tp.topic.startsWith('__'));
+  }
+
+  /** The `min.insync.replicas` a topic overrides (transaction.state.log.min.isr), or null. */
+  minInsyncReplicasOf(topic: string): number | null {
+    if (topic !== TRANSACTION_STATE_TOPIC || this.transactionStateLog === null) return null;
+    return this.transactionStateLog.minInsyncReplicas;
   }
 
   /** The partitions of one topic. */
@@ -94,12 +127,15 @@ export class ClusterMetadata {
     });
   }
 
-  /** The broker that coordinates `transactionalId`. */
-  coordinatorFor(transactionalId: string): NodeId {
-    const partition = transactionStatePartitionFor(
-      transactionalId,
-      this.transactionStateLogNumPartitions,
-    );
-    return this.brokers[partition % this.brokers.length] as NodeId;
+  /** The `__transaction_state` partition that holds `transactionalId` (R3.1). */
+  transactionStatePartition(transactionalId: string): TopicPartition {
+    assert(this.transactionStateLog !== null, 'no __transaction_state topic in this cluster');
+    return {
+      topic: TRANSACTION_STATE_TOPIC,
+      partition: transactionStatePartitionFor(
+        transactionalId,
+        this.transactionStateLog.numPartitions,
+      ),
+    };
   }
 }

@@ -14,7 +14,10 @@ const PID = 7;
 const OTHER_PID = 8;
 
 function log(skipProducerEpochCheck = false): PartitionLog {
-  return new PartitionLog('t', 0, { skipProducerEpochCheck });
+  return new PartitionLog('t', 0, {
+    skipProducerEpochCheck,
+    verificationGuardBeforeEpochCheck: false,
+  });
 }
 
 /** A batch of `count` records with values 100, 101, … (the values do not matter here). */

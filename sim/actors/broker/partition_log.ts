@@ -26,6 +26,28 @@ import {
 export interface PartitionBugs {
   /** Accept batches and markers whose producerEpoch is older than the partition's (A12). */
   readonly skipProducerEpochCheck: boolean;
+  /**
+   * Before KAFKA-19690 (3.6-4.1): a transactional batch with no open transaction and no valid
+   * verification guard is refused with INVALID_TXN_STATE before its stale epoch is noticed, so a
+   * timed-out producer gets a fatal error instead of the abortable INVALID_PRODUCER_EPOCH.
+   */
+  readonly verificationGuardBeforeEpochCheck: boolean;
+}
+
+/**
+ * KIP-890 part 1 at append time (R5.3 step 5): the verification guard a produce request carries.
+ * `guard` is 0 (Kafka's SENTINEL) when the leader skipped verification because the producer had
+ * an open transaction when the request arrived. Pass null when verification is off.
+ */
+export interface VerificationCheck {
+  readonly guard: number;
+}
+
+/** A verification in progress for one producer (Kafka's VerificationStateEntry). */
+interface VerificationEntry {
+  readonly guard: number;
+  epoch: number;
+  lowestSequence: number;
 }
 
 /** The outcome of a produce append. */
@@ -62,6 +84,9 @@ export class PartitionLog {
   private batches: LogBatch[] = [];
   private producers = new Map<number, ProducerStateEntry>();
   private readonly transactions = new TransactionIndex();
+  /** Volatile: verifications in progress, by producerId (R5.3 step 2). */
+  private verifications = new Map<number, VerificationEntry>();
+  private nextGuard = 1;
   logStartOffset = 0;
   logEndOffset = 0;
   highWatermark = 0;
@@ -102,8 +127,36 @@ export class PartitionLog {
     return this.producers.get(producerId);
   }
 
-  /** Appends a client's batch after R2.5 validation. */
-  appendAsLeader(batch: ProducedBatch, nowUs: number): AppendResult {
+  /**
+   * R5.3 step 2: the guard of a verification for `producerId`, created or reused (a lower
+   * sequence of the same epoch, or a newer epoch, updates the entry but keeps its guard).
+   */
+  startVerification(producerId: number, producerEpoch: number, sequence: number): number {
+    const entry = this.verifications.get(producerId);
+    if (entry === undefined) {
+      const guard = this.nextGuard++;
+      this.verifications.set(producerId, {
+        guard,
+        epoch: producerEpoch,
+        lowestSequence: sequence,
+      });
+      return guard;
+    }
+    if (producerEpoch > entry.epoch) {
+      entry.epoch = producerEpoch;
+      entry.lowestSequence = sequence;
+    } else if (producerEpoch === entry.epoch && sequence < entry.lowestSequence) {
+      entry.lowestSequence = sequence;
+    }
+    return entry.guard;
+  }
+
+  /** Appends a client's batch after R2.5 validation (and R5.3 verification when not null). */
+  appendAsLeader(
+    batch: ProducedBatch,
+    nowUs: number,
+    verification: VerificationCheck | null = null,
+  ): AppendResult {
     assert(batch.values.length > 0, 'a produced batch holds at least one record');
     if (batch.producerId === NO_PRODUCER_ID) {
       return {
@@ -122,6 +175,8 @@ export class PartitionLog {
     });
     if (duplicate !== undefined)
       return { error: 'NONE', baseOffset: duplicate.firstOffset, duplicate: true };
+    const unverified = this.missingVerification(batch, entry, verification);
+    if (unverified !== 'NONE') return { error: unverified, baseOffset: -1, duplicate: false };
     const staleEpochAccepted =
       this.bugs.skipProducerEpochCheck && batch.producerEpoch < entry.producerEpoch;
     if (!staleEpochAccepted) {
@@ -151,9 +206,30 @@ export class PartitionLog {
       entry.currentTxnFirstOffset = appended.baseOffset;
       this.transactions.open(batch.producerId, appended.baseOffset);
     }
+    if (batch.isTransactional) this.verifications.delete(batch.producerId);
     this.producers.set(batch.producerId, entry);
     this.afterAppend(nowUs);
     return { error: 'NONE', baseOffset: appended.baseOffset, duplicate: false };
+  }
+
+  /**
+   * R5.3 step 5: a transactional batch whose producer has no open transaction here must carry
+   * the guard of a verification still in progress. Since KAFKA-19690 a stale epoch is reported
+   * first (abortable INVALID_PRODUCER_EPOCH); before it, INVALID_TXN_STATE (fatal).
+   */
+  private missingVerification(
+    batch: ProducedBatch,
+    entry: ProducerStateEntry,
+    verification: VerificationCheck | null,
+  ): KafkaErrorCode {
+    if (verification === null || !batch.isTransactional || entry.currentTxnFirstOffset !== -1) {
+      return 'NONE';
+    }
+    const staleEpoch = batch.producerEpoch < entry.producerEpoch;
+    if (staleEpoch && !this.bugs.verificationGuardBeforeEpochCheck) return 'NONE';
+    const current = this.verifications.get(batch.producerId);
+    const verified = verification.guard !== 0 && current?.guard === verification.guard;
+    return verified ? 'NONE' : 'INVALID_TXN_STATE';
   }
 
   /** Appends a COMMIT or ABORT marker from the transaction coordinator (R3.9). */
@@ -185,6 +261,8 @@ export class PartitionLog {
       leaderEpoch: this.leaderEpoch,
     };
     this.pushBatch(controlBatch);
+    // A marker invalidates any verification in progress (ABA protection, R5.3 step 5).
+    this.verifications.delete(marker.producerId);
     const firstOffset = entry.currentTxnFirstOffset;
     if (staleEpochAccepted) entry.currentTxnFirstOffset = -1;
     else recordMarker(entry, { ...marker, appendUs: nowUs });
@@ -311,6 +389,7 @@ export class PartitionLog {
 
   private rebuildProducerState(): void {
     this.producers = new Map();
+    this.verifications = new Map();
     this.transactions.clear();
     for (const batch of this.batches) this.replayBatch(batch);
   }
@@ -364,6 +443,7 @@ export class PartitionLog {
       values: batch.values,
       appendUs: nowUs,
       leaderEpoch: this.leaderEpoch,
+      ...(batch.transactionLog === undefined ? {} : { transactionLog: batch.transactionLog }),
     };
     this.pushBatch(appended);
     if (batch.producerId === NO_PRODUCER_ID) this.afterAppend(nowUs);

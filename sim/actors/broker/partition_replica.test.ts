@@ -50,7 +50,10 @@ class Replica {
 
   /** Broker `id`'s replica, taking the role `state` gives it at `nowUs` (default T0). */
   constructor(options: ReplicaOptions & { id: string; state: PartitionState }) {
-    const log = new PartitionLog('t', 0, { skipProducerEpochCheck: false });
+    const log = new PartitionLog('t', 0, {
+      skipProducerEpochCheck: false,
+      verificationGuardBeforeEpochCheck: false,
+    });
     const settings = { ...DEFAULT_SETTINGS, ...options.settings };
     this.replica = new PartitionReplica(options.id, log, options.state, settings);
     this.nowUs = options.nowUs ?? T0;

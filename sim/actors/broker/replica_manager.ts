@@ -17,11 +17,12 @@ import type {
   PartitionState,
   ProduceRequest,
   TopicPartition,
+  TransactionLogRecord,
 } from '../protocol';
-import { partitionKey } from '../protocol';
+import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, partitionKey } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
 import { DelayedOperations, type DelayedTimer } from './delayed_operations';
-import { PartitionLog, type PartitionBugs } from './partition_log';
+import { PartitionLog, type PartitionBugs, type VerificationCheck } from './partition_log';
 import { PartitionReplica, type ReplicationSettings } from './partition_replica';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -44,7 +45,12 @@ export interface ReplicaManagerOptions {
   readonly replication: ReplicationSettings;
   readonly bugs: PartitionBugs;
   readonly fetchBatchesMax: number;
+  /** A topic's own `min.insync.replicas` (transaction.state.log.min.isr), or null. */
+  readonly minInsyncReplicasOf: (topic: string) => number | null;
 }
+
+/** `request.timeout.ms` of the broker: how long an internal acks=all append may wait. */
+const INTERNAL_APPEND_TIMEOUT_US = 30_000_000;
 
 /** A produce or marker outcome once it is final. */
 export type AppendOutcome = { error: KafkaErrorCode; baseOffset: number };
@@ -66,7 +72,12 @@ export class ReplicaManager {
       this.metadata.set(partitionKey(state), state);
       if (!state.replicas.includes(options.brokerId)) continue;
       const log = new PartitionLog(state.topic, state.partition, options.bugs);
-      const replica = new PartitionReplica(options.brokerId, log, state, options.replication);
+      const minIsr = options.minInsyncReplicasOf(state.topic);
+      const settings =
+        minIsr === null
+          ? options.replication
+          : { ...options.replication, minInsyncReplicas: minIsr };
+      const replica = new PartitionReplica(options.brokerId, log, state, settings);
       replica.ineligibleBrokers = this.fencedBrokers;
       this.replicas.set(partitionKey(state), replica);
     }
@@ -80,7 +91,10 @@ export class ReplicaManager {
   /** At first start, replicas take their roles from the initial metadata. */
   onStart(ctx: Ctx, restarted: boolean): void {
     if (!restarted) {
-      for (const replica of this.replicas.values()) replica.applyState(replica.state, ctx.nowUs());
+      for (const replica of this.replicas.values()) {
+        replica.applyState(replica.state, ctx.nowUs());
+        this.onRoleChange(replica, ctx);
+      }
     }
     ctx.setTimer(this.options.replication.replicaLagTimeMaxMs * 500, {
       owner: 'replica',
@@ -136,6 +150,7 @@ export class ReplicaManager {
       const became = replica.applyState(state, ctx.nowUs());
       if (became === 'follower' && state.leader !== null) this.onNewLeader(state.leader);
       if (became === 'follower' || became === 'none') this.delayed.onLeadershipLost(key, ctx);
+      if (became !== 'unchanged') this.onRoleChange(replica, ctx);
       if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
     }
   }
@@ -143,11 +158,47 @@ export class ReplicaManager {
   /** Called when this broker starts following a new leader epoch (the fetcher resets). */
   onNewLeader: (leader: string) => void = () => undefined;
 
+  /** Called after a replica became leader, follower or none (the coordinator follows it). */
+  onRoleChange: (replica: PartitionReplica, ctx: Ctx) => void = () => undefined;
+
+  /**
+   * A `__transaction_state` record from this broker's coordinator, appended as leader with
+   * acks=all (R3.3 step 2); `done` gets NONE once replicated, or the produce error.
+   */
+  appendTransactionLog(
+    tp: TopicPartition,
+    record: TransactionLogRecord,
+    ctx: Ctx,
+    done: (error: KafkaErrorCode) => void,
+  ): void {
+    const key = partitionKey(tp);
+    const replica = this.replicas.get(key);
+    if (replica === undefined || replica.role !== 'leader') return done(this.leadershipError(tp));
+    if (replica.isr.length < replica.effectiveMinIsr()) return done('NOT_ENOUGH_REPLICAS');
+    const batch = {
+      producerId: NO_PRODUCER_ID,
+      producerEpoch: NO_PRODUCER_EPOCH,
+      baseSequence: NO_SEQUENCE,
+      isTransactional: false,
+      values: [0],
+      transactionLog: record,
+    };
+    const result = replica.log.appendAsLeader(batch, ctx.nowUs(), null);
+    this.afterLeaderAppend(replica, key, ctx);
+    this.awaitReplication(
+      replica,
+      { key, requiredOffset: result.baseOffset + 1, timeoutUs: INTERNAL_APPEND_TIMEOUT_US },
+      ctx,
+      done,
+    );
+  }
+
   /** Produce at the leader (R1.10). `respond` is called once, now or when replicated. */
   handleProduce(
     request: ProduceRequest,
     ctx: Ctx,
     respond: (outcome: AppendOutcome) => void,
+    verification: VerificationCheck | null = null,
   ): void {
     const key = partitionKey(request);
     const replica = this.replicas.get(key);
@@ -157,7 +208,7 @@ export class ReplicaManager {
     if (request.acks === -1 && replica.isr.length < replica.effectiveMinIsr()) {
       return respond({ error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1 });
     }
-    const result = replica.log.appendAsLeader(request.batch, ctx.nowUs());
+    const result = replica.log.appendAsLeader(request.batch, ctx.nowUs(), verification);
     if (result.error !== 'NONE') return respond({ error: result.error, baseOffset: -1 });
     if (!result.duplicate) this.afterLeaderAppend(replica, key, ctx);
     if (request.acks !== -1) return respond({ error: 'NONE', baseOffset: result.baseOffset });

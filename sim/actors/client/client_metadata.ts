@@ -31,6 +31,8 @@ export class ClientMetadata {
     initial: readonly PartitionState[],
     private readonly ctx: Ctx,
     private readonly timing: { requestTimeoutMs: number; retryBackoffMs: number },
+    /** The cluster's finalized `transaction.version` feature, as ApiVersions reports it. */
+    readonly transactionVersion: number = 0,
   ) {
     for (const state of initial) {
       this.leaders.set(partitionKey(state), {

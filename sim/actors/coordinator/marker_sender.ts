@@ -59,6 +59,11 @@ export class MarkerSender {
     this.requests = new Map();
   }
 
+  /** Stops the markers of one transaction (its partition moved to another coordinator). */
+  drop(transactionalId: string): void {
+    this.jobs.delete(transactionalId);
+  }
+
   /** Starts sending the markers of `job`; with no partitions it completes at once. */
   send(job: MarkerJob, ctx: Ctx): void {
     const remaining = new Map(job.partitions.map((tp) => [partitionKey(tp), tp] as const));

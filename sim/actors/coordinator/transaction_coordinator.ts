@@ -1,15 +1,18 @@
 /**
- * The transaction coordinator of one broker (Kafka's TransactionCoordinator, R3.3-R3.13). It owns
- * the transactional.ids whose __transaction_state partition this broker leads, answers
- * InitProducerId, AddPartitionsToTxn and EndTxn, writes COMMIT/ABORT markers to every partition
- * of a transaction, and aborts transactions that outlive their transaction.timeout.ms.
+ * The transaction coordinator of one broker (Kafka's TransactionCoordinator, R3.3-R3.14, R5.3,
+ * R5.5). It serves the transactional.ids whose `__transaction_state` partition this broker leads
+ * (see TransactionStateManager), answers InitProducerId, AddPartitionsToTxn (from clients, and
+ * from partition leaders verifying or adding on a client's behalf, KIP-890) and EndTxn, writes
+ * COMMIT/ABORT markers to every partition of a transaction, and aborts transactions that outlive
+ * their transaction.timeout.ms.
  *
- * Every state change is first "written to the log": it becomes pending, and applies only when a
- * simulated replicated append completes (a few milliseconds later). Until then other requests for
- * the id get CONCURRENT_TRANSACTIONS. A crash loses pending writes; the applied state is durable,
- * and a restarted coordinator bumps its coordinator epoch and finishes Prepare* transactions.
+ * Every state change is a record appended to `__transaction_state` with acks=all; it applies only
+ * once durable, and only if this broker still leads the partition at the same coordinator epoch.
+ * Until then other requests for the id get CONCURRENT_TRANSACTIONS. Append errors map to
+ * COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR (R3.3 step 4). A new leader of the partition
+ * rebuilds the cache from the log and finishes transactions found in Prepare* (R3.13).
  */
-import { assert, type ActorContext, type NodeId } from '../../kernel';
+import type { ActorContext, NodeId } from '../../kernel';
 import type {
   AddPartitionsToTxnRequest,
   EndTxnRequest,
@@ -17,28 +20,36 @@ import type {
   KafkaErrorCode,
   KafkaMessage,
   TopicPartition,
+  TransactionLogRecord,
   WriteTxnMarkersResponse,
 } from '../protocol';
 import { partitionKey } from '../protocol';
+import { decideEndTxn } from './end_txn_rules';
 import { MarkerSender } from './marker_sender';
+import { TransactionStateManager } from './transaction_state_manager';
 import {
   EXHAUSTED_PRODUCER_EPOCH,
+  applyTransit,
   assertValidTransition,
+  isIdle,
   isPrepare,
-  transactionStatePartitionFor,
+  persistedValue,
+  transitOf,
   type TransactionMetadata,
   type TransactionState,
+  type TxnTransit,
 } from './transaction_metadata';
 
 /** Broker settings the coordinator uses, from Kafka's config keys. */
 export interface CoordinatorSettings {
-  /** `transaction.max.timeout.ms`. */
+  /** `transaction.max.timeout.ms`. @default 900000 */
   readonly transactionMaxTimeoutMs: number;
-  /** `transaction.abort.timed.out.transaction.cleanup.interval.ms`. */
+  /** `transaction.abort.timed.out.transaction.cleanup.interval.ms`. @default 10000 */
   readonly abortTimedOutTransactionCleanupIntervalMs: number;
-  /** Simulated latency of a replicated __transaction_state append, µs. */
-  readonly logWriteUsMin: number;
-  readonly logWriteUsMax: number;
+  /** `transaction.state.log.num.partitions`. @default 50 */
+  readonly transactionStateLogNumPartitions: number;
+  /** The cluster's `transaction.version` feature level: 0, 1 or 2. @default 2 */
+  readonly transactionVersion: number;
 }
 
 /** A coordinator granting a newer epoch (oracle instrumentation, not Kafka state). */
@@ -47,13 +58,28 @@ export interface EpochGrantRecord {
   readonly transactionalId: string;
   readonly producerId: number;
   readonly producerEpoch: number;
-  readonly reason: 'init' | 'fence' | 'timeout';
+  readonly reason: 'init' | 'fence' | 'timeout' | 'end';
 }
+
+/** How long reading a `__transaction_state` partition takes when a broker becomes its leader. */
+export const TRANSACTION_LOG_LOAD_US = 2_000;
+/** Backoff before retrying a Complete* write that failed (R3.10: retried). */
+const COMPLETE_RETRY_BACKOFF_US = 100_000;
 
 /** Timers the coordinator sets; `owner` lets the broker route them. */
 export type CoordinatorTimer =
-  | { readonly owner: 'coordinator'; readonly type: 'log-write'; readonly writeId: number }
   | { readonly owner: 'coordinator'; readonly type: 'timeout-scan' }
+  | {
+      readonly owner: 'coordinator';
+      readonly type: 'load';
+      readonly partition: number;
+      readonly coordinatorEpoch: number;
+    }
+  | {
+      readonly owner: 'coordinator';
+      readonly type: 'complete-retry';
+      readonly transactionalId: string;
+    }
   | {
       readonly owner: 'coordinator';
       readonly type: 'marker-retry';
@@ -69,24 +95,47 @@ type Ctx = ActorContext<KafkaMessage>;
 
 /** What the coordinator needs from its broker. */
 export interface CoordinatorHost {
-  /** Whether this broker leads the __transaction_state partition of `transactionalId`. */
-  owns(transactionalId: string): boolean;
   /** The leader of a data partition, or null when it has none now. */
   leaderOf(tp: TopicPartition): NodeId | null;
   /** A fresh producerId (durable counter, as the controller's id blocks are). */
   allocateProducerId(): number;
+  /**
+   * Appends one record to `__transaction_state-<partition>` as its leader with acks=all; `done`
+   * gets NONE once it is replicated, or the produce error.
+   */
+  appendTransactionLog(
+    partition: number,
+    record: TransactionLogRecord,
+    ctx: Ctx,
+    done: (error: KafkaErrorCode) => void,
+  ): void;
+  /** Every record of this broker's replica of `__transaction_state-<partition>`, oldest first. */
+  readTransactionLog(partition: number): readonly TransactionLogRecord[];
+}
+
+/** Per-partition results of an AddPartitionsToTxn. */
+export type AddPartitionsResults = ReadonlyArray<TopicPartition & { error: KafkaErrorCode }>;
+
+/** R3.3 step 4: what a failed `__transaction_state` append tells the client. */
+export function coordinatorErrorFor(appendError: KafkaErrorCode): KafkaErrorCode {
+  switch (appendError) {
+    case 'NOT_ENOUGH_REPLICAS':
+    case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':
+    case 'REQUEST_TIMED_OUT':
+    case 'UNKNOWN_TOPIC_OR_PARTITION':
+      return 'COORDINATOR_NOT_AVAILABLE';
+    case 'NOT_LEADER_OR_FOLLOWER':
+    case 'NOT_COORDINATOR':
+      return 'NOT_COORDINATOR';
+    default:
+      return 'UNKNOWN_SERVER_ERROR';
+  }
 }
 
 /** The coordinator of one broker. */
 export class TransactionCoordinator {
-  /** Durable: the applied state of every transactional.id (the __transaction_state content). */
-  private readonly transactions = new Map<string, TransactionMetadata>();
-  /** Volatile: log writes in flight, by write id. */
-  private pendingWrites = new Map<number, () => void>();
-  private nextWriteId = 1;
+  readonly state: TransactionStateManager;
   private readonly markers: MarkerSender;
-  /** Bumped at every start: markers carry it so partitions can fence a stale coordinator. */
-  coordinatorEpoch = -1;
   /** Oracle: how often each state transition happened, keyed `from->to` (sweep coverage). */
   readonly transitionCounts = new Map<string, number>();
   /** Oracle: every epoch this coordinator granted. */
@@ -96,55 +145,63 @@ export class TransactionCoordinator {
     private readonly settings: CoordinatorSettings,
     private readonly host: CoordinatorHost,
   ) {
+    this.state = new TransactionStateManager(settings.transactionStateLogNumPartitions);
     this.markers = new MarkerSender(host, (transactionalId, ctx) =>
       this.onMarkersComplete(transactionalId, ctx),
     );
   }
 
-  /** Called when the broker starts or restarts (R3.13). */
+  /** Called when the broker starts or restarts: the periodic timeout scan (R3.11). */
   onStart(ctx: Ctx): void {
-    this.coordinatorEpoch += 1;
     ctx.setTimer(this.settings.abortTimedOutTransactionCleanupIntervalMs * 1000, {
       owner: 'coordinator',
       type: 'timeout-scan',
     } satisfies CoordinatorTimer);
-    for (const metadata of this.transactions.values()) {
-      if (isPrepare(metadata.state)) this.sendMarkers(metadata, ctx);
-    }
   }
 
-  /** Called when the broker crashes: in-memory state is lost. */
+  /** Called when the broker crashes: every cache and pending write is lost. */
   onCrash(): void {
-    this.pendingWrites = new Map();
+    this.state.clear();
     this.markers.clear();
-    for (const metadata of this.transactions.values()) {
-      metadata.pendingState = null;
-      metadata.lastProducerEpoch = -1;
-      if (metadata.epochBeforeFence !== null) {
-        // The fence lived only in memory: the log still holds the old epoch.
-        metadata.producerEpoch = metadata.epochBeforeFence;
-        metadata.epochBeforeFence = null;
-      }
-    }
   }
 
-  /** The applied state of a transactional.id (oracle and tests). */
+  /** This broker became leader of `__transaction_state-<partition>` (R3.13): load it. */
+  onElected(partition: number, coordinatorEpoch: number, ctx: Ctx): void {
+    if (!this.state.beginLoading(partition, coordinatorEpoch)) return;
+    ctx.trace(`coordinator loading __transaction_state-${partition} at epoch ${coordinatorEpoch}`);
+    ctx.setTimer(TRANSACTION_LOG_LOAD_US, {
+      owner: 'coordinator',
+      type: 'load',
+      partition,
+      coordinatorEpoch,
+    } satisfies CoordinatorTimer);
+  }
+
+  /** This broker stopped leading `__transaction_state-<partition>`: drop its cache. */
+  onResigned(partition: number): void {
+    for (const transactionalId of this.state.unload(partition)) this.markers.drop(transactionalId);
+  }
+
+  /** The applied state of a transactional.id this coordinator serves (oracle and tests). */
   metadataOf(transactionalId: string): Readonly<TransactionMetadata> | undefined {
-    return this.transactions.get(transactionalId);
+    return this.state.get(transactionalId);
+  }
+
+  /** Every transaction this coordinator serves now (oracle, operator tools). */
+  transactions(): Array<Readonly<TransactionMetadata>> {
+    return [...this.state.loaded()];
   }
 
   onTimer(timer: CoordinatorTimer, ctx: Ctx): void {
     switch (timer.type) {
-      case 'log-write': {
-        const apply = this.pendingWrites.get(timer.writeId);
-        this.pendingWrites.delete(timer.writeId);
-        if (apply !== undefined) apply();
-        return;
-      }
+      case 'load':
+        return this.finishLoading(timer.partition, timer.coordinatorEpoch, ctx);
       case 'timeout-scan':
         this.abortTimedOutTransactions(ctx);
         ctx.setTimer(this.settings.abortTimedOutTransactionCleanupIntervalMs * 1000, timer);
         return;
+      case 'complete-retry':
+        return this.onMarkersComplete(timer.transactionalId, ctx);
       case 'marker-retry':
       case 'marker-timeout':
         this.markers.onTimer(timer, ctx);
@@ -168,8 +225,9 @@ export class TransactionCoordinator {
     respond: (error: KafkaErrorCode, producerId: number, producerEpoch: number) => void,
   ): void {
     const { transactionalId } = request;
-    if (!this.host.owns(transactionalId)) return respond('NOT_COORDINATOR', -1, -1);
     if (transactionalId === '') return respond('INVALID_REQUEST', -1, -1);
+    const status = this.state.status(transactionalId);
+    if (status !== 'NONE') return respond(status, -1, -1);
     if (
       request.transactionTimeoutMs <= 0 ||
       request.transactionTimeoutMs > this.settings.transactionMaxTimeoutMs
@@ -182,88 +240,153 @@ export class TransactionCoordinator {
     }
     const metadata = this.metadataOrCreate(transactionalId, request.transactionTimeoutMs, ctx);
     if (metadata.pendingState !== null) return respond('CONCURRENT_TRANSACTIONS', -1, -1);
-    if (
-      expectsEpoch &&
-      metadata.producerEpoch !== -1 &&
-      request.producerId !== metadata.producerId
-    ) {
+    if (expectsEpoch && metadata.producerEpoch !== -1 && request.producerId !== metadata.producerId)
       return respond('PRODUCER_FENCED', -1, -1);
-    }
     if (isPrepare(metadata.state)) return respond('CONCURRENT_TRANSACTIONS', -1, -1);
     if (metadata.state === 'Ongoing') {
       // Fence the ongoing transaction: abort it with a bumped epoch; the new instance retries.
-      this.fenceAndAbort(metadata, 'fence', ctx, () => respond('CONCURRENT_TRANSACTIONS', -1, -1));
+      this.fenceAndAbort(metadata, 'fence', ctx, (error) =>
+        respond(error === 'NONE' ? 'CONCURRENT_TRANSACTIONS' : error, -1, -1),
+      );
       return;
     }
     const next = this.nextIdentity(metadata, expectsEpoch ? request.producerEpoch : null);
     if (next === 'PRODUCER_FENCED') return respond('PRODUCER_FENCED', -1, -1);
     if (next === 'unchanged') return respond('NONE', metadata.producerId, metadata.producerEpoch);
-    this.writeTransition(metadata, 'Empty', ctx, () => {
-      const lastEpoch = next.producerId === metadata.producerId ? metadata.producerEpoch : -1;
-      metadata.producerId = next.producerId;
-      metadata.producerEpoch = next.producerEpoch;
-      metadata.lastProducerEpoch = expectsEpoch ? lastEpoch : -1;
-      metadata.txnTimeoutMs = request.transactionTimeoutMs;
-      metadata.topicPartitions = new Map();
-      metadata.txnStartUs = -1;
+    const transit = transitOf(metadata, {
+      state: 'Empty',
+      producerId: next.producerId,
+      producerEpoch: next.producerEpoch,
+      lastProducerEpoch:
+        expectsEpoch && next.producerId === metadata.producerId ? metadata.producerEpoch : -1,
+      txnTimeoutMs: request.transactionTimeoutMs,
+      topicPartitions: [],
+      txnStartUs: -1,
+      txnLastUpdateUs: ctx.nowUs(),
+    });
+    this.write(metadata, transit, ctx, (error) => {
+      if (error !== 'NONE') return respond(error, -1, -1);
+      metadata.nextProducerId = -1;
       this.recordGrant(metadata, 'init', ctx);
       respond('NONE', metadata.producerId, metadata.producerEpoch);
     });
   }
 
-  /** AddPartitionsToTxn (R3.6, baseline check order). */
+  /**
+   * AddPartitionsToTxn. From a client (R3.6, with the 4.0 order: a pending transition first), or
+   * from a partition leader: `verifyOnly` asks only whether the partitions are in the
+   * transaction (R5.3 step 4); otherwise the leader adds them for a TV2 client (R5.5).
+   */
   handleAddPartitionsToTxn(
     request: AddPartitionsToTxnRequest,
     ctx: Ctx,
-    respond: (error: KafkaErrorCode) => void,
+    respond: (results: AddPartitionsResults) => void,
   ): void {
-    if (!this.host.owns(request.transactionalId)) return respond('NOT_COORDINATOR');
-    const metadata = this.transactions.get(request.transactionalId);
+    const all = (error: KafkaErrorCode): void =>
+      respond(request.partitions.map((tp) => ({ ...tp, error })));
+    const status = this.state.status(request.transactionalId);
+    if (status !== 'NONE') return all(status);
+    const metadata = this.state.get(request.transactionalId);
     if (metadata === undefined || metadata.producerId !== request.producerId) {
-      return respond('INVALID_PRODUCER_ID_MAPPING');
+      return all('INVALID_PRODUCER_ID_MAPPING');
     }
-    if (metadata.producerEpoch !== request.producerEpoch) return respond('PRODUCER_FENCED');
-    if (metadata.pendingState !== null || isPrepare(metadata.state))
-      return respond('CONCURRENT_TRANSACTIONS');
+    if (request.verifyOnly) {
+      if (metadata.producerEpoch !== request.producerEpoch) return all('PRODUCER_FENCED');
+      if (isPrepare(metadata.state)) return all('CONCURRENT_TRANSACTIONS');
+      const open = metadata.state === 'Ongoing';
+      return respond(
+        request.partitions.map((tp) => ({
+          ...tp,
+          error:
+            open && metadata.topicPartitions.has(partitionKey(tp))
+              ? ('NONE' as const)
+              : ('TRANSACTION_ABORTABLE' as const),
+        })),
+      );
+    }
+    if (metadata.pendingState !== null) return all('CONCURRENT_TRANSACTIONS');
+    if (metadata.producerEpoch !== request.producerEpoch) return all('PRODUCER_FENCED');
+    if (isPrepare(metadata.state)) return all('CONCURRENT_TRANSACTIONS');
     const added = request.partitions.filter(
       (tp) => !metadata.topicPartitions.has(partitionKey(tp)),
     );
-    if (metadata.state === 'Ongoing' && added.length === 0) return respond('NONE');
+    if (metadata.state === 'Ongoing' && added.length === 0) return all('NONE');
     const startsTransaction = metadata.state !== 'Ongoing';
-    this.writeTransition(metadata, 'Ongoing', ctx, () => {
-      for (const tp of added) metadata.topicPartitions.set(partitionKey(tp), tp);
-      if (startsTransaction) metadata.txnStartUs = ctx.nowUs();
-      respond('NONE');
+    const transit = transitOf(metadata, {
+      state: 'Ongoing',
+      topicPartitions: [...metadata.topicPartitions.values(), ...added],
+      txnStartUs: startsTransaction ? ctx.nowUs() : metadata.txnStartUs,
+      txnLastUpdateUs: ctx.nowUs(),
+      clientTransactionVersion: this.settings.transactionVersion >= 2 ? 2 : 0,
     });
+    this.write(metadata, transit, ctx, all);
   }
 
-  /** EndTxn (R3.8, baseline check order). NONE is answered once Prepare* is durable. */
-  handleEndTxn(request: EndTxnRequest, ctx: Ctx, respond: (error: KafkaErrorCode) => void): void {
-    if (!this.host.owns(request.transactionalId)) return respond('NOT_COORDINATOR');
-    const metadata = this.transactions.get(request.transactionalId);
-    if (metadata === undefined || metadata.producerId !== request.producerId) {
-      return respond('INVALID_PRODUCER_ID_MAPPING');
+  /** EndTxn (R3.8, R5.5). NONE is answered once Prepare* is durable; markers follow. */
+  handleEndTxn(
+    request: EndTxnRequest,
+    ctx: Ctx,
+    respond: (error: KafkaErrorCode, producerId: number, producerEpoch: number) => void,
+  ): void {
+    const status = this.state.status(request.transactionalId);
+    if (status !== 'NONE') return respond(status, -1, -1);
+    const metadata = this.state.get(request.transactionalId);
+    if (metadata === undefined) return respond('INVALID_PRODUCER_ID_MAPPING', -1, -1);
+    const version2 = request.transactionVersion >= 2;
+    // TV2 answers the identity to use next; at exhaustion the rotated one (KAFKA-18660).
+    const answer = (error: KafkaErrorCode): void => {
+      if (error !== 'NONE' || !version2) return respond(error, -1, -1);
+      const rotated = metadata.nextProducerId !== -1;
+      respond(
+        'NONE',
+        rotated ? metadata.nextProducerId : metadata.producerId,
+        rotated ? 0 : metadata.producerEpoch,
+      );
+    };
+    const decision = decideEndTxn(metadata, request);
+    switch (decision.type) {
+      case 'error':
+        return answer(decision.error);
+      case 'retry-done':
+        return answer('NONE');
+      case 'empty-abort':
+        return this.prepareEnd(metadata, false, true, ctx, answer);
+      case 'prepare':
+        return this.prepareEnd(metadata, request.committed, decision.bump, ctx, answer);
     }
-    if (metadata.producerEpoch !== request.producerEpoch) return respond('PRODUCER_FENCED');
-    if (metadata.pendingState !== null) return respond('CONCURRENT_TRANSACTIONS');
-    const target: TransactionState = request.committed ? 'PrepareCommit' : 'PrepareAbort';
-    if (metadata.state === 'Ongoing') {
-      this.writeTransition(metadata, target, ctx, () => {
-        respond('NONE');
-        this.sendMarkers(metadata, ctx);
-      });
-      return;
-    }
-    const completed = request.committed ? 'CompleteCommit' : 'CompleteAbort';
-    if (metadata.state === completed) return respond('NONE');
-    if (metadata.state === target) return respond('CONCURRENT_TRANSACTIONS');
-    respond('INVALID_TXN_STATE');
+  }
+
+  /** Writes PrepareCommit/PrepareAbort (bumping the epoch under TV2), answers, sends markers. */
+  private prepareEnd(
+    metadata: TransactionMetadata,
+    committed: boolean,
+    bump: boolean,
+    ctx: Ctx,
+    answer: (error: KafkaErrorCode) => void,
+  ): void {
+    const exhausted = bump && metadata.producerEpoch >= EXHAUSTED_PRODUCER_EPOCH;
+    // R3.14: at exhaustion a TV2 transaction rotates to a new id when it completes.
+    if (exhausted && metadata.nextProducerId === -1)
+      metadata.nextProducerId = this.host.allocateProducerId();
+    const transit = transitOf(metadata, {
+      state: committed ? 'PrepareCommit' : 'PrepareAbort',
+      producerEpoch: bump ? metadata.producerEpoch + 1 : metadata.producerEpoch,
+      lastProducerEpoch: bump ? metadata.producerEpoch : metadata.lastProducerEpoch,
+      txnLastUpdateUs: ctx.nowUs(),
+      clientTransactionVersion: bump ? 2 : 0,
+    });
+    this.write(metadata, transit, ctx, (error) => {
+      if (error !== 'NONE') return answer(error);
+      if (bump) this.recordGrant(metadata, 'end', ctx);
+      answer('NONE');
+      this.sendMarkers(metadata, ctx);
+    });
   }
 
   /** R3.11: abort every Ongoing transaction older than its timeout, bumping the epoch. */
   private abortTimedOutTransactions(ctx: Ctx): void {
     const nowUs = ctx.nowUs();
-    for (const metadata of this.transactions.values()) {
+    for (const metadata of this.state.loaded()) {
       if (metadata.state !== 'Ongoing' || metadata.pendingState !== null) continue;
       if (metadata.txnStartUs + metadata.txnTimeoutMs * 1000 >= nowUs) continue;
       ctx.trace(`transaction ${metadata.transactionalId} timed out: aborting with an epoch bump`);
@@ -271,38 +394,46 @@ export class TransactionCoordinator {
     }
   }
 
-  /** PrepareEpochFence then PrepareAbort with epoch + 1, then markers (R3.5 Ongoing, R3.11). */
+  /**
+   * R3.5 Ongoing, R3.11: PrepareEpochFence bumps the epoch in memory at once (not again after a
+   * failed fence write), so requests with the old epoch are fenced while PrepareAbort is written
+   * with the bumped epoch; then markers. The cluster's transaction version rules the abort; with
+   * TV2 there is one bump, not two (KAFKA-19367).
+   */
   private fenceAndAbort(
     metadata: TransactionMetadata,
     reason: 'fence' | 'timeout',
     ctx: Ctx,
-    onDurable: () => void,
+    onDurable: (error: KafkaErrorCode) => void,
   ): void {
-    // PrepareEpochFence is an in-memory step: the epoch is bumped at once, so requests still
-    // carrying the old epoch are fenced while the PrepareAbort write is in flight (Kafka's
-    // endTransaction sets producerEpoch before appending PrepareAbort). The state stays Ongoing
-    // until that write is durable.
     assertValidTransition(metadata, 'PrepareEpochFence');
     this.countTransition(metadata.state, 'PrepareEpochFence');
-    metadata.epochBeforeFence = metadata.producerEpoch;
-    metadata.producerEpoch += 1;
-    metadata.lastProducerEpoch = -1;
-    this.recordGrant(metadata, reason, ctx);
-    this.writeTransition(metadata, 'PrepareAbort', ctx, () => {
-      metadata.epochBeforeFence = null;
-      onDurable();
-      this.sendMarkers(metadata, ctx);
+    if (!metadata.hasFailedEpochFence) {
+      metadata.producerEpoch += 1;
+      metadata.lastProducerEpoch = -1;
+      this.recordGrant(metadata, reason, ctx);
+    }
+    metadata.pendingState = 'PrepareEpochFence';
+    const transit = transitOf(metadata, {
+      state: 'PrepareAbort',
+      txnLastUpdateUs: ctx.nowUs(),
+      clientTransactionVersion: this.settings.transactionVersion >= 2 ? 2 : 0,
+    });
+    this.write(metadata, transit, ctx, (error) => {
+      metadata.hasFailedEpochFence = error !== 'NONE';
+      onDurable(error);
+      if (error === 'NONE') this.sendMarkers(metadata, ctx);
     });
   }
 
   private sendMarkers(metadata: TransactionMetadata, ctx: Ctx): void {
-    assert(isPrepare(metadata.state), 'markers are sent only from a Prepare state');
+    if (!isPrepare(metadata.state)) return;
     this.markers.send(
       {
         transactionalId: metadata.transactionalId,
         producerId: metadata.producerId,
         producerEpoch: metadata.producerEpoch,
-        coordinatorEpoch: this.coordinatorEpoch,
+        coordinatorEpoch: this.state.coordinatorEpochOf(metadata.transactionalId),
         committed: metadata.state === 'PrepareCommit',
         partitions: [...metadata.topicPartitions.values()],
       },
@@ -312,33 +443,72 @@ export class TransactionCoordinator {
 
   /** All markers are in: write CompleteCommit/CompleteAbort with the partitions cleared. */
   private onMarkersComplete(transactionalId: string, ctx: Ctx): void {
-    const metadata = this.transactions.get(transactionalId);
+    const metadata = this.state.get(transactionalId);
     if (metadata === undefined || !isPrepare(metadata.state) || metadata.pendingState !== null)
       return;
-    const target = metadata.state === 'PrepareCommit' ? 'CompleteCommit' : 'CompleteAbort';
-    this.writeTransition(metadata, target, ctx, () => {
-      metadata.topicPartitions = new Map();
-      metadata.txnStartUs = -1;
+    const rotate = metadata.nextProducerId !== -1;
+    const transit = transitOf(metadata, {
+      state: metadata.state === 'PrepareCommit' ? 'CompleteCommit' : 'CompleteAbort',
+      producerId: rotate ? metadata.nextProducerId : metadata.producerId,
+      producerEpoch: rotate ? 0 : metadata.producerEpoch,
+      lastProducerEpoch: rotate ? -1 : metadata.lastProducerEpoch,
+      topicPartitions: [],
+      txnStartUs: -1,
+      txnLastUpdateUs: ctx.nowUs(),
+    });
+    this.write(metadata, transit, ctx, (error) => {
+      if (error === 'NONE') {
+        metadata.nextProducerId = -1;
+        return;
+      }
+      // R3.10: COORDINATOR_NOT_AVAILABLE on the Complete write is retried.
+      if (error === 'COORDINATOR_NOT_AVAILABLE') {
+        ctx.setTimer(COMPLETE_RETRY_BACKOFF_US, {
+          owner: 'coordinator',
+          type: 'complete-retry',
+          transactionalId,
+        } satisfies CoordinatorTimer);
+      }
     });
   }
 
-  /** Sets the pending state, appends to the log, and applies `apply` once durable. */
-  private writeTransition(
+  /**
+   * R3.3: sets the pending state, appends the transit to `__transaction_state`, and once durable
+   * applies it if this broker still serves the id at the same coordinator epoch. `done` gets NONE
+   * or the client-facing error.
+   */
+  private write(
     metadata: TransactionMetadata,
-    target: TransactionState,
+    transit: TxnTransit,
     ctx: Ctx,
-    apply: () => void,
+    done: (error: KafkaErrorCode) => void,
   ): void {
-    assertValidTransition(metadata, target);
-    metadata.pendingState = target;
-    this.appendToLog(ctx, () => {
+    assertValidTransition(metadata, transit.state);
+    const coordinatorEpoch = this.state.coordinatorEpochOf(metadata.transactionalId);
+    const from = metadata.state;
+    metadata.pendingState = transit.state;
+    this.state.put(metadata);
+    const partition = this.state.partitionFor(metadata.transactionalId);
+    const record = { transactionalId: metadata.transactionalId, value: persistedValue(transit) };
+    this.host.appendTransactionLog(partition, record, ctx, (appendError) => {
+      if (!this.state.isCurrent(metadata, coordinatorEpoch)) return done('NOT_COORDINATOR');
       metadata.pendingState = null;
-      assertValidTransition(metadata, target);
-      this.countTransition(metadata.state, target);
-      metadata.state = target;
-      metadata.txnLastUpdateUs = ctx.nowUs();
-      apply();
+      if (appendError !== 'NONE') return done(coordinatorErrorFor(appendError));
+      assertValidTransition(metadata, transit.state);
+      this.countTransition(from, transit.state);
+      applyTransit(metadata, transit);
+      done('NONE');
     });
+  }
+
+  private finishLoading(partition: number, coordinatorEpoch: number, ctx: Ctx): void {
+    const records = this.host.readTransactionLog(partition);
+    const loaded = this.state.finishLoading(partition, coordinatorEpoch, records);
+    if (loaded === null) return;
+    ctx.trace(`coordinator loaded __transaction_state-${partition}: ${loaded.length} ids`);
+    for (const metadata of loaded) {
+      if (isPrepare(metadata.state)) this.sendMarkers(metadata, ctx);
+    }
   }
 
   private countTransition(from: TransactionState, to: TransactionState): void {
@@ -346,23 +516,12 @@ export class TransactionCoordinator {
     this.transitionCounts.set(key, (this.transitionCounts.get(key) ?? 0) + 1);
   }
 
-  private appendToLog(ctx: Ctx, apply: () => void): void {
-    const writeId = this.nextWriteId++;
-    this.pendingWrites.set(writeId, apply);
-    const delayUs = ctx.rng.intInclusive(this.settings.logWriteUsMin, this.settings.logWriteUsMax);
-    ctx.setTimer(delayUs, {
-      owner: 'coordinator',
-      type: 'log-write',
-      writeId,
-    } satisfies CoordinatorTimer);
-  }
-
   private metadataOrCreate(
     transactionalId: string,
     txnTimeoutMs: number,
     ctx: Ctx,
   ): TransactionMetadata {
-    let metadata = this.transactions.get(transactionalId);
+    let metadata = this.state.get(transactionalId);
     if (metadata === undefined) {
       metadata = {
         transactionalId,
@@ -375,9 +534,11 @@ export class TransactionCoordinator {
         topicPartitions: new Map(),
         txnStartUs: -1,
         txnLastUpdateUs: ctx.nowUs(),
-        epochBeforeFence: null,
+        clientTransactionVersion: 0,
+        hasFailedEpochFence: false,
+        nextProducerId: -1,
       };
-      this.transactions.set(transactionalId, metadata);
+      this.state.put(metadata);
     }
     return metadata;
   }
@@ -416,5 +577,5 @@ export class TransactionCoordinator {
   }
 }
 
-/** The coordinator's __transaction_state partition for an id (re-exported for the broker). */
-export { transactionStatePartitionFor };
+/** Whether a coordinator state has no open transaction (re-exported for the oracle). */
+export { isIdle };

@@ -1,36 +1,33 @@
 /**
  * The transaction coordinator's record of one transactional.id (Kafka's TransactionMetadata,
  * R3.2) and its state machine (R3.4). Every transition is checked against Kafka's table of legal
- * previous states; an illegal one is a simulator bug and fails the run.
+ * previous states; an illegal one is a simulator bug and fails the run. A transition is first
+ * prepared as a {@link TxnTransit} (the whole value written to `__transaction_state`), and applied
+ * to the metadata only once that write is durable (R3.3).
  */
 import { assert } from '../../kernel';
-import type { TopicPartition } from '../protocol';
+import type { TopicPartition, TransactionLogValue, TransactionState } from '../protocol';
+import { partitionKey } from '../protocol';
 
-/** Kafka's TransactionState names. */
-export type TransactionState =
-  | 'Empty'
-  | 'Ongoing'
-  | 'PrepareCommit'
-  | 'PrepareAbort'
-  | 'CompleteCommit'
-  | 'CompleteAbort'
-  | 'Dead'
-  | 'PrepareEpochFence';
+export type { TransactionState };
 
-/** R3.4: for each target state, the states it may be entered from (TransactionState.java). */
+/**
+ * R3.4: for each target state, the states it may be entered from (TransactionState.java, 4.x):
+ * PrepareAbort may also follow Empty and Complete* for a transaction version 2 "empty abort".
+ */
 export const VALID_PREVIOUS_STATES: ReadonlyMap<TransactionState, readonly TransactionState[]> =
   new Map<TransactionState, readonly TransactionState[]>([
     ['Empty', ['Empty', 'CompleteCommit', 'CompleteAbort']],
     ['Ongoing', ['Empty', 'Ongoing', 'CompleteCommit', 'CompleteAbort']],
     ['PrepareCommit', ['Ongoing']],
-    ['PrepareAbort', ['Ongoing', 'PrepareEpochFence']],
+    ['PrepareAbort', ['Ongoing', 'PrepareEpochFence', 'Empty', 'CompleteCommit', 'CompleteAbort']],
     ['CompleteCommit', ['PrepareCommit']],
     ['CompleteAbort', ['PrepareAbort']],
     ['Dead', ['Empty', 'CompleteCommit', 'CompleteAbort']],
     ['PrepareEpochFence', ['Ongoing']],
   ]);
 
-/** An epoch at or above this is exhausted: InitProducerId rotates the producerId (R3.14). */
+/** An epoch at or above this is exhausted: the producerId is rotated (R3.14). */
 export const EXHAUSTED_PRODUCER_EPOCH = 32_766;
 
 /** One transactional.id at its coordinator. */
@@ -38,7 +35,7 @@ export interface TransactionMetadata {
   readonly transactionalId: string;
   producerId: number;
   producerEpoch: number;
-  /** In memory only: the epoch before the last bump, for retried KIP-360 bumps. */
+  /** In memory only: the epoch before the last bump, for retried bumps (KIP-360, TV2). */
   lastProducerEpoch: number;
   txnTimeoutMs: number;
   state: TransactionState;
@@ -49,8 +46,17 @@ export interface TransactionMetadata {
   /** When the first partition was added; -1 when no transaction is open. */
   txnStartUs: number;
   txnLastUpdateUs: number;
-  /** In memory only: the epoch before a fence whose PrepareAbort write is in flight. */
-  epochBeforeFence: number | null;
+  /** 0 or 2: the transaction version of the last transition (KIP-890 part 2). */
+  clientTransactionVersion: number;
+  /** In memory only: a fence whose write failed is not bumped again (R3.5). */
+  hasFailedEpochFence: boolean;
+  /** In memory only: the id a TV2 transaction rotates to at epoch exhaustion (R3.14). */
+  nextProducerId: number;
+}
+
+/** The value a transition writes, plus the in-memory fields it sets (Kafka's TxnTransitMetadata). */
+export interface TxnTransit extends TransactionLogValue {
+  readonly lastProducerEpoch: number;
 }
 
 /** Asserts that `target` may follow the current state, as Kafka's table says. */
@@ -69,6 +75,77 @@ export function assertValidTransition(
 /** True for the two Prepare states. */
 export function isPrepare(state: TransactionState): boolean {
   return state === 'PrepareCommit' || state === 'PrepareAbort';
+}
+
+/** True for Empty, CompleteCommit and CompleteAbort: no transaction is open. */
+export function isIdle(state: TransactionState): boolean {
+  return state === 'Empty' || state === 'CompleteCommit' || state === 'CompleteAbort';
+}
+
+/** The transit that keeps everything but what `changes` sets. */
+export function transitOf(
+  metadata: TransactionMetadata,
+  changes: Partial<TxnTransit> & { state: TransactionState; txnLastUpdateUs: number },
+): TxnTransit {
+  return {
+    producerId: metadata.producerId,
+    producerEpoch: metadata.producerEpoch,
+    lastProducerEpoch: metadata.lastProducerEpoch,
+    txnTimeoutMs: metadata.txnTimeoutMs,
+    topicPartitions: [...metadata.topicPartitions.values()],
+    txnStartUs: metadata.txnStartUs,
+    clientTransactionVersion: metadata.clientTransactionVersion,
+    ...changes,
+  };
+}
+
+/** Applies a durable transit to the metadata. */
+export function applyTransit(metadata: TransactionMetadata, transit: TxnTransit): void {
+  metadata.producerId = transit.producerId;
+  metadata.producerEpoch = transit.producerEpoch;
+  metadata.lastProducerEpoch = transit.lastProducerEpoch;
+  metadata.txnTimeoutMs = transit.txnTimeoutMs;
+  metadata.state = transit.state;
+  metadata.topicPartitions = new Map(transit.topicPartitions.map((tp) => [partitionKey(tp), tp]));
+  metadata.txnStartUs = transit.txnStartUs;
+  metadata.txnLastUpdateUs = transit.txnLastUpdateUs;
+  metadata.clientTransactionVersion = transit.clientTransactionVersion;
+}
+
+/** The persisted part of a transit: what the `__transaction_state` record holds. */
+export function persistedValue(transit: TxnTransit): TransactionLogValue {
+  return {
+    producerId: transit.producerId,
+    producerEpoch: transit.producerEpoch,
+    txnTimeoutMs: transit.txnTimeoutMs,
+    state: transit.state,
+    topicPartitions: transit.topicPartitions,
+    txnStartUs: transit.txnStartUs,
+    txnLastUpdateUs: transit.txnLastUpdateUs,
+    clientTransactionVersion: transit.clientTransactionVersion,
+  };
+}
+
+/** Metadata rebuilt from a loaded value: in-memory fields start empty (R3.13). */
+export function metadataFromLog(
+  transactionalId: string,
+  value: TransactionLogValue,
+): TransactionMetadata {
+  return {
+    transactionalId,
+    producerId: value.producerId,
+    producerEpoch: value.producerEpoch,
+    lastProducerEpoch: -1,
+    txnTimeoutMs: value.txnTimeoutMs,
+    state: value.state,
+    pendingState: null,
+    topicPartitions: new Map(value.topicPartitions.map((tp) => [partitionKey(tp), tp])),
+    txnStartUs: value.txnStartUs,
+    txnLastUpdateUs: value.txnLastUpdateUs,
+    clientTransactionVersion: value.clientTransactionVersion,
+    hasFailedEpochFence: false,
+    nextProducerId: -1,
+  };
 }
 
 /** `Utils.abs(String.hashCode) % partitions`: the __transaction_state partition of an id (R3.1). */

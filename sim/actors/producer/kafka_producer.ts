@@ -41,6 +41,11 @@ export interface ProducerMetadata {
   leaderOf(tp: TopicPartition): NodeId | null;
   /** Asks for fresh metadata after a leadership error. */
   requestRefresh(): void;
+  /**
+   * The cluster's finalized `transaction.version` feature (from ApiVersions): 2 makes the client
+   * skip AddPartitionsToTxn and take a new epoch from every EndTxn (KIP-890 part 2).
+   */
+  readonly transactionVersion: number;
 }
 
 type CoordinatorRequestKind =
@@ -103,6 +108,11 @@ export class KafkaProducer {
     return this.config.transactionalId !== null;
   }
 
+  /** KIP-890 part 2: the partition leader adds partitions; every EndTxn bumps the epoch. */
+  private get version2(): boolean {
+    return this.metadata.transactionVersion >= 2;
+  }
+
   /** `initTransactions()`: finds the coordinator and obtains producerId and epoch. */
   initTransactions(callback: (error: KafkaErrorCode) => void): void {
     assert(this.transactional, 'initTransactions needs a transactional.id');
@@ -134,8 +144,10 @@ export class KafkaProducer {
     if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR')
       return failed(this.lastError);
     if (this.transactional && this.state !== 'IN_TRANSACTION') return failed('INVALID_TXN_STATE');
-    if (this.transactional && !this.inTransaction.has(partitionKey(tp)))
-      this.pendingAdds.set(partitionKey(tp), tp);
+    if (this.transactional && !this.inTransaction.has(partitionKey(tp))) {
+      if (this.version2) this.inTransaction.set(partitionKey(tp), tp);
+      else this.pendingAdds.set(partitionKey(tp), tp);
+    }
     this.sender.enqueue(tp, { value, callback, createdUs: this.ctx.nowUs() });
     this.pump();
   }
@@ -203,7 +215,7 @@ export class KafkaProducer {
         this.onAddPartitionsResponse(response.results);
         break;
       case 'EndTxnResponse':
-        this.onEndTxnResponse(response.error);
+        this.onEndTxnResponse(response.error, response.producerId, response.producerEpoch);
         break;
       default:
         return;
@@ -306,6 +318,7 @@ export class KafkaProducer {
           correlationId: 0,
           ...identity,
           partitions: [...this.pendingAdds.values()],
+          verifyOnly: false,
         });
         return;
       case 'EndTxn':
@@ -315,6 +328,7 @@ export class KafkaProducer {
           correlationId: 0,
           ...identity,
           committed: this.pendingEnd?.committed ?? false,
+          transactionVersion: this.version2 ? 2 : 0,
         });
         return;
     }
@@ -327,7 +341,10 @@ export class KafkaProducer {
     if (this.pendingEnd === null || !this.sender.isIdle()) return null;
     if (this.state === 'COMMITTING_TRANSACTION' || this.state === 'ABORTING_TRANSACTION') {
       if (this.inTransaction.size > 0) return 'EndTxn';
-      if (this.epochBumpRequired && this.state === 'ABORTING_TRANSACTION') return 'InitProducerId';
+      if (this.epochBumpRequired && this.state === 'ABORTING_TRANSACTION') {
+        // TV2: an abort with the current epoch bumps it ("empty abort", R5.5).
+        return this.version2 ? 'EndTxn' : 'InitProducerId';
+      }
     }
     return null;
   }
@@ -424,7 +441,16 @@ export class KafkaProducer {
     this.abortable(failure.error);
   }
 
-  private onEndTxnResponse(error: KafkaErrorCode): void {
+  private onEndTxnResponse(error: KafkaErrorCode, producerId: number, producerEpoch: number): void {
+    if (error === 'NONE' && this.version2) {
+      // EndTxn v5 returns the identity to use next; sequences restart at 0 (R5.5).
+      this.producerId = producerId;
+      this.producerEpoch = producerEpoch;
+      this.sender.resetSequences();
+      this.epochBumpRequired = false;
+      this.finishEnd('NONE');
+      return;
+    }
     if (error === 'NONE') {
       if (this.pendingEnd !== null && !this.pendingEnd.committed && this.epochBumpRequired) {
         this.inTransaction.clear();
@@ -469,7 +495,8 @@ export class KafkaProducer {
         this.bumpIdempotentEpoch();
       return;
     }
-    if (error === 'PRODUCER_FENCED') return this.fatal(error);
+    // Java's TransactionManager: fencing and "not part of an ongoing transaction" are fatal.
+    if (error === 'PRODUCER_FENCED' || error === 'INVALID_TXN_STATE') return this.fatal(error);
     if (this.state === 'ABORTING_TRANSACTION') return;
     this.epochBumpRequired = true;
     this.abortable(error);

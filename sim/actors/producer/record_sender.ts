@@ -55,6 +55,7 @@ export class RecordSender {
   constructor(
     private readonly config: ProducerConfig,
     private readonly metadata: {
+      readonly transactionVersion: number;
       leaderOf(tp: TopicPartition): NodeId | null;
       requestRefresh(): void;
     },
@@ -297,6 +298,8 @@ export class RecordSender {
       acks: this.config.acks,
       timeoutMs: this.config.requestTimeoutMs,
       transactionalId: this.config.transactionalId,
+      transactionVersion:
+        this.config.transactionalId === null ? 0 : this.metadata.transactionVersion,
       topic: batch.tp.topic,
       partition: batch.tp.partition,
       batch: {

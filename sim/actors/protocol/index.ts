@@ -3,3 +3,4 @@ export * from './errors';
 export * from './message_kinds';
 export * from './messages';
 export * from './records';
+export * from './transaction_log';

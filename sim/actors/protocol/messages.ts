@@ -33,6 +33,11 @@ export interface ProduceRequest {
   readonly topic: string;
   readonly partition: number;
   readonly batch: ProducedBatch;
+  /**
+   * 2 when the client runs transaction version 2 (Produce v12+: the leader adds the partition
+   * to the transaction itself, KIP-890 part 2); 0 otherwise.
+   */
+  readonly transactionVersion: number;
 }
 
 export interface ProduceResponse {
@@ -148,6 +153,12 @@ export interface AddPartitionsToTxnRequest {
   readonly producerId: number;
   readonly producerEpoch: number;
   readonly partitions: readonly TopicPartition[];
+  /**
+   * KIP-890: true when a partition leader only asks whether the partitions are in the
+   * transaction (part 1); false from a client, or from a leader adding the partition on a
+   * transaction version 2 client's behalf (part 2).
+   */
+  readonly verifyOnly: boolean;
 }
 
 export interface AddPartitionsToTxnResponse {
@@ -164,12 +175,17 @@ export interface EndTxnRequest {
   readonly producerEpoch: number;
   /** true commits, false aborts. */
   readonly committed: boolean;
+  /** 2 for EndTxn v5+ (a transaction version 2 client, R3.8); 0 otherwise. */
+  readonly transactionVersion: number;
 }
 
 export interface EndTxnResponse {
   readonly kind: 'EndTxnResponse';
   readonly correlationId: number;
   readonly error: KafkaErrorCode;
+  /** Transaction version 2 (EndTxn v5): the producerId and epoch to use next; -1 otherwise. */
+  readonly producerId: number;
+  readonly producerEpoch: number;
 }
 
 /** WriteTxnMarkers for one transaction's partitions on one broker. */

@@ -5,6 +5,8 @@
  * the batch covers `recordCount` consecutive sequences (R2.2).
  */
 
+import type { TransactionLogRecord } from './transaction_log';
+
 /** `producerId`/`producerEpoch`/`sequence` value meaning "none" (idempotence off, markers). */
 export const NO_PRODUCER_ID = -1;
 export const NO_PRODUCER_EPOCH = -1;
@@ -30,6 +32,8 @@ export interface ProducedBatch {
   readonly isTransactional: boolean;
   /** Record values, one per record. */
   readonly values: readonly number[];
+  /** Set on a `__transaction_state` record written by a transaction coordinator. */
+  readonly transactionLog?: TransactionLogRecord;
 }
 
 /** A batch in a partition's log. */
@@ -46,6 +50,8 @@ export interface LogBatch {
   readonly coordinatorEpoch?: number;
   /** Data record values; empty for a control batch. */
   readonly values: readonly number[];
+  /** Set on a `__transaction_state` record (one record, value 0 in `values`). */
+  readonly transactionLog?: TransactionLogRecord;
   /** LogAppendTime in virtual microseconds. */
   readonly appendUs: number;
   /** The leader epoch the batch was appended under (partitionLeaderEpoch, R1.1). */

@@ -1,0 +1,126 @@
+/**
+ * KIP-890 at a partition leader (Kafka's AddPartitionsToTxnManager and the verification path of
+ * ReplicaManager, R5.3-R5.5). Before the first transactional write of a producer that has no open
+ * transaction on the partition, the leader asks the coordinator of the transactional.id: with
+ * part 1 (`transaction.partition.verification.enable`) whether the partition is in the
+ * transaction (`verifyOnly`), and for a transaction version 2 client it adds the partition on the
+ * client's behalf. The coordinator's answer is translated to a produce error (R5.4).
+ */
+import type { ActorContext, NodeId } from '../../kernel';
+import type {
+  AddPartitionsToTxnResponse,
+  KafkaErrorCode,
+  KafkaMessage,
+  ProduceRequest,
+} from '../protocol';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** Inter-broker `request.timeout.ms` for the verification request. */
+const VERIFICATION_TIMEOUT_US = 30_000_000;
+
+/** The verifier's timer. */
+export interface VerifierTimer {
+  readonly owner: 'verifier';
+  readonly correlationId: number;
+}
+
+/** R5.4: the produce error for a coordinator answer (clients of produce v11+). */
+export function produceErrorForVerification(error: KafkaErrorCode): KafkaErrorCode {
+  switch (error) {
+    case 'NONE':
+    case 'TRANSACTION_ABORTABLE':
+    case 'INVALID_PRODUCER_ID_MAPPING':
+      return error;
+    case 'PRODUCER_FENCED':
+    case 'INVALID_PRODUCER_EPOCH':
+      return 'INVALID_PRODUCER_EPOCH';
+    case 'CONCURRENT_TRANSACTIONS':
+    case 'NETWORK_EXCEPTION':
+    case 'COORDINATOR_LOAD_IN_PROGRESS':
+    case 'COORDINATOR_NOT_AVAILABLE':
+    case 'NOT_COORDINATOR':
+    case 'REQUEST_TIMED_OUT':
+      // Retriable for every client, without a metadata refresh.
+      return 'NOT_ENOUGH_REPLICAS';
+    default:
+      return 'INVALID_TXN_STATE';
+  }
+}
+
+/** The verification requests of one broker. */
+export class TransactionVerifier {
+  private pending = new Map<
+    number,
+    { coordinator: NodeId; timerId: number; done: (error: KafkaErrorCode) => void }
+  >();
+  private correlationIds = 1;
+
+  /** Forgets every request (crash): their produce requests are never answered. */
+  onCrash(): void {
+    this.pending = new Map();
+  }
+
+  /**
+   * Sends AddPartitionsToTxn for the partition of `request` to `coordinator` (null: none known,
+   * answered COORDINATOR_NOT_AVAILABLE); `done` gets the produce-level error.
+   */
+  verify(
+    request: ProduceRequest,
+    coordinator: NodeId | null,
+    ctx: Ctx,
+    done: (error: KafkaErrorCode) => void,
+  ): void {
+    if (coordinator === null || request.transactionalId === null) {
+      return done(produceErrorForVerification('COORDINATOR_NOT_AVAILABLE'));
+    }
+    const correlationId = this.correlationIds++;
+    const timerId = ctx.setTimer(VERIFICATION_TIMEOUT_US, {
+      owner: 'verifier',
+      correlationId,
+    } satisfies VerifierTimer);
+    this.pending.set(correlationId, { coordinator, timerId, done });
+    ctx.send(coordinator, {
+      kind: 'AddPartitionsToTxn',
+      correlationId,
+      transactionalId: request.transactionalId,
+      producerId: request.batch.producerId,
+      producerEpoch: request.batch.producerEpoch,
+      partitions: [{ topic: request.topic, partition: request.partition }],
+      verifyOnly: request.transactionVersion < 2,
+    });
+  }
+
+  /** Whether a response is the answer to one of this verifier's requests. */
+  owns(response: AddPartitionsToTxnResponse): boolean {
+    return this.pending.has(response.correlationId);
+  }
+
+  onResponse(response: AddPartitionsToTxnResponse, ctx: Ctx): void {
+    const request = this.pending.get(response.correlationId);
+    if (request === undefined) return;
+    this.pending.delete(response.correlationId);
+    ctx.cancelTimer(request.timerId);
+    request.done(produceErrorForVerification(response.results[0]?.error ?? 'UNKNOWN_SERVER_ERROR'));
+  }
+
+  onTimer(timer: VerifierTimer): void {
+    this.fail(timer.correlationId);
+  }
+
+  /** The connection to `peer` was reset: its requests fail as NETWORK_EXCEPTION. */
+  onConnectionReset(peer: NodeId, ctx: Ctx): void {
+    for (const [correlationId, request] of [...this.pending]) {
+      if (request.coordinator !== peer) continue;
+      ctx.cancelTimer(request.timerId);
+      this.fail(correlationId);
+    }
+  }
+
+  private fail(correlationId: number): void {
+    const request = this.pending.get(correlationId);
+    if (request === undefined) return;
+    this.pending.delete(correlationId);
+    request.done(produceErrorForVerification('NETWORK_EXCEPTION'));
+  }
+}

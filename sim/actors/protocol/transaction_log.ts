@@ -1,0 +1,44 @@
+/**
+ * The records of `__transaction_state` (Kafka's TransactionLog key and value, R3.2): one record
+ * per state change of a transactional.id, keyed by the id, whose value is the whole persisted
+ * metadata after the change. A null value is a tombstone (transactional-id expiry). In-memory
+ * fields (pending state, lastProducerEpoch, nextProducerId) are not part of the value.
+ */
+import type { TopicPartition } from './messages';
+
+/** Kafka's TransactionState names (TransactionState.java). */
+export type TransactionState =
+  | 'Empty'
+  | 'Ongoing'
+  | 'PrepareCommit'
+  | 'PrepareAbort'
+  | 'CompleteCommit'
+  | 'CompleteAbort'
+  | 'Dead'
+  | 'PrepareEpochFence';
+
+/** The persisted value of one transactional.id (TransactionLogValue.json). */
+export interface TransactionLogValue {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  /** `transaction.timeout.ms` the producer asked for. */
+  readonly txnTimeoutMs: number;
+  readonly state: TransactionState;
+  /** The partitions of the open transaction; empty in Empty and Complete*. */
+  readonly topicPartitions: readonly TopicPartition[];
+  /** When the first partition was added, virtual µs; -1 when no transaction is open. */
+  readonly txnStartUs: number;
+  readonly txnLastUpdateUs: number;
+  /** 0 or 2: the transaction version the last transition ran under (KIP-890 part 2). */
+  readonly clientTransactionVersion: number;
+}
+
+/** One `__transaction_state` record. */
+export interface TransactionLogRecord {
+  readonly transactionalId: string;
+  /** null: a tombstone. */
+  readonly value: TransactionLogValue | null;
+}
+
+/** The internal topic that holds the coordinators' state (R3.1). */
+export const TRANSACTION_STATE_TOPIC = '__transaction_state';
