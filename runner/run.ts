@@ -11,6 +11,7 @@ import { ClientActor, FinalReaderActor, type ClientDeps } from '../sim/workload'
 import { checkHistory } from '../sim/checker';
 import { Nemesis, drawRandomFaults } from '../faults';
 import type { ScenarioConfig } from '../scenarios';
+import { clusterViewOf } from './cluster_view';
 import { buildOracle } from './oracle';
 import { buildReport } from './report';
 import type { RunReport } from './report_types';
@@ -127,7 +128,13 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
     sim.addNode(nodeId(name), reader);
     return reader;
   });
-  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'));
+  const view = clusterViewOf({
+    controller,
+    metadata,
+    numPartitions: scenario.broker.transactionStateLogNumPartitions,
+    clients: scenario.clients.map((client) => client.name),
+  });
+  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'), view);
   const drawn =
     scenario.nemesis === null
       ? []

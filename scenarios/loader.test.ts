@@ -289,6 +289,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
       kind: 'partition',
       nodes: ['b1', 'A'],
       between: ['b2', 'b3', 'S', 'R'],
+      direction: 'both',
       atMs: 3000,
       forMs: 4000,
       line: lineOf(FULL, '- kind: partition'),
