@@ -223,6 +223,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
         sendIntervalMs: 10,
         transactionIntervalMs: 50,
         abortEvery: 4,
+        onFenced: 'stop',
         topics: ['events', 'audit'],
       },
     },
@@ -299,6 +300,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
   expect: { anomalies: ['zombie-write'], allowed: [], detectPercentMin: 90, fenced: ['A'] },
   durationMs: 60000,
   healMs: 30000,
+  livenessMs: 60000,
   eventsMax: 20000000,
   seeds: { first: 3, last: 7 },
 };

@@ -292,6 +292,7 @@ function resolveScenario(options: {
     },
     durationMs: run['duration.ms'],
     healMs: run['heal.ms'],
+    livenessMs: run['liveness.ms'],
     eventsMax: run['events.max'],
     seeds: run.seeds,
   };
@@ -344,6 +345,7 @@ function resolveClient(client: ClientEntry): ClientConfig {
       transactionIntervalMs:
         workload['transaction.interval.ms'] ?? WORKLOAD_DEFAULTS.transactionIntervalMs,
       abortEvery: workload['abort.every'] ?? WORKLOAD_DEFAULTS.abortEvery,
+      onFenced: workload['on.fenced'] ?? 'stop',
       topics,
     },
   };

@@ -35,6 +35,11 @@ export interface TransactionalWorkload {
   readonly transactionIntervalMs: number;
   /** Every n-th transaction is aborted by the application; 0 never (`abort.every`). @default 0 */
   readonly abortEvery: number;
+  /**
+   * What the application does when fenced (`on.fenced`): `stop` ends the instance; `restart`
+   * starts a new producer instance that calls initTransactions again. @default 'stop'
+   */
+  readonly onFenced: 'stop' | 'restart';
   /** The topics it writes; records go to partitions drawn from the seed. */
   readonly topics: readonly string[];
 }
@@ -166,6 +171,11 @@ export interface ScenarioConfig {
   readonly durationMs: number;
   /** How long the heal phase may take before final reads (`run.heal.ms`). @default 60000 */
   readonly healMs: number;
+  /**
+   * How long the liveness probe after heal may take (`run.liveness.ms`): producers must commit
+   * again, consumers catch up and every LSO reach its HW within it. @default 60000
+   */
+  readonly livenessMs: number;
   /** Budget on executed events (`run.events.max`). @default 20000000 */
   readonly eventsMax: number;
   /** The seed range the main job and sweeps use (`run.seeds`). @default { first: 1, last: 20 } */

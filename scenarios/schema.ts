@@ -130,6 +130,7 @@ const workloadSchema = section({
   'send.interval.ms': integer({ min: 0 }).optional(),
   'transaction.interval.ms': integer({ min: 0 }).optional(),
   'abort.every': integer({ min: 0 }).optional(),
+  'on.fenced': oneOf(['stop', 'restart']).optional(),
   sends: integer({ min: 1 }).optional(),
   'poll.interval.ms': integer({ min: 1 }).optional(),
 });
@@ -169,6 +170,7 @@ const seedsSchema = z
 const runSchema = section({
   'duration.ms': positive(),
   'heal.ms': positive().default(60000),
+  'liveness.ms': positive().default(60000),
   'events.max': positive().default(20000000),
   seeds: seedsSchema.prefault('1..20'),
 });
@@ -283,6 +285,7 @@ const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly str
         'send.interval.ms',
         'transaction.interval.ms',
         'abort.every',
+        'on.fenced',
       ],
     },
   ],
