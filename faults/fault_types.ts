@@ -1,9 +1,16 @@
 /**
  * The scripted faults the nemesis can run, each with its fault model. Times are milliseconds
- * from the start of the run. Whether Kafka's exactly-once guarantee covers a fault: a GC pause,
- * a process crash, dropped, duplicated or delayed messages and network partitions are inside it
- * (given acks=all and idempotence); a power loss with no fsync is not, since Kafka relies on
- * replication, not on flushing, for durability.
+ * from the start of the run. A node is named directly (`b2`, `A`) or by a reference resolved
+ * when the fault starts: `leader:orders-0` is the current leader of that topic-partition and
+ * `coordinator:orders-tx` the broker coordinating that transactional.id.
+ *
+ * Whether Kafka's exactly-once guarantee covers a fault ({@link isInsideGuarantee}): GC pauses,
+ * process crashes (also of a coordinator), dropped, duplicated, delayed or held messages, every
+ * shape of network partition and clock skew are inside it, given acks=all, idempotence,
+ * min.insync.replicas >= 2 and unclean elections off. A power loss is not (Kafka relies on
+ * replication, not fsync, so an unflushed tail can be lost when the ISR shrinks to that broker),
+ * and a forced unclean leader election is not (it elects a replica that may lack committed
+ * records, reference R1.16).
  */
 import type { Ratio } from '../sim/kernel';
 
@@ -24,9 +31,12 @@ export interface CrashFault {
   readonly mode: 'process' | 'power-loss';
 }
 
-/** Drop, duplicate or delay the messages from `from` to `to` of the given Kafka kinds. */
+/**
+ * Drop, duplicate, delay or hold the messages from `from` to `to` of the given Kafka kinds.
+ * `hold` keeps every matching message until the fault ends, then releases them in order.
+ */
 export interface LinkFault {
-  readonly kind: 'drop' | 'duplicate' | 'delay';
+  readonly kind: 'drop' | 'duplicate' | 'delay' | 'hold';
   readonly from: string | null;
   readonly to: string | null;
   readonly messages: readonly string[];
@@ -36,21 +46,111 @@ export interface LinkFault {
   readonly forMs: number;
 }
 
-/** A network partition: nothing passes between `nodes` and `between`, either way. */
+/**
+ * A network partition between `nodes` and `between`. `both` cuts both ways; `one-way` drops
+ * only the messages from `nodes` to `between` (the other direction passes).
+ */
 export interface PartitionFault {
   readonly kind: 'partition';
   readonly nodes: readonly string[];
   readonly between: readonly string[];
+  readonly direction: 'both' | 'one-way';
   readonly atMs: number;
   readonly forMs: number;
 }
 
-/** Any scripted fault. */
-export type ScriptedFault = PauseFault | CrashFault | LinkFault | PartitionFault;
+/**
+ * Brokers split into a minority and a majority that cannot reach each other; the controller
+ * stays with the majority, so the minority is fenced as a KRaft quorum would fence it. Clients
+ * still reach every broker.
+ */
+export interface SplitFault {
+  readonly kind: 'split';
+  readonly minority: readonly string[];
+  readonly majority: readonly string[];
+  readonly atMs: number;
+  readonly forMs: number;
+}
 
-/** Whether Kafka's exactly-once guarantee covers a fault kind (style rule 20). */
+/**
+ * A bridge (Jepsen's majorities ring on a line): `left` and `right` cannot reach each other, and
+ * the `bridge` broker reaches both. The controller and clients reach everyone.
+ */
+export interface BridgeFault {
+  readonly kind: 'bridge';
+  readonly bridge: string;
+  readonly left: readonly string[];
+  readonly right: readonly string[];
+  readonly atMs: number;
+  readonly forMs: number;
+}
+
+/** `target`'s clock reads `skewMs` off (may be negative) until the fault ends. */
+export interface ClockSkewFault {
+  readonly kind: 'clock-skew';
+  readonly target: string;
+  readonly skewMs: number;
+  readonly atMs: number;
+  readonly forMs: number | null;
+}
+
+/**
+ * A forced unclean leader election of one partition, through the controller's public admin
+ * operation (style rule 17's one exception): a live replica outside the ISR if any, else another
+ * live replica, becomes leader with an ISR of itself.
+ */
+export interface UncleanElectionFault {
+  readonly kind: 'unclean-election';
+  readonly topic: string;
+  readonly partition: number;
+  readonly atMs: number;
+}
+
+/** A crash of whichever broker coordinates `transactionalId` when the fault starts. */
+export interface CoordinatorFailoverFault {
+  readonly kind: 'coordinator-failover';
+  readonly transactionalId: string;
+  readonly atMs: number;
+  readonly forMs: number | null;
+  readonly mode: 'process' | 'power-loss';
+}
+
+/**
+ * Any scripted fault. Room is left for the operator actions of KIP-664 (`kind: 'operator'`),
+ * which join this union as one more member.
+ */
+export type ScriptedFault =
+  | PauseFault
+  | CrashFault
+  | LinkFault
+  | PartitionFault
+  | SplitFault
+  | BridgeFault
+  | ClockSkewFault
+  | UncleanElectionFault
+  | CoordinatorFailoverFault;
+
+/** Every fault kind of {@link ScriptedFault}. */
+export type FaultKind = ScriptedFault['kind'];
+
+/** Whether Kafka's exactly-once guarantee covers a fault (style rule 20). */
 export function isInsideGuarantee(fault: ScriptedFault): boolean {
-  return !(fault.kind === 'crash' && fault.mode === 'power-loss');
+  if (fault.kind === 'unclean-election') return false;
+  if (fault.kind === 'crash' || fault.kind === 'coordinator-failover') {
+    return fault.mode === 'process';
+  }
+  return true;
+}
+
+/** The end of a fault in ms, or null when it lasts until the heal phase (or is instantaneous). */
+export function faultEndMs(fault: ScriptedFault): number | null {
+  if (fault.kind === 'unclean-election') return null;
+  return fault.forMs === null ? null : fault.atMs + fault.forMs;
+}
+
+/** ` for N ms`, or nothing. */
+function lasting(forMs: number | null): string {
+  return forMs === null ? '' : ` for ${forMs} ms`;
 }
 
 /** A one-line description of a fault, in the words reports use. */
@@ -59,23 +159,48 @@ export function describeFault(fault: ScriptedFault): string {
     case 'pause':
       return `GC pause of ${fault.target} for ${fault.forMs} ms`;
     case 'crash':
-      return (
-        `${fault.mode === 'power-loss' ? 'power loss' : 'crash'} of ${fault.target}` +
-        (fault.forMs === null ? '' : ` for ${fault.forMs} ms`)
-      );
-    case 'partition':
-      return (
-        `network partition [${fault.nodes.join(', ')}] | [${fault.between.join(', ')}]` +
-        ` for ${fault.forMs} ms`
-      );
-    default: {
-      const what = fault.messages.length === 0 ? 'messages' : fault.messages.join('/');
-      const link = `${fault.from ?? '*'} -> ${fault.to ?? '*'}`;
-      const how =
-        fault.kind === 'delay'
-          ? `+${fault.delayMs} ms`
-          : `p=${fault.probability.numerator}/${fault.probability.denominator}`;
-      return `${fault.kind} ${what} ${link} (${how}) for ${fault.forMs} ms`;
+      return `${fault.mode === 'power-loss' ? 'power loss' : 'crash'} of ${fault.target}${lasting(
+        fault.forMs,
+      )}`;
+    case 'partition': {
+      const cut = fault.direction === 'both' ? '|' : '->';
+      const what = fault.direction === 'both' ? 'network partition' : 'one-way partition';
+      return `${what} [${fault.nodes.join(', ')}] ${cut} [${fault.between.join(', ')}]${lasting(
+        fault.forMs,
+      )}`;
     }
+    case 'split':
+      return (
+        `split: minority [${fault.minority.join(', ')}] | majority ` +
+        `[${fault.majority.join(', ')}]${lasting(fault.forMs)}`
+      );
+    case 'bridge':
+      return (
+        `bridge ${fault.bridge}: [${fault.left.join(', ')}] | [${fault.right.join(', ')}]` +
+        lasting(fault.forMs)
+      );
+    case 'clock-skew':
+      return `clock skew of ${fault.target} by ${fault.skewMs} ms${lasting(fault.forMs)}`;
+    case 'unclean-election':
+      return `forced unclean leader election of ${fault.topic}-${fault.partition}`;
+    case 'coordinator-failover':
+      return (
+        `${fault.mode === 'power-loss' ? 'power loss' : 'crash'} of the coordinator of ` +
+        `${fault.transactionalId}${lasting(fault.forMs)}`
+      );
+    default:
+      return describeLinkFault(fault);
   }
+}
+
+function describeLinkFault(fault: LinkFault): string {
+  const what = fault.messages.length === 0 ? 'messages' : fault.messages.join('/');
+  const link = `${fault.from ?? '*'} -> ${fault.to ?? '*'}`;
+  const how =
+    fault.kind === 'delay'
+      ? ` (+${fault.delayMs} ms)`
+      : fault.kind === 'hold'
+        ? ''
+        : ` (p=${fault.probability.numerator}/${fault.probability.denominator})`;
+  return `${fault.kind} ${what} ${link}${how} for ${fault.forMs} ms`;
 }

@@ -1,16 +1,22 @@
 /**
- * The nemesis runs scripted faults at their times using kernel primitives only (pause/resume,
- * crash/restart, link rules), records each start and end in the history as a `nemesis` info
- * operation, and heals everything still active when the run's heal phase begins.
+ * The nemesis runs scripted faults at their times using kernel primitives only (see
+ * `fault_effects.ts`), records each start and end in the history as a `nemesis` info operation
+ * (`process: 'nemesis'`, style rule 22) naming the nodes a reference resolved to, and heals
+ * everything still active when the run's heal phase begins. A fault that ends by itself (an
+ * unclean election) or could not start (its reference named no broker) records its start and
+ * end at the same instant.
  */
-import { nodeId, ratio, type LinkRuleId, type Rng, type Simulation } from '../sim/kernel';
+import type { Rng, Simulation } from '../sim/kernel';
 import type { FaultInterval, HistoryRecorder } from '../sim/history';
-import { describeFault, type ScriptedFault } from './fault_types';
+import type { ClusterView } from './cluster_view';
+import { startFault } from './fault_effects';
+import { faultEndMs, type ScriptedFault } from './fault_types';
 
 interface ActiveFault {
   readonly description: string;
   readonly fault: string;
   readonly end: () => void;
+  readonly interval: { description: string; startUs: number; endUs?: number };
 }
 
 /** Runs faults against one simulation. */
@@ -23,6 +29,7 @@ export class Nemesis {
     private readonly sim: Simulation,
     private readonly recorder: HistoryRecorder,
     private readonly rng: Rng,
+    private readonly view: ClusterView,
   ) {}
 
   /** Schedules every fault's start and end. */
@@ -33,10 +40,9 @@ export class Nemesis {
       this.sim.schedule(atUs, `nemesis start ${fault.kind}`, () =>
         this.start(id, fault, this.rng.fork(`fault/${index}`)),
       );
-      if (fault.forMs !== null) {
-        this.sim.schedule(atUs + fault.forMs * 1000, `nemesis end ${fault.kind}`, () =>
-          this.end(id),
-        );
+      const endMs = faultEndMs(fault);
+      if (endMs !== null) {
+        this.sim.schedule(endMs * 1000, `nemesis end ${fault.kind}`, () => this.end(id));
       }
     });
   }
@@ -52,11 +58,20 @@ export class Nemesis {
   }
 
   private start(id: number, fault: ScriptedFault, rng: Rng): void {
-    const description = describeFault(fault);
-    const end = this.apply(fault, rng);
-    this.active.set(id, { description, fault: fault.kind, end });
-    this.intervals.push({ description, startUs: this.sim.nowUs });
-    this.record(fault.kind, 'start', description);
+    const started = startFault(fault, { sim: this.sim, view: this.view, rng });
+    const interval: ActiveFault['interval'] = {
+      description: started.description,
+      startUs: this.sim.nowUs,
+    };
+    this.intervals.push(interval);
+    this.record(fault.kind, 'start', started.description);
+    if (started.end === null) {
+      interval.endUs = this.sim.nowUs;
+      this.record(fault.kind, 'end', started.description);
+      return;
+    }
+    const { description } = started;
+    this.active.set(id, { description, fault: fault.kind, end: started.end, interval });
   }
 
   private end(id: number): void {
@@ -64,59 +79,8 @@ export class Nemesis {
     if (active === undefined) return;
     this.active.delete(id);
     active.end();
-    const interval = this.intervals.find(
-      (candidate) => candidate.description === active.description && candidate.endUs === undefined,
-    );
-    if (interval !== undefined) interval.endUs = this.sim.nowUs;
+    active.interval.endUs = this.sim.nowUs;
     this.record(active.fault, 'end', active.description);
-  }
-
-  /** Starts a fault with kernel primitives and returns how to end it. */
-  private apply(fault: ScriptedFault, rng: Rng): () => void {
-    const sim = this.sim;
-    switch (fault.kind) {
-      case 'pause':
-        sim.pause(nodeId(fault.target));
-        return () => sim.resume(nodeId(fault.target));
-      case 'crash':
-        sim.crash(nodeId(fault.target), fault.mode);
-        return () => sim.restart(nodeId(fault.target));
-      case 'partition': {
-        const rules: LinkRuleId[] = [];
-        for (const a of fault.nodes) {
-          for (const b of fault.between) {
-            for (const [source, target] of [
-              [a, b],
-              [b, a],
-            ] as const) {
-              rules.push(
-                sim.addLinkRule({
-                  source: nodeId(source),
-                  target: nodeId(target),
-                  effect: { type: 'drop', chance: ratio(1, 1) },
-                  rng,
-                }),
-              );
-            }
-          }
-        }
-        return () => rules.forEach((rule) => sim.removeLinkRule(rule));
-      }
-      default: {
-        const effect =
-          fault.kind === 'delay'
-            ? { type: 'delay' as const, delayUs: fault.delayMs * 1000 }
-            : { type: fault.kind, chance: fault.probability };
-        const rule = sim.addLinkRule({
-          ...(fault.from === null ? {} : { source: nodeId(fault.from) }),
-          ...(fault.to === null ? {} : { target: nodeId(fault.to) }),
-          ...(fault.messages.length === 0 ? {} : { kinds: fault.messages }),
-          effect,
-          rng,
-        });
-        return () => sim.removeLinkRule(rule);
-      }
-    }
   }
 
   private record(fault: string, phase: 'start' | 'end', description: string): void {

@@ -11,6 +11,8 @@ import { ClientActor, FinalReaderActor, type ClientDeps } from '../sim/workload'
 import { checkHistory } from '../sim/checker';
 import { Nemesis, drawRandomFaults } from '../faults';
 import type { ScenarioConfig } from '../scenarios';
+import { clusterViewOf } from './cluster_view';
+import { runLivenessProbe } from './liveness';
 import { buildOracle } from './oracle';
 import { buildReport } from './report';
 import type { RunReport } from './report_types';
@@ -137,7 +139,13 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
     sim.addNode(nodeId(name), reader);
     return reader;
   });
-  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'));
+  const view = clusterViewOf({
+    controller,
+    metadata,
+    numPartitions: scenario.broker.transactionStateLogNumPartitions,
+    clients: scenario.clients.map((client) => client.name),
+  });
+  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'), view);
   const drawn =
     scenario.nemesis === null
       ? []
@@ -148,7 +156,9 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
 
 /**
  * Workload with faults until `run.duration.ms`; heal (faults end, no new operations) until the
- * cluster settles or `run.heal.ms` passes; then the final reads. Returns whether it converged.
+ * cluster settles or `run.heal.ms` passes; the liveness probe (`liveness.ts`) for at most
+ * `run.liveness.ms`; settling again; then the final reads. Returns whether it converged and, if
+ * not, what did not.
  */
 function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean; detail: string } {
   const { sim, control, nemesis, clients, brokers, readers } = world;
@@ -160,18 +170,28 @@ function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean
   const busyClients = (): number => clients.filter((client) => client.busy).length;
   const settled = (): boolean => busyClients() === 0 && openTransactionCount(brokers) === 0;
   sim.runUntil(sim.nowUs + scenario.healMs * 1000, () => control.stopping && settled());
-  let converged = settled();
-  let detail = converged
-    ? `settled at ${sim.nowUs} us`
-    : `after heal: ${busyClients()} clients busy, ` +
-      `${openTransactionCount(brokers)} partitions not stable (LSO below LEO)`;
+  const problems: string[] = [];
+  if (!settled()) {
+    problems.push(
+      `after heal: ${busyClients()} clients busy, ` +
+        `${openTransactionCount(brokers)} partitions not stable (LSO below LEO)`,
+    );
+  }
+  const probe = runLivenessProbe(
+    { ...world, specs: scenario.clients, history: world.recorder.history },
+    scenario.livenessMs * 1000,
+  );
+  problems.push(...probe.problems);
+  sim.runUntil(sim.nowUs + scenario.healMs * 1000, settled);
+  const settledUs = sim.nowUs;
   sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
   sim.runUntil(sim.nowUs + FINAL_READ_US_MAX, () => readers.every((reader) => reader.done));
-  if (!readers.every((reader) => reader.done)) {
-    converged = false;
-    detail += '; final reads did not complete';
+  if (!readers.every((reader) => reader.done)) problems.push('final reads did not complete');
+  const notes = probe.notes.length === 0 ? '' : `; ${probe.notes.join('; ')}`;
+  if (problems.length === 0) {
+    return { converged: true, detail: `settled at ${settledUs} us, probes passed${notes}` };
   }
-  return { converged, detail };
+  return { converged: false, detail: problems.join('; ') + notes };
 }
 
 function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConfig): Broker {

@@ -226,6 +226,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
         sendIntervalMs: 10,
         transactionIntervalMs: 50,
         abortEvery: 4,
+        onFenced: 'stop',
         topics: ['events', 'audit'],
       },
     },
@@ -292,6 +293,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
       kind: 'partition',
       nodes: ['b1', 'A'],
       between: ['b2', 'b3', 'S', 'R'],
+      direction: 'both',
       atMs: 3000,
       forMs: 4000,
       line: lineOf(FULL, '- kind: partition'),
@@ -301,6 +303,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
   expect: { anomalies: ['zombie-write'], allowed: [], detectPercentMin: 90, fenced: ['A'] },
   durationMs: 60000,
   healMs: 30000,
+  livenessMs: 60000,
   eventsMax: 20000000,
   seeds: { first: 3, last: 7 },
 };

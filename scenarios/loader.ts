@@ -21,17 +21,15 @@ import {
   scenarioFileSchema,
   workloadKindOf,
   type ClientEntry,
-  type FaultEntry,
   type PathSegment,
   type Problem,
   type ScenarioFile,
 } from './schema';
-import type { ClientConfig, FaultSpec, ProducerSettings, ScenarioConfig } from './scenario_types';
+import type { ClientConfig, ProducerSettings, ScenarioConfig } from './scenario_types';
+import { resolveFault, resolveNemesis } from './fault_resolve';
 
 /** File names the directory walk picks up. */
 const SCENARIO_FILE_NAME = /\.ya?ml$/;
-/** Fault probabilities become exact ratios over this denominator. */
-const PROBABILITY_DENOMINATOR = 1_000_000;
 
 /**
  * Parses and validates scenario text. Pure: the same text and name give the same config. The
@@ -241,7 +239,9 @@ function resolveScenario(options: {
 }): ScenarioConfig {
   const { scenario, lines } = options;
   const { broker, network, run } = scenario;
-  const nodes = [...brokerNames(scenario.cluster.brokers), ...scenario.clients.map((c) => c.name)];
+  const brokers = brokerNames(scenario.cluster.brokers);
+  const nodeSet = { brokers, nodes: [...brokers, ...scenario.clients.map((c) => c.name)] };
+  const clients = scenario.clients.map(resolveClient);
   return {
     file: options.file,
     name: scenario.name,
@@ -276,23 +276,19 @@ function resolveScenario(options: {
       verificationGuardBeforeEpochCheck: scenario.bugs['verification.guard.before.epoch.check'],
     },
     network: { delayUsMin: network['delay.us.min'], delayUsMax: network['delay.us.max'] },
-    clients: scenario.clients.map(resolveClient),
+    clients,
     faults: scenario.faults.map((fault, index) =>
-      resolveFault({ fault, nodes, line: lines.lineOf(['faults', index]) }),
+      resolveFault({ fault, nodeSet, line: lines.lineOf(['faults', index]) }),
     ),
-    nemesis:
-      scenario.nemesis === undefined
-        ? null
-        : {
-            kinds: scenario.nemesis.kinds,
-            targets: scenario.nemesis.targets ?? brokerNames(scenario.cluster.brokers),
-            nodes,
-            startMs: scenario.nemesis['start.ms'],
-            stopMs: scenario.nemesis['stop.ms'] ?? scenario.run['duration.ms'],
-            intervalMs: scenario.nemesis['interval.ms'],
-            durationMsMin: scenario.nemesis['duration.ms.min'],
-            durationMsMax: scenario.nemesis['duration.ms.max'],
-          },
+    nemesis: resolveNemesis({
+      scenario,
+      nodeSet,
+      clients,
+      timeouts: {
+        replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
+        brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],
+      },
+    }),
     expect: {
       anomalies: scenario.expect.anomalies,
       allowed: scenario.expect.allowed,
@@ -301,6 +297,7 @@ function resolveScenario(options: {
     },
     durationMs: run['duration.ms'],
     healMs: run['heal.ms'],
+    livenessMs: run['liveness.ms'],
     eventsMax: run['events.max'],
     seeds: run.seeds,
   };
@@ -353,6 +350,7 @@ function resolveClient(client: ClientEntry): ClientConfig {
       transactionIntervalMs:
         workload['transaction.interval.ms'] ?? WORKLOAD_DEFAULTS.transactionIntervalMs,
       abortEvery: workload['abort.every'] ?? WORKLOAD_DEFAULTS.abortEvery,
+      onFenced: workload['on.fenced'] ?? 'stop',
       topics,
     },
   };
@@ -382,51 +380,4 @@ function resolveProducerSettings(config: ClientEntry['config']): ProducerSetting
 function given<Value>(value: Value | undefined, key: string): Value {
   if (value === undefined) throw new Error(`Scenario rules let a missing ${key} through`);
   return value;
-}
-
-/** One fault entry → its spec, with `null` for "any node" and the item's line. */
-function resolveFault(options: {
-  readonly fault: FaultEntry;
-  readonly nodes: readonly string[];
-  readonly line: number | undefined;
-}): FaultSpec {
-  const { fault } = options;
-  const line = options.line === undefined ? {} : { line: options.line };
-  const atMs = fault['at.ms'];
-  switch (fault.kind) {
-    case 'pause':
-      return { kind: 'pause', target: fault.target, atMs, forMs: fault['for.ms'], ...line };
-    case 'crash': {
-      const forMs = fault['for.ms'] ?? null;
-      return { kind: 'crash', target: fault.target, atMs, forMs, mode: fault.mode, ...line };
-    }
-    case 'drop':
-    case 'duplicate':
-    case 'delay': {
-      const probability = fault.kind === 'delay' ? 1 : fault.probability;
-      return {
-        kind: fault.kind,
-        from: fault.from ?? null,
-        to: fault.to ?? null,
-        messages: fault.messages,
-        probability: {
-          numerator: Math.round(probability * PROBABILITY_DENOMINATOR),
-          denominator: PROBABILITY_DENOMINATOR,
-        },
-        delayMs: fault.kind === 'delay' ? fault['delay.ms'] : 0,
-        atMs,
-        forMs: fault['for.ms'],
-        ...line,
-      };
-    }
-    case 'partition': {
-      const isolated = fault.nodes;
-      const between = fault.between ?? options.nodes.filter((node) => !isolated.includes(node));
-      return { kind: 'partition', nodes: isolated, between, atMs, forMs: fault['for.ms'], ...line };
-    }
-    default: {
-      const unreachable: never = fault;
-      throw new Error(`Unknown fault kind: ${JSON.stringify(unreachable)}`);
-    }
-  }
 }

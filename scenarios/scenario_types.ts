@@ -7,6 +7,9 @@
  */
 
 import type { ConsumerConfig, IsolationLevel, ProducerConfig } from '../sim/actors';
+import type { FaultSpec, RandomNemesisConfig } from './fault_specs';
+
+export type { FaultSpec, RandomFaultKindSpec, RandomNemesisConfig, RatioSpec } from './fault_specs';
 
 /** A consumer's isolation level (`isolation.level`). */
 export type { IsolationLevel };
@@ -32,6 +35,11 @@ export interface TransactionalWorkload {
   readonly transactionIntervalMs: number;
   /** Every n-th transaction is aborted by the application; 0 never (`abort.every`). @default 0 */
   readonly abortEvery: number;
+  /**
+   * What the application does when fenced (`on.fenced`): `stop` ends the instance; `restart`
+   * starts a new producer instance that calls initTransactions again. @default 'stop'
+   */
+  readonly onFenced: 'stop' | 'restart';
   /** The topics it writes; records go to partitions drawn from the seed. */
   readonly topics: readonly string[];
 }
@@ -131,66 +139,6 @@ export interface BugSwitches {
   readonly verificationGuardBeforeEpochCheck: boolean;
 }
 
-/** A scripted fault. Times are milliseconds from the start of the run. */
-export type FaultSpec =
-  | {
-      readonly kind: 'pause';
-      readonly target: string;
-      readonly atMs: number;
-      readonly forMs: number;
-      readonly line?: number;
-    }
-  | {
-      readonly kind: 'crash';
-      readonly target: string;
-      readonly atMs: number;
-      /** Restart after this long; null keeps it down until the heal phase. */
-      readonly forMs: number | null;
-      readonly mode: 'process' | 'power-loss';
-      readonly line?: number;
-    }
-  | {
-      readonly kind: 'drop' | 'duplicate' | 'delay';
-      /** Source node; null matches every node. */
-      readonly from: string | null;
-      /** Target node; null matches every node. */
-      readonly to: string | null;
-      /** Kafka message kinds (`ProduceResponse`); empty matches all. */
-      readonly messages: readonly string[];
-      /** For drop and duplicate: the probability, as an exact ratio. */
-      readonly probability: { readonly numerator: number; readonly denominator: number };
-      /** For delay: extra delay per message. */
-      readonly delayMs: number;
-      readonly atMs: number;
-      readonly forMs: number;
-      readonly line?: number;
-    }
-  | {
-      readonly kind: 'partition';
-      /** Nodes on one side; `between` lists the other side. */
-      readonly nodes: readonly string[];
-      readonly between: readonly string[];
-      readonly atMs: number;
-      readonly forMs: number;
-      readonly line?: number;
-    };
-
-/** A random nemesis (`nemesis:`): faults drawn from the seed. Times in milliseconds. */
-export interface RandomNemesisConfig {
-  readonly kinds: ReadonlyArray<'crash' | 'power-loss' | 'pause' | 'partition'>;
-  /** @default every broker */
-  readonly targets: readonly string[];
-  /** Every broker and client: a partition cuts the target off from all of them. */
-  readonly nodes: readonly string[];
-  /** @default 0 */
-  readonly startMs: number;
-  /** @default run.duration.ms */
-  readonly stopMs: number;
-  readonly intervalMs: number;
-  readonly durationMsMin: number;
-  readonly durationMsMax: number;
-}
-
 /** What the scenario says must hold. */
 export interface Expectations {
   /**
@@ -241,6 +189,11 @@ export interface ScenarioConfig {
   readonly durationMs: number;
   /** How long the heal phase may take before final reads (`run.heal.ms`). @default 60000 */
   readonly healMs: number;
+  /**
+   * How long the liveness probe after heal may take (`run.liveness.ms`): producers must commit
+   * again, consumers catch up and every LSO reach its HW within it. @default 60000
+   */
+  readonly livenessMs: number;
   /** Budget on executed events (`run.events.max`). @default 20000000 */
   readonly eventsMax: number;
   /** The seed range the main job and sweeps use (`run.seeds`). @default { first: 1, last: 20 } */

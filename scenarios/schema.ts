@@ -8,8 +8,9 @@
  * case first (`must be an integer >= 1`).
  */
 import { z } from 'zod';
-import { KAFKA_MESSAGE_KINDS } from '../sim/actors/protocol/message_kinds';
-import { checkNemesis } from './nemesis_rules';
+import { checkFault, checkNemesis, faultContextOf } from './nemesis_rules';
+import { faultSchema, nemesisSchema } from './fault_schema';
+import { boolean, integer, list, message, oneOf, positive, section, text } from './schema_helpers';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 
 /** Kafka's producer defaults (reference §8); `enable.idempotence` is resolved by the loader. */
@@ -62,66 +63,6 @@ const CONSUMER_CONFIG_KEYS: ReadonlySet<string> = new Set([
   'auto.offset.reset',
   'request.timeout.ms',
 ]);
-
-/** The error-map parameter zod accepts on a schema or a check. */
-interface ErrorParam {
-  readonly error: (issue: { readonly code?: string; readonly input?: unknown }) => string;
-}
-
-/** A message for a value that is wrong, or `is required` when the key is missing. */
-function message(text: string): ErrorParam {
-  return { error: (issue) => (issue.input === undefined ? 'is required' : text) };
-}
-
-/** A strict mapping whose unknown-key issue lists the known keys. */
-function section<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
-  const known = `known keys are ${Object.keys(shape).join(', ')}`;
-  return z.strictObject(shape, {
-    error: (issue) => {
-      if (issue.code === 'unrecognized_keys') return known;
-      return issue.input === undefined ? 'is required' : 'must be a mapping';
-    },
-  });
-}
-
-/** An integer in `[min, max]`, with one message for every way it can be wrong. */
-function integer(options: { readonly min: number; readonly max?: number; readonly text?: string }) {
-  const text =
-    options.text ??
-    (options.max === undefined
-      ? `must be an integer >= ${options.min}`
-      : `must be an integer from ${options.min} to ${options.max}`);
-  const schema = z.int(message(text)).min(options.min, message(text));
-  return options.max === undefined ? schema : schema.max(options.max, message(text));
-}
-
-/** An integer that must be greater than zero. */
-function positive() {
-  return integer({ min: 1, text: 'must be an integer > 0' });
-}
-
-/** A non-empty string. */
-function text() {
-  return z.string(message('must be a string')).min(1, message('must not be empty'));
-}
-
-/** A boolean. */
-function boolean() {
-  return z.boolean(message('must be true or false'));
-}
-
-/** One of a fixed list of values, listed in the message. */
-function oneOf<const Values extends readonly [string | number, ...(string | number)[]]>(
-  values: Values,
-) {
-  return z.literal(values, message(`must be one of ${values.join(', ')}`));
-}
-
-/** A list of items, empty or not. */
-function list<Item extends z.ZodType>(item: Item, options: { readonly empty: boolean }) {
-  const schema = z.array(item, message('must be a list'));
-  return options.empty ? schema : schema.min(1, message('must not be empty'));
-}
 
 /** Kafka's legal topic name characters (`Topic.validate`), at most 249 of them. */
 const TOPIC_NAME = /^[A-Za-z0-9._-]{1,249}$/;
@@ -194,6 +135,7 @@ const workloadSchema = section({
   'send.interval.ms': integer({ min: 0 }).optional(),
   'transaction.interval.ms': integer({ min: 0 }).optional(),
   'abort.every': integer({ min: 0 }).optional(),
+  'on.fenced': oneOf(['stop', 'restart']).optional(),
   sends: integer({ min: 1 }).optional(),
   'poll.interval.ms': integer({ min: 1 }).optional(),
 });
@@ -204,54 +146,6 @@ const clientSchema = section({
   config: clientConfigSchema.prefault({}),
   workload: workloadSchema,
 });
-
-/** Keys every scheduled fault has. */
-const timing = { 'at.ms': integer({ min: 0 }), 'for.ms': positive() };
-
-/** Keys of the link faults: which messages on which link. */
-const link = {
-  ...timing,
-  from: text().optional(),
-  to: text().optional(),
-  messages: list(oneOf(KAFKA_MESSAGE_KINDS), { empty: true }).default([]),
-};
-
-const probability = z
-  .number(message('must be a number'))
-  .min(0.000001, message('must be a number > 0 and <= 1, at least 0.000001'))
-  .max(1, message('must be a number > 0 and <= 1'));
-
-const FAULT_KINDS = ['pause', 'crash', 'drop', 'duplicate', 'delay', 'partition'] as const;
-
-const faultSchema = z.discriminatedUnion(
-  'kind',
-  [
-    section({ kind: z.literal('pause'), target: text(), ...timing }),
-    section({
-      kind: z.literal('crash'),
-      target: text(),
-      'at.ms': timing['at.ms'],
-      'for.ms': positive().optional(),
-      mode: oneOf(['process', 'power-loss']).default('process'),
-    }),
-    section({ kind: z.literal('drop'), ...link, probability: probability.default(1) }),
-    section({ kind: z.literal('duplicate'), ...link, probability: probability.default(1) }),
-    section({ kind: z.literal('delay'), ...link, 'delay.ms': positive() }),
-    section({
-      kind: z.literal('partition'),
-      nodes: list(text(), { empty: false }),
-      between: list(text(), { empty: false }).optional(),
-      ...timing,
-    }),
-  ],
-  {
-    error: (issue) => {
-      const input = issue.input;
-      if (typeof input !== 'object' || input === null) return 'must be a mapping';
-      return 'kind' in input ? `must be one of ${FAULT_KINDS.join(', ')}` : 'is required';
-    },
-  },
-);
 
 const expectSchema = section({
   anomalies: list(oneOf(ANOMALY_KINDS), { empty: true }).default([]),
@@ -281,6 +175,7 @@ const seedsSchema = z
 const runSchema = section({
   'duration.ms': positive(),
   'heal.ms': positive().default(60000),
+  'liveness.ms': positive().default(60000),
   'events.max': positive().default(20000000),
   seeds: seedsSchema.prefault('1..20'),
 });
@@ -294,16 +189,6 @@ const runSchema = section({
  * if (result.success) console.log(result.data.run['duration.ms']);
  * ```
  */
-const nemesisSchema = section({
-  kinds: list(oneOf(['crash', 'power-loss', 'pause', 'partition']), { empty: false }),
-  targets: list(text(), { empty: false }).optional(),
-  'start.ms': integer({ min: 0 }).default(0),
-  'stop.ms': positive().optional(),
-  'interval.ms': positive(),
-  'duration.ms.min': positive(),
-  'duration.ms.max': positive(),
-});
-
 export const scenarioFileSchema = section({
   name: text(),
   description: z.string(message('must be a string')).trim().default(''),
@@ -405,6 +290,7 @@ const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly str
         'send.interval.ms',
         'transaction.interval.ms',
         'abort.every',
+        'on.fenced',
       ],
     },
   ],
@@ -491,9 +377,9 @@ export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
     const detail = `must be >= delay.us.min: ${network['delay.us.min']}`;
     problems.push({ path: ['network', 'delay.us.max'], detail });
   }
-  const nodes = [...brokers, ...clientNames];
-  scenario.faults.forEach((fault, index) => checkFault({ fault, index, nodes, problems }));
-  checkNemesis({ nemesis: scenario.nemesis, nodes, problems });
+  const context = faultContextOf(scenario, brokers);
+  scenario.faults.forEach((fault, index) => checkFault({ fault, index, context, problems }));
+  checkNemesis({ nemesis: scenario.nemesis, context, problems });
   scenario.expect.fenced.forEach((name, index) => {
     if (clientNames.has(name)) return;
     const detail = `unknown client ${name}: expected one of ${[...clientNames].join(', ')}`;
@@ -557,50 +443,5 @@ function checkIdempotence(options: {
   } else if (transactional && explicit === undefined && conflict !== undefined) {
     const detail = `${refusal}, which needs ${conflict.need}`;
     options.problems.push({ path: [...base, conflict.key], detail });
-  }
-}
-
-/** Every node a fault names must be a broker or a client of this scenario. */
-function checkFault(options: {
-  readonly fault: FaultEntry;
-  readonly index: number;
-  readonly nodes: readonly string[];
-  readonly problems: Problem[];
-}): void {
-  const { fault, index, nodes, problems } = options;
-  const checkNode = (node: string | undefined, path: readonly PathSegment[]): void => {
-    if (node === undefined || nodes.includes(node)) return;
-    problems.push({ path, detail: `unknown node ${node}: expected one of ${nodes.join(', ')}` });
-  };
-  switch (fault.kind) {
-    case 'pause':
-    case 'crash':
-      checkNode(fault.target, ['faults', index, 'target']);
-      return;
-    case 'drop':
-    case 'duplicate':
-    case 'delay':
-      checkNode(fault.from, ['faults', index, 'from']);
-      checkNode(fault.to, ['faults', index, 'to']);
-      return;
-    case 'partition': {
-      fault.nodes.forEach((node, position) => {
-        checkNode(node, ['faults', index, 'nodes', position]);
-      });
-      fault.between?.forEach((node, position) => {
-        const path = ['faults', index, 'between', position];
-        checkNode(node, path);
-        if (fault.nodes.includes(node)) problems.push({ path, detail: `${node} is also in nodes` });
-      });
-      if (fault.between === undefined && nodes.every((node) => fault.nodes.includes(node))) {
-        const detail = 'must leave at least one node on the other side';
-        problems.push({ path: ['faults', index, 'nodes'], detail });
-      }
-      return;
-    }
-    default: {
-      const unreachable: never = fault;
-      throw new Error(`Unknown fault kind: ${JSON.stringify(unreachable)}`);
-    }
   }
 }

@@ -32,6 +32,9 @@ export interface ClientDeps {
 
 type App = TransactionsApp | SendsApp | PollsApp;
 
+/** Correlation ids each producer instance may use before the next instance's range begins. */
+const PRODUCER_CORRELATION_IDS_PER_INSTANCE = 100_000_000;
+
 /** A client node running one application. */
 export class ClientActor implements Actor<KafkaMessage> {
   private producer: KafkaProducer | null = null;
@@ -40,6 +43,8 @@ export class ClientActor implements Actor<KafkaMessage> {
   private app: App | null = null;
   private readonly processes: ProcessPool;
   private readonly writer: HistoryWriter;
+  /** Producer instances created so far (restarts after fencing start a new one). */
+  private producerGenerations = 0;
 
   constructor(
     private readonly spec: ClientSpec,
@@ -54,6 +59,31 @@ export class ClientActor implements Actor<KafkaMessage> {
     return this.app?.busy ?? false;
   }
 
+  /**
+   * Starts the liveness probe of the application: one more committed transaction or
+   * acknowledged send, or polling until caught up. False when there is no application (the
+   * node is down) or its producer was fenced for good.
+   */
+  probe(): boolean {
+    return this.app?.probe() ?? false;
+  }
+
+  /** Whether the producer's probe succeeded (always false for a consumer). */
+  get probeDone(): boolean {
+    const app = this.app;
+    return app !== null && !(app instanceof PollsApp) && app.probeDone;
+  }
+
+  /** Ends the probe. */
+  endProbe(): void {
+    this.app?.endProbe();
+  }
+
+  /** A consumer application's position on `tp`; undefined for producers or without one. */
+  consumerPosition(tp: TopicPartition): number | undefined {
+    return this.app instanceof PollsApp ? this.app.position(tp) : undefined;
+  }
+
   onStart(ctx: Ctx): void {
     const partitions = this.partitions();
     const metadata = newClientMetadata(this.deps, ctx, {
@@ -64,7 +94,8 @@ export class ClientActor implements Actor<KafkaMessage> {
     if (this.spec.role === 'producer') {
       const producer = new KafkaProducer(this.spec.settings, metadata, ctx);
       metadata.onUpdate = () => producer.onMetadataUpdate();
-      const appDeps = { ...this.deps, writer: this.writer, partitions, ctx };
+      const restart = (): KafkaProducer => this.restartProducer(metadata, ctx);
+      const appDeps = { ...this.deps, writer: this.writer, partitions, ctx, restart };
       const workload = this.spec.workload;
       const transactionalId = this.spec.settings.transactionalId;
       this.producer = producer;
@@ -93,7 +124,28 @@ export class ClientActor implements Actor<KafkaMessage> {
     } satisfies AppTimer);
   }
 
+  /**
+   * A new producer instance after fencing: its correlation ids start past every earlier
+   * instance's, and timers of earlier instances are dropped (see {@link onTimer}).
+   */
+  private restartProducer(metadata: ClientMetadata, ctx: Ctx): KafkaProducer {
+    if (this.spec.role !== 'producer') throw new Error('Only a producer restarts');
+    this.producerGenerations += 1;
+    const generation = this.producerGenerations;
+    const tagged: Ctx = {
+      ...ctx,
+      setTimer: (delayUs, payload) =>
+        ctx.setTimer(delayUs, { owner: 'producer-generation', generation, payload }),
+    };
+    const base = generation * PRODUCER_CORRELATION_IDS_PER_INSTANCE + 1;
+    const producer = new KafkaProducer(this.spec.settings, metadata, tagged, base);
+    metadata.onUpdate = () => producer.onMetadataUpdate();
+    this.producer = producer;
+    return producer;
+  }
+
   onCrash(_mode: CrashMode): void {
+    this.producerGenerations = 0;
     this.clientMetadata = null;
     this.producer = null;
     this.consumer = null;
@@ -120,6 +172,12 @@ export class ClientActor implements Actor<KafkaMessage> {
       const appTimer = payload as AppTimer;
       if (appTimer.type === 'start') this.app?.start();
       else this.app?.onTimer(appTimer);
+    } else if (timer.owner === 'producer-generation') {
+      const tagged = payload as { generation: number; payload: unknown };
+      if (tagged.generation !== this.producerGenerations) return;
+      this.producer?.onTimer(tagged.payload as Parameters<KafkaProducer['onTimer']>[0]);
+    } else if (this.producerGenerations > 0 && timer.owner === 'producer') {
+      // A timer of the first producer instance, replaced after fencing: it is gone.
     } else if (timer.owner === 'consumer') {
       this.consumer?.onTimer(payload as Parameters<KafkaConsumer['onTimer']>[0]);
     } else {

@@ -32,6 +32,8 @@ export function pollValue(consumer: KafkaConsumer, records: readonly ConsumerRec
 
 /** A consumer application polling on a fixed interval. */
 export class PollsApp {
+  /** Set by the liveness check after heal: keep polling to catch up. */
+  private probing = false;
   constructor(
     private readonly spec: PollsSpec,
     private readonly consumer: KafkaConsumer,
@@ -56,8 +58,25 @@ export class PollsApp {
     if (timer.type === 'poll') this.pollOnce();
   }
 
+  /** Polls again after the workload stopped, so the liveness check can see it catch up. */
+  probe(): boolean {
+    this.probing = true;
+    if (!this.consumer.polling) this.pollOnce();
+    return true;
+  }
+
+  /** Ends the probe: no further polls. */
+  endProbe(): void {
+    this.probing = false;
+  }
+
+  /** The consumer's position on `tp`, if it has one. */
+  position(tp: TopicPartition): number | undefined {
+    return this.consumer.position(tp);
+  }
+
   private pollOnce(): void {
-    if (this.deps.control.stopping) return;
+    if (this.deps.control.stopping && !this.probing) return;
     const op = this.deps.writer.invoke('poll', pollValue(this.consumer, []));
     this.consumer.poll((records) => {
       this.deps.writer.complete(op, 'ok', pollValue(this.consumer, records));

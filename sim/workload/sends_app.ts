@@ -16,6 +16,9 @@ const DEFINITE_FAILURES = new Set<KafkaErrorCode>(['TRANSACTION_ABORTABLE', 'INV
 export class SendsApp {
   private sent = 0;
   private open = 0;
+  private probePending = false;
+  /** True once a liveness-probe send was acknowledged. */
+  probeDone = false;
 
   constructor(
     private readonly spec: SendsSpec,
@@ -42,13 +45,23 @@ export class SendsApp {
     if (timer.type === 'next-send') this.sendNext();
   }
 
+  /** Asks for one more acknowledged send (the liveness probe); false when the producer is dead. */
+  probe(): boolean {
+    if (this.producer.state === 'FATAL_ERROR') return false;
+    this.probePending = true;
+    this.sendNext();
+    return true;
+  }
+
+  /** Ends the probe: no further sends. */
+  endProbe(): void {
+    this.probePending = false;
+  }
+
   private sendNext(): void {
-    if (
-      this.deps.control.stopping ||
-      this.sent >= this.spec.sends ||
-      this.producer.state === 'FATAL_ERROR'
-    )
-      return;
+    const more = this.sent < this.spec.sends && !this.deps.control.stopping;
+    if (!(more || this.probePending) || this.producer.state === 'FATAL_ERROR') return;
+    const probe = this.probePending;
     this.sent += 1;
     const tp = this.deps.ctx.rng.pick(this.deps.partitions);
     const send = { topic: tp.topic, partition: tp.partition, value: this.deps.nextValue() };
@@ -58,6 +71,10 @@ export class SendsApp {
       this.open -= 1;
       const identity = { producerId: result.producerId, producerEpoch: result.producerEpoch };
       if (result.error === 'NONE') {
+        if (probe) {
+          this.probeDone = true;
+          this.probePending = false;
+        }
         this.deps.writer.complete(op, 'ok', {
           send: { ...send, offset: result.offset },
           ...identity,

@@ -5,6 +5,11 @@
  * fatal error (fencing) ends this instance. Each transaction is one `txn` operation: `ok` when
  * the commit (or the chosen abort) was acknowledged, `fail` when it certainly did not commit,
  * `info` when a commit was sent and the outcome is unknown.
+ *
+ * With `on.fenced: restart` a fenced instance is replaced by a new producer that calls
+ * initTransactions again (and so fences whoever holds the id). After the heal phase the runner
+ * may ask for a probe: one more transaction that must commit, the liveness check's evidence that
+ * the producer still makes progress.
  */
 import type { ActorContext } from '../kernel';
 import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from '../actors';
@@ -26,6 +31,8 @@ interface CurrentTxn {
   readonly commit: boolean;
   readonly sends: SendMicroOp[];
   readonly offsets: number[];
+  /** Started while a liveness probe was wanted. */
+  readonly probe: boolean;
   sent: number;
   firstError: KafkaErrorCode | null;
 }
@@ -35,6 +42,9 @@ export class TransactionsApp {
   private transactionsStarted = 0;
   private current: CurrentTxn | null = null;
   private dead = false;
+  private probePending = false;
+  /** True once a probe transaction committed. */
+  probeDone = false;
   /** True while an operation is open. */
   get busy(): boolean {
     return this.current !== null;
@@ -42,8 +52,10 @@ export class TransactionsApp {
 
   constructor(
     private readonly spec: TransactionsSpec & { transactionalId: string },
-    private readonly producer: KafkaProducer,
+    private producer: KafkaProducer,
     private readonly deps: {
+      /** A fresh producer instance for `on.fenced: restart`. */
+      readonly restart?: () => KafkaProducer;
       readonly writer: HistoryWriter;
       readonly control: WorkloadControl;
       readonly partitions: readonly TopicPartition[];
@@ -81,13 +93,37 @@ export class TransactionsApp {
     else if (timer.type === 'next-transaction') this.nextTransaction();
   }
 
-  private nextTransaction(): void {
-    if (
-      this.dead ||
-      this.deps.control.stopping ||
-      this.transactionsStarted >= this.spec.transactions
-    )
+  /**
+   * Asks for one more committed transaction (the liveness probe); false when this instance was
+   * fenced and does not restart, so it is not expected to make progress.
+   */
+  probe(): boolean {
+    if (this.dead && this.spec.onFenced !== 'restart') return false;
+    this.probePending = true;
+    if (this.dead) this.restart();
+    else if (this.current === null && this.producer.state === 'READY') this.nextTransaction();
+    return true;
+  }
+
+  /** Ends the probe: no transaction starts after the current one. */
+  endProbe(): void {
+    this.probePending = false;
+  }
+
+  /** A new producer instance that initializes again (`on.fenced: restart`). */
+  private restart(): void {
+    if (this.deps.restart === undefined) {
+      this.dead = true;
       return;
+    }
+    this.dead = false;
+    this.producer = this.deps.restart();
+    this.start();
+  }
+
+  private nextTransaction(): void {
+    const more = this.transactionsStarted < this.spec.transactions && !this.deps.control.stopping;
+    if (this.dead || !(more || this.probePending)) return;
     const error = this.producer.beginTransaction();
     if (error !== 'NONE') {
       this.dead = true;
@@ -106,7 +142,9 @@ export class TransactionsApp {
       commit,
       sends,
     });
-    this.current = { op, commit, sends, offsets: sends.map(() => -1), sent: 0, firstError: null };
+    const offsets = sends.map(() => -1);
+    const probe = this.probePending;
+    this.current = { op, commit, sends, offsets, probe, sent: 0, firstError: null };
     this.sendNext();
   }
 
@@ -165,8 +203,14 @@ export class TransactionsApp {
       producerEpoch: this.producer.producerEpoch,
     };
     this.deps.writer.complete(txn.op, type, value, error === 'NONE' ? undefined : error);
+    if (type === 'ok' && txn.commit && txn.probe) {
+      this.probeDone = true;
+      this.probePending = false;
+    }
     if (this.producer.state === 'FATAL_ERROR') {
-      this.dead = true;
+      const restart = !this.deps.control.stopping || this.probePending;
+      if (this.spec.onFenced === 'restart' && restart) this.restart();
+      else this.dead = true;
       return;
     }
     this.deps.ctx.setTimer(this.spec.transactionIntervalMs * 1000, {

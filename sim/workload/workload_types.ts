@@ -15,6 +15,12 @@ export interface TransactionsSpec {
   /** Every n-th transaction is aborted by the application; 0 never. */
   readonly abortEvery: number;
   readonly topics: readonly string[];
+  /**
+   * What the application does when its producer is fenced: `stop` (the instance ends, Kafka's
+   * advice) or `restart` (a new producer instance calls initTransactions again, as a deployment
+   * that restarts on every crash does). @default 'stop'
+   */
+  readonly onFenced?: 'stop' | 'restart';
 }
 
 /** A non-transactional producer's application: `sends` single-record sends. */

@@ -49,6 +49,8 @@ export class Controller implements Actor<KafkaMessage> {
   /** Oracle: every election. */
   readonly elections: ElectionRecord[] = [];
   private correlationIds = 1;
+  /** The controller's context, kept for admin operations (the controller never crashes). */
+  private ctx: Ctx | null = null;
 
   constructor(
     private readonly brokers: readonly NodeId[],
@@ -65,6 +67,7 @@ export class Controller implements Actor<KafkaMessage> {
   }
 
   onStart(ctx: Ctx): void {
+    this.ctx = ctx;
     ctx.setTimer(SESSION_CHECK_INTERVAL_US, 'session-check');
   }
 
@@ -173,6 +176,34 @@ export class Controller implements Actor<KafkaMessage> {
       kind,
     });
     return next;
+  }
+
+  /**
+   * Admin operation for the fault injector (style rule 17's one exception): forces an unclean
+   * election of `topic`-`partition` whatever `unclean.leader.election.enable` says. A live
+   * replica outside the ISR is preferred, else any live replica other than the leader; it leads
+   * with an ISR of itself, as an unclean election leaves it (R1.16). Returns the new leader, or
+   * null when no other live replica exists.
+   */
+  forceUncleanElection(topic: string, partition: number): string | null {
+    const ctx = this.ctx;
+    const state = this.partitions.get(partitionKey({ topic, partition }));
+    if (ctx === null || state === undefined) return null;
+    const live = state.replicas.filter((replica) => !this.fenced.has(replica));
+    const outside = live.find((replica) => !state.isr.includes(replica));
+    const chosen = outside ?? live.find((replica) => replica !== state.leader);
+    if (chosen === undefined) return null;
+    const next = { ...state, leader: chosen, leaderEpoch: state.leaderEpoch + 1, isr: [chosen] };
+    this.elections.push({
+      timeUs: ctx.nowUs(),
+      topic,
+      partition,
+      leader: chosen,
+      leaderEpoch: next.leaderEpoch,
+      kind: 'unclean',
+    });
+    this.publish([this.store({ ...next, partitionEpoch: state.partitionEpoch + 1 })], ctx);
+    return chosen;
   }
 
   /** KIP-497: the leader proposes a new ISR for its current epochs. */

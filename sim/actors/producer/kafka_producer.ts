@@ -82,7 +82,10 @@ export class KafkaProducer {
     private readonly config: ProducerConfig,
     private readonly metadata: ProducerMetadata,
     private readonly ctx: Ctx,
+    /** The first correlation id: a restarted instance starts past its predecessor's. @default 1 */
+    correlationIdBase = 1,
   ) {
+    this.correlationIds = correlationIdBase;
     this.sender = new RecordSender(
       config,
       metadata,

@@ -1,0 +1,56 @@
+/**
+ * The runner's implementation of the nemesis's {@link ClusterView}: leaders from the partition
+ * states the controller publishes, and a transactional.id's coordinator through one function,
+ * {@link coordinatorOf}, asked at fault time.
+ */
+import {
+  CONTROLLER_ID,
+  transactionStatePartitionFor,
+  type ClusterMetadata,
+  type Controller,
+} from '../sim/actors';
+import type { ClusterView } from '../faults';
+
+/** The internal topic that places transaction coordinators. */
+const TRANSACTION_STATE_TOPIC = '__transaction_state';
+
+/**
+ * The broker coordinating `transactionalId` now: the current leader of partition
+ * `transactionStatePartitionFor(id, transaction.state.log.num.partitions)` of
+ * `__transaction_state` when the controller manages that topic, else the placement
+ * `ClusterMetadata.coordinatorFor` computes (the model before __transaction_state is replicated).
+ * Null while that partition is offline.
+ * @example coordinatorOf({ controller, metadata, numPartitions: 50 }, 'orders-tx') // 'b2'
+ */
+export function coordinatorOf(
+  cluster: { controller: Controller; metadata: ClusterMetadata; numPartitions: number },
+  transactionalId: string,
+): string | null {
+  const partition = transactionStatePartitionFor(transactionalId, cluster.numPartitions);
+  const state = cluster.controller
+    .partitionStates()
+    .find((tp) => tp.topic === TRANSACTION_STATE_TOPIC && tp.partition === partition);
+  if (state !== undefined) return state.leader;
+  return cluster.metadata.coordinatorFor(transactionalId);
+}
+
+/** The view of one run's cluster. */
+export function clusterViewOf(cluster: {
+  controller: Controller;
+  metadata: ClusterMetadata;
+  numPartitions: number;
+  clients: readonly string[];
+}): ClusterView {
+  const { controller, metadata } = cluster;
+  const brokers = metadata.brokers.map(String);
+  return {
+    brokers,
+    nodes: [...brokers, ...cluster.clients],
+    controller: CONTROLLER_ID,
+    leaderOf: (topic, partition) =>
+      controller.partitionStates().find((tp) => tp.topic === topic && tp.partition === partition)
+        ?.leader ?? null,
+    coordinatorOf: (transactionalId) => coordinatorOf(cluster, transactionalId),
+    forceUncleanElection: (topic, partition) => controller.forceUncleanElection(topic, partition),
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The liveness check after heal (style rule 21; DESIGN.md, `liveness`). Once the faults have
+ * healed and the cluster settled, every application gets a probe: each producer must commit one
+ * more transaction (or have one more send acknowledged), and each consumer polls until its
+ * position reaches the last stable offset (read_committed) or the high watermark
+ * (read_uncommitted) of every partition it reads, and every partition leader's last stable
+ * offset must reach its high watermark, all within `run.liveness.ms` of simulated time. A
+ * producer fenced for good (`on.fenced: stop`) is not expected to make progress and is only
+ * noted. What did not converge is named: producers without progress with their count of
+ * fencing errors, partitions whose last stable offset stays below the high watermark, consumers
+ * behind.
+ */
+import { partitionKey, type Broker, type Controller } from '../sim/actors';
+import type { Simulation } from '../sim/kernel';
+import type { History } from '../sim/history';
+import type { ClientActor } from '../sim/workload';
+import type { ClientConfig } from '../scenarios';
+
+/** Errors that mean a producer instance was fenced. */
+const FENCING_ERRORS: ReadonlySet<string> = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
+
+/** The parts of a run the probe looks at. */
+export interface LivenessWorld {
+  readonly sim: Simulation;
+  readonly clients: readonly ClientActor[];
+  readonly specs: readonly ClientConfig[];
+  readonly brokers: ReadonlyArray<{ id: string; broker: Broker }>;
+  readonly controller: Controller;
+  readonly history: History;
+}
+
+/** The result of the probe: what did not converge (empty when everything did), and notes. */
+export interface LivenessProbe {
+  readonly problems: readonly string[];
+  readonly notes: readonly string[];
+}
+
+/** The current leader's offsets of a partition. */
+interface LeaderOffsets {
+  readonly highWatermark: number;
+  readonly lastStableOffset: number;
+}
+
+/** Offsets of every partition's current leader (by the controller), keyed `topic-partition`. */
+export function leaderOffsets(world: Pick<LivenessWorld, 'brokers' | 'controller'>) {
+  const offsets = new Map<string, LeaderOffsets>();
+  for (const state of world.controller.partitionStates()) {
+    if (state.leader === null) continue;
+    const key = partitionKey(state);
+    const broker = world.brokers.find(({ id }) => id === state.leader)?.broker;
+    const log = broker?.partitions.get(key)?.log;
+    if (log === undefined) continue;
+    offsets.set(key, { highWatermark: log.highWatermark, lastStableOffset: log.lastStableOffset });
+  }
+  return offsets;
+}
+
+/** Partitions whose leader's last stable offset is below its high watermark. */
+function unstablePartitions(world: LivenessWorld): string[] {
+  const unstable: string[] = [];
+  for (const [key, log] of leaderOffsets(world)) {
+    if (log.lastStableOffset < log.highWatermark) {
+      unstable.push(`${key} (LSO ${log.lastStableOffset} < HW ${log.highWatermark})`);
+    }
+  }
+  return unstable;
+}
+
+/** Consumers whose position is behind the offset their isolation level may read up to. */
+function consumersBehind(world: LivenessWorld): string[] {
+  const offsets = leaderOffsets(world);
+  const behind: string[] = [];
+  world.specs.forEach((spec, index) => {
+    if (spec.role !== 'consumer') return;
+    const client = world.clients[index] as ClientActor;
+    const committed = spec.settings.isolationLevel === 'read_committed';
+    for (const [key, log] of offsets) {
+      const dash = key.lastIndexOf('-');
+      const tp = { topic: key.slice(0, dash), partition: Number(key.slice(dash + 1)) };
+      if (!spec.workload.topics.includes(tp.topic)) continue;
+      const target = committed ? log.lastStableOffset : log.highWatermark;
+      const position = client.consumerPosition(tp) ?? 0;
+      if (position < target) {
+        behind.push(
+          `${spec.name} at ${key} (position ${position} < ${committed ? 'LSO' : 'HW'} ${target})`,
+        );
+      }
+    }
+  });
+  return behind;
+}
+
+/** Fencing errors per client in the history. */
+export function fencingErrorCounts(history: History): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const op of history) {
+    if (op.error !== undefined && FENCING_ERRORS.has(op.error)) {
+      counts.set(op.client, (counts.get(op.client) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/**
+ * Runs the probe for at most `boundUs` of simulated time and ends it; the caller lets the
+ * cluster settle afterwards.
+ */
+export function runLivenessProbe(world: LivenessWorld, boundUs: number): LivenessProbe {
+  const { sim, clients, specs } = world;
+  const notes: string[] = [];
+  const producers: Array<{ name: string; client: ClientActor }> = [];
+  let started = false;
+  sim.schedule(sim.nowUs, 'liveness probe', () => {
+    started = true;
+    specs.forEach((spec, index) => {
+      const client = clients[index] as ClientActor;
+      const probing = client.probe();
+      if (spec.role !== 'producer') return;
+      if (probing) producers.push({ name: spec.name, client });
+      else notes.push(`${spec.name} fenced for good (on.fenced: stop): not probed`);
+    });
+  });
+  const stuck = (): string[] =>
+    producers.filter(({ client }) => !client.probeDone).map(({ name }) => name);
+  const done = (): boolean =>
+    started &&
+    stuck().length === 0 &&
+    unstablePartitions(world).length === 0 &&
+    consumersBehind(world).length === 0;
+  sim.runUntil(sim.nowUs + boundUs, done);
+  const problems: string[] = [];
+  const withoutProgress = stuck();
+  if (withoutProgress.length > 0) {
+    const fencing = fencingErrorCounts(world.history);
+    const total = withoutProgress.reduce((sum, name) => sum + (fencing.get(name) ?? 0), 0);
+    problems.push(
+      `producers without progress: ${withoutProgress.join(', ')} ` +
+        `(${total} fencing errors: ${withoutProgress
+          .map((name) => `${name} ${fencing.get(name) ?? 0}`)
+          .join(', ')})`,
+    );
+  }
+  const unstable = unstablePartitions(world);
+  if (unstable.length > 0)
+    problems.push(`last stable offset below high watermark: ${unstable.join(', ')}`);
+  const behind = consumersBehind(world);
+  if (behind.length > 0) problems.push(`consumers not caught up: ${behind.join(', ')}`);
+  sim.schedule(sim.nowUs, 'liveness probe end', () =>
+    clients.forEach((client) => client.endProbe()),
+  );
+  return { problems, notes };
+}
