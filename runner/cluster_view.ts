@@ -5,21 +5,18 @@
  */
 import {
   CONTROLLER_ID,
+  TRANSACTION_STATE_TOPIC,
   transactionStatePartitionFor,
   type ClusterMetadata,
   type Controller,
 } from '../sim/actors';
 import type { ClusterView } from '../faults';
 
-/** The internal topic that places transaction coordinators. */
-const TRANSACTION_STATE_TOPIC = '__transaction_state';
-
 /**
  * The broker coordinating `transactionalId` now: the current leader of partition
  * `transactionStatePartitionFor(id, transaction.state.log.num.partitions)` of
- * `__transaction_state` when the controller manages that topic, else the placement
- * `ClusterMetadata.coordinatorFor` computes (the model before __transaction_state is replicated).
- * Null while that partition is offline.
+ * `__transaction_state` as the controller publishes it. Null while that partition is offline or
+ * when no client is transactional (the topic does not exist).
  * @example coordinatorOf({ controller, metadata, numPartitions: 50 }, 'orders-tx') // 'b2'
  */
 export function coordinatorOf(
@@ -30,8 +27,7 @@ export function coordinatorOf(
   const state = cluster.controller
     .partitionStates()
     .find((tp) => tp.topic === TRANSACTION_STATE_TOPIC && tp.partition === partition);
-  if (state !== undefined) return state.leader;
-  return cluster.metadata.coordinatorFor(transactionalId);
+  return state?.leader ?? null;
 }
 
 /** The view of one run's cluster. */
