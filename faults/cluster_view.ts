@@ -4,6 +4,7 @@
  * view from the controller's published partition states, and a forced unclean election goes
  * through the controller's public admin operation.
  */
+import type { OperatorFault } from './fault_types';
 
 /** The cluster as the nemesis sees it at the moment a fault starts. */
 export interface ClusterView {
@@ -23,6 +24,11 @@ export interface ClusterView {
   coordinatorOf(transactionalId: string): string | null;
   /** Forces an unclean election of a partition; returns the new leader, or null if none. */
   forceUncleanElection(topic: string, partition: number): string | null;
+  /**
+   * Starts an operator action (KIP-664) through the run's admin client; its result is recorded
+   * in the history when the admin calls complete.
+   */
+  runOperatorAction(action: OperatorFault): void;
 }
 
 /** The prefix of a reference to a partition's current leader: `leader:orders-0`. */

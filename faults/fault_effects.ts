@@ -54,6 +54,9 @@ export function startFault(fault: ScriptedFault, world: FaultWorld): StartedFaul
         end: () => sim.restart(nodeId(node)),
       };
     }
+    case 'operator':
+      view.runOperatorAction(fault);
+      return { description: describeFault(fault), end: null };
     case 'unclean-election': {
       const leader = view.forceUncleanElection(fault.topic, fault.partition);
       if (leader === null) return skipped(fault, 'no live replica to elect');

@@ -116,9 +116,22 @@ export interface CoordinatorFailoverFault {
 }
 
 /**
- * Any scripted fault. Room is left for the operator actions of KIP-664 (`kind: 'operator'`),
- * which join this union as one more member.
+ * An operator running `kafka-transactions.sh` (KIP-664): `describe-producers` of a partition,
+ * `find-hanging` on a topic (or one partition), or `abort` of the open transaction starting at
+ * `startOffset` (without one: of every transaction find-hanging reports there). The result is
+ * recorded in the history when the admin calls complete.
  */
+export interface OperatorFault {
+  readonly kind: 'operator';
+  readonly action: 'describe-producers' | 'find-hanging' | 'abort';
+  readonly topic: string;
+  readonly partition: number | null;
+  readonly startOffset: number | null;
+  readonly maxTransactionTimeoutMs: number;
+  readonly atMs: number;
+}
+
+/** Any scripted fault, or an operator action. */
 export type ScriptedFault =
   | PauseFault
   | CrashFault
@@ -128,7 +141,8 @@ export type ScriptedFault =
   | BridgeFault
   | ClockSkewFault
   | UncleanElectionFault
-  | CoordinatorFailoverFault;
+  | CoordinatorFailoverFault
+  | OperatorFault;
 
 /** Every fault kind of {@link ScriptedFault}. */
 export type FaultKind = ScriptedFault['kind'];
@@ -136,6 +150,8 @@ export type FaultKind = ScriptedFault['kind'];
 /** Whether Kafka's exactly-once guarantee covers a fault (style rule 20). */
 export function isInsideGuarantee(fault: ScriptedFault): boolean {
   if (fault.kind === 'unclean-election') return false;
+  // An operator's abort writes a marker no coordinator decided: a repair outside the protocol.
+  if (fault.kind === 'operator') return fault.action !== 'abort';
   if (fault.kind === 'crash' || fault.kind === 'coordinator-failover') {
     return fault.mode === 'process';
   }
@@ -144,7 +160,7 @@ export function isInsideGuarantee(fault: ScriptedFault): boolean {
 
 /** The end of a fault in ms, or null when it lasts until the heal phase (or is instantaneous). */
 export function faultEndMs(fault: ScriptedFault): number | null {
-  if (fault.kind === 'unclean-election') return null;
+  if (fault.kind === 'unclean-election' || fault.kind === 'operator') return null;
   return fault.forMs === null ? null : fault.atMs + fault.forMs;
 }
 
@@ -188,6 +204,11 @@ export function describeFault(fault: ScriptedFault): string {
         `${fault.mode === 'power-loss' ? 'power loss' : 'crash'} of the coordinator of ` +
         `${fault.transactionalId}${lasting(fault.forMs)}`
       );
+    case 'operator': {
+      const where = fault.partition === null ? fault.topic : `${fault.topic}-${fault.partition}`;
+      const from = fault.startOffset === null ? '' : ` --start-offset ${fault.startOffset}`;
+      return `operator: kafka-transactions ${fault.action} ${where}${from}`;
+    }
     default:
       return describeLinkFault(fault);
   }

@@ -67,7 +67,8 @@ export class Nemesis {
     this.record(fault.kind, 'start', started.description);
     if (started.end === null) {
       interval.endUs = this.sim.nowUs;
-      this.record(fault.kind, 'end', started.description);
+      // An operator action's outcome is recorded by the operator node when it completes.
+      if (fault.kind !== 'operator') this.record(fault.kind, 'end', started.description);
       return;
     }
     const { description } = started;

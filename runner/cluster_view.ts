@@ -11,6 +11,7 @@ import {
   type Controller,
 } from '../sim/actors';
 import type { ClusterView } from '../faults';
+import type { OperatorActor } from '../sim/workload';
 
 /**
  * The broker coordinating `transactionalId` now: the current leader of partition
@@ -36,6 +37,8 @@ export function clusterViewOf(cluster: {
   metadata: ClusterMetadata;
   numPartitions: number;
   clients: readonly string[];
+  /** The operator node, when the scenario has operator actions. */
+  operator: OperatorActor | null;
 }): ClusterView {
   const { controller, metadata } = cluster;
   const brokers = metadata.brokers.map(String);
@@ -48,5 +51,6 @@ export function clusterViewOf(cluster: {
         ?.leader ?? null,
     coordinatorOf: (transactionalId) => coordinatorOf(cluster, transactionalId),
     forceUncleanElection: (topic, partition) => controller.forceUncleanElection(topic, partition),
+    runOperatorAction: (action) => cluster.operator?.run(action),
   };
 }

@@ -7,7 +7,13 @@
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../sim/kernel';
 import { Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../sim/actors';
 import { HistoryRecorder, type History, type Oracle } from '../sim/history';
-import { ClientActor, FinalReaderActor, type ClientDeps } from '../sim/workload';
+import {
+  ClientActor,
+  FinalReaderActor,
+  OPERATOR_NODE,
+  OperatorActor,
+  type ClientDeps,
+} from '../sim/workload';
 import { checkHistory } from '../sim/checker';
 import { Nemesis, drawRandomFaults } from '../faults';
 import type { ScenarioConfig } from '../scenarios';
@@ -139,11 +145,17 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
     sim.addNode(nodeId(name), reader);
     return reader;
   });
+  // The operator node exists only when the scenario runs kafka-transactions commands.
+  const operator = scenario.faults.some((fault) => fault.kind === 'operator')
+    ? new OperatorActor(deps)
+    : null;
+  if (operator !== null) sim.addNode(nodeId(OPERATOR_NODE), operator);
   const view = clusterViewOf({
     controller,
     metadata,
     numPartitions: scenario.broker.transactionStateLogNumPartitions,
     clients: scenario.clients.map((client) => client.name),
+    operator,
   });
   const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'), view);
   const drawn =

@@ -125,6 +125,17 @@ function resolveOtherFault(options: {
         mode: fault.mode,
         ...line,
       };
+    case 'operator':
+      return {
+        kind: 'operator',
+        action: fault.action,
+        topic: fault.topic,
+        partition: fault.partition ?? null,
+        startOffset: fault['start.offset'] ?? null,
+        maxTransactionTimeoutMs: fault['max.transaction.timeout.ms'],
+        atMs,
+        ...line,
+      };
     default:
       throw new Error(`Unexpected fault kind: ${fault.kind}`);
   }

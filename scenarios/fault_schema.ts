@@ -47,7 +47,11 @@ export const FAULT_KINDS = [
   'clock-skew',
   'unclean-election',
   'coordinator-failover',
+  'operator',
 ] as const;
+
+/** The KIP-664 operator actions (`kafka-transactions.sh`) a scenario can run. */
+export const OPERATOR_ACTIONS = ['describe-producers', 'find-hanging', 'abort'] as const;
 
 /** The schema of one entry of `faults:`. */
 export const faultSchema = z.discriminatedUnion(
@@ -88,6 +92,15 @@ export const faultSchema = z.discriminatedUnion(
       'transactional.id': text(),
       ...openTiming,
       mode: crashMode,
+    }),
+    section({
+      kind: z.literal('operator'),
+      action: oneOf(OPERATOR_ACTIONS),
+      topic: text(),
+      partition: integer({ min: 0 }).optional(),
+      'start.offset': integer({ min: 0 }).optional(),
+      'max.transaction.timeout.ms': positive().default(900000),
+      'at.ms': timing['at.ms'],
     }),
   ],
   {

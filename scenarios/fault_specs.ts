@@ -79,6 +79,17 @@ export type FaultSpec =
       readonly transactionalId: string;
       readonly forMs: number | null;
       readonly mode: 'process' | 'power-loss';
+    })
+  | (Timed & {
+      readonly kind: 'operator';
+      readonly action: 'describe-producers' | 'find-hanging' | 'abort';
+      readonly topic: string;
+      /** null: every partition of the topic. */
+      readonly partition: number | null;
+      /** abort only; null: abort whatever find-hanging reports. */
+      readonly startOffset: number | null;
+      /** `--max-transaction-timeout` of find-hanging, in ms. @default 900000 */
+      readonly maxTransactionTimeoutMs: number;
     });
 
 /** The kinds a random nemesis draws from (`nemesis.kinds`). */

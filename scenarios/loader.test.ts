@@ -227,6 +227,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
         transactionIntervalMs: 50,
         abortEvery: 4,
         onFenced: 'stop',
+        closeWhenDone: false,
         topics: ['events', 'audit'],
       },
     },

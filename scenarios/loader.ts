@@ -351,6 +351,7 @@ function resolveClient(client: ClientEntry): ClientConfig {
         workload['transaction.interval.ms'] ?? WORKLOAD_DEFAULTS.transactionIntervalMs,
       abortEvery: workload['abort.every'] ?? WORKLOAD_DEFAULTS.abortEvery,
       onFenced: workload['on.fenced'] ?? 'stop',
+      closeWhenDone: workload['close.when.done'] ?? false,
       topics,
     },
   };

@@ -105,6 +105,8 @@ export function checkFault(options: {
     }
     case 'coordinator-failover':
       return check(`coordinator:${fault['transactional.id']}`, 'transactional.id');
+    case 'operator':
+      return checkOperator({ fault, index, context, problems });
   }
 }
 
@@ -193,5 +195,36 @@ export function checkNemesis(options: {
   if (nemesis['duration.ms.max'] < nemesis['duration.ms.min']) {
     const detail = `must be >= duration.ms.min: ${nemesis['duration.ms.min']}`;
     problems.push({ path: ['nemesis', 'duration.ms.max'], detail });
+  }
+}
+
+/** An operator action names a topic (and partition) of the scenario; start.offset needs abort. */
+function checkOperator(options: {
+  readonly fault: FaultEntry & { kind: 'operator' };
+  readonly index: number;
+  readonly context: FaultContext;
+  readonly problems: Problem[];
+}): void {
+  const { fault, index, context, problems } = options;
+  const count = context.topics.get(fault.topic);
+  if (count === undefined) {
+    const known = [...context.topics.keys()].join(', ');
+    problems.push({
+      path: ['faults', index, 'topic'],
+      detail: `unknown topic ${fault.topic}: expected one of ${known}`,
+    });
+    return;
+  }
+  if (fault.partition !== undefined && fault.partition >= count) {
+    problems.push({
+      path: ['faults', index, 'partition'],
+      detail: `must be below the partition count of ${fault.topic}: ${count}`,
+    });
+  }
+  if (fault['start.offset'] === undefined) return;
+  if (fault.action !== 'abort') {
+    problems.push({ path: ['faults', index, 'start.offset'], detail: 'only abort takes it' });
+  } else if (fault.partition === undefined) {
+    problems.push({ path: ['faults', index, 'start.offset'], detail: 'needs partition' });
   }
 }

@@ -40,6 +40,11 @@ export interface TransactionalWorkload {
    * starts a new producer instance that calls initTransactions again. @default 'stop'
    */
   readonly onFenced: 'stop' | 'restart';
+  /**
+   * `close.when.done`: after its last transaction the application closes the producer
+   * (`KafkaProducer.close()`), so the liveness check does not ask it for more. @default false
+   */
+  readonly closeWhenDone: boolean;
   /** The topics it writes; records go to partitions drawn from the seed. */
   readonly topics: readonly string[];
 }

@@ -136,6 +136,7 @@ const workloadSchema = section({
   'transaction.interval.ms': integer({ min: 0 }).optional(),
   'abort.every': integer({ min: 0 }).optional(),
   'on.fenced': oneOf(['stop', 'restart']).optional(),
+  'close.when.done': boolean().optional(),
   sends: integer({ min: 1 }).optional(),
   'poll.interval.ms': integer({ min: 1 }).optional(),
 });
@@ -291,6 +292,7 @@ const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly str
         'transaction.interval.ms',
         'abort.every',
         'on.fenced',
+        'close.when.done',
       ],
     },
   ],

@@ -41,3 +41,4 @@ export type { SendResult } from './producer/producer_batch';
 export type { ClientTransactionState, ProducerConfig } from './producer/producer_config';
 export { KafkaConsumer, type ConsumerConfig, type ConsumerTimer } from './consumer/kafka_consumer';
 export { filterFetchedBatches, type ConsumerRecord } from './consumer/fetch_filter';
+export { KafkaAdmin, type AdminTimer, type HangingTransaction } from './admin/kafka_admin';

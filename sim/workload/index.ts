@@ -7,3 +7,4 @@ export type {
   TransactionsSpec,
   WorkloadControl,
 } from './workload_types';
+export { OperatorActor, OPERATOR_NODE, type OperatorAction } from './operator_actor';

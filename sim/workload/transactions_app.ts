@@ -99,6 +99,7 @@ export class TransactionsApp {
    */
   probe(): boolean {
     if (this.dead && this.spec.onFenced !== 'restart') return false;
+    if (this.closed) return false;
     this.probePending = true;
     if (this.dead) this.restart();
     else if (this.current === null && this.producer.state === 'READY') this.nextTransaction();
@@ -119,6 +120,11 @@ export class TransactionsApp {
     this.dead = false;
     this.producer = this.deps.restart();
     this.start();
+  }
+
+  /** True once the application closed its producer after its last transaction. */
+  private get closed(): boolean {
+    return this.spec.closeWhenDone === true && this.transactionsStarted >= this.spec.transactions;
   }
 
   private nextTransaction(): void {

@@ -21,6 +21,8 @@ export interface TransactionsSpec {
    * that restarts on every crash does). @default 'stop'
    */
   readonly onFenced?: 'stop' | 'restart';
+  /** Close the producer after the last transaction (`close.when.done`). */
+  readonly closeWhenDone?: boolean;
 }
 
 /** A non-transactional producer's application: `sends` single-record sends. */

@@ -24,6 +24,7 @@ import {
   type CoordinatorTimer,
 } from '../coordinator/transaction_coordinator';
 import type { ClusterMetadata } from './cluster_metadata';
+import { describeProducers, describeTransactions, listTransactions } from './admin_handlers';
 import type { PartitionBugs } from './partition_log';
 import type { PartitionReplica, ReplicationSettings } from './partition_replica';
 import { ReplicaFetcher, type FetcherTimer } from './replica_fetcher';
@@ -206,6 +207,12 @@ export class Broker implements Actor<KafkaMessage> {
         );
       case 'WriteTxnMarkers':
         return this.onWriteTxnMarkers(message, source, ctx);
+      case 'DescribeProducers':
+        return ctx.send(source, describeProducers(message, this.replicaManager));
+      case 'ListTransactions':
+        return ctx.send(source, listTransactions(message, this.coordinator));
+      case 'DescribeTransactions':
+        return ctx.send(source, describeTransactions(message, this.coordinator));
       case 'WriteTxnMarkersResponse':
         return this.coordinator.onWriteTxnMarkersResponse(message, ctx);
       case 'PartitionChange':

@@ -122,6 +122,11 @@ export class PartitionLog {
     return this.transactions.ongoing;
   }
 
+  /** Every producer this partition keeps state for (DescribeProducers, KIP-664). */
+  producerEntries(): Iterable<Readonly<ProducerStateEntry>> {
+    return this.producers.values();
+  }
+
   /** The producer state entry of a producerId, if this partition knows it. */
   producerState(producerId: number): Readonly<ProducerStateEntry> | undefined {
     return this.producers.get(producerId);

@@ -34,6 +34,7 @@ const ERROR_TABLE = [
   ['PRODUCER_FENCED', 90, false],
   ['INVALID_UPDATE_VERSION', 95, false],
   ['INELIGIBLE_REPLICA', 107, false],
+  ['TRANSACTIONAL_ID_NOT_FOUND', 105, false],
   ['TRANSACTION_ABORTABLE', 120, false],
 ] as const;
 

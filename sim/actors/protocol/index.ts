@@ -4,3 +4,4 @@ export * from './message_kinds';
 export * from './messages';
 export * from './records';
 export * from './transaction_log';
+export * from './admin_messages';

@@ -27,6 +27,12 @@ export const KAFKA_MESSAGE_KINDS = [
   'AlterPartition',
   'AlterPartitionResponse',
   'PartitionChange',
+  'DescribeProducers',
+  'DescribeProducersResponse',
+  'ListTransactions',
+  'ListTransactionsResponse',
+  'DescribeTransactions',
+  'DescribeTransactionsResponse',
 ] as const;
 
 /** One of {@link KAFKA_MESSAGE_KINDS}. */

@@ -5,6 +5,14 @@
  * wire; a response whose request the client already gave up on is ignored.
  */
 import type { ConnectionReset } from '../../kernel';
+import type {
+  DescribeProducersRequest,
+  DescribeProducersResponse,
+  DescribeTransactionsRequest,
+  DescribeTransactionsResponse,
+  ListTransactionsRequest,
+  ListTransactionsResponse,
+} from './admin_messages';
 import type { KafkaErrorCode } from './errors';
 import type { LogBatch, ProducedBatch } from './records';
 
@@ -284,7 +292,10 @@ export type KafkaRequest =
   | MetadataRequest
   | BrokerHeartbeatRequest
   | AlterPartitionRequest
-  | PartitionChangeNotice;
+  | PartitionChangeNotice
+  | DescribeProducersRequest
+  | ListTransactionsRequest
+  | DescribeTransactionsRequest;
 
 /** Every response. */
 export type KafkaResponse =
@@ -298,7 +309,10 @@ export type KafkaResponse =
   | WriteTxnMarkersResponse
   | MetadataResponse
   | BrokerHeartbeatResponse
-  | AlterPartitionResponse;
+  | AlterPartitionResponse
+  | DescribeProducersResponse
+  | ListTransactionsResponse
+  | DescribeTransactionsResponse;
 
 /** Any Kafka message, or the transport's notice that a connection was reset. */
 export type KafkaMessage = KafkaRequest | KafkaResponse | ConnectionReset;

@@ -1,0 +1,302 @@
+/**
+ * The Admin client calls of KIP-664 that `kafka-transactions.sh` is built on (R5.6):
+ * describe-producers, list, describe, find-hanging and abort. Requests fan out to the partition
+ * leaders or to every broker (a broker's coordinator answers only for the ids it serves); a
+ * request unanswered within `request.timeout.ms` counts as no answer. The abort is a
+ * WriteTxnMarkers(ABORT) sent straight to the partition leader with the producer's current epoch
+ * and coordinator epoch, validated there like any marker (R3.9).
+ */
+import type { ActorContext, NodeId } from '../../kernel';
+import type {
+  DescribeProducersResponse,
+  KafkaErrorCode,
+  KafkaMessage,
+  KafkaRequest,
+  ProducerStateView,
+  TopicPartition,
+  TransactionDescription,
+} from '../protocol';
+import { partitionKey } from '../protocol';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** The admin client's timer. */
+export interface AdminTimer {
+  readonly owner: 'admin';
+  readonly correlationId: number;
+}
+
+/** A hanging transaction as `find-hanging` reports it. */
+export interface HangingTransaction extends TopicPartition {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch: number;
+  readonly startOffset: number;
+  /** Why the coordinator does not account for it. */
+  readonly reason: string;
+}
+
+/** Where the admin client finds brokers. */
+export interface AdminMetadata {
+  readonly brokers: readonly NodeId[];
+  leaderOf(tp: TopicPartition): NodeId | null;
+}
+
+type PartitionProducers = { error: KafkaErrorCode; producers: readonly ProducerStateView[] };
+
+/** One admin client. */
+export class KafkaAdmin {
+  private pending = new Map<
+    number,
+    { broker: NodeId; timerId: number; done: (response: KafkaMessage | null) => void }
+  >();
+  private correlationIds = 1;
+
+  constructor(
+    private readonly metadata: AdminMetadata,
+    private readonly ctx: Ctx,
+    private readonly requestTimeoutMs: number,
+  ) {}
+
+  /** Routes a response; false when it is not one of this client's. */
+  onResponse(response: KafkaMessage & { correlationId: number }): boolean {
+    const request = this.pending.get(response.correlationId);
+    if (request === undefined) return false;
+    this.pending.delete(response.correlationId);
+    this.ctx.cancelTimer(request.timerId);
+    request.done(response);
+    return true;
+  }
+
+  onTimer(timer: AdminTimer): void {
+    this.fail(timer.correlationId);
+  }
+
+  /** The connection to `peer` was reset: its requests get no answer. */
+  onConnectionReset(peer: NodeId): void {
+    for (const [correlationId, request] of [...this.pending]) {
+      if (request.broker !== peer) continue;
+      this.ctx.cancelTimer(request.timerId);
+      this.fail(correlationId);
+    }
+  }
+
+  /** `describe-producers`: each partition's producers, from its leader. */
+  describeProducers(
+    partitions: readonly TopicPartition[],
+    done: (results: Map<string, PartitionProducers>) => void,
+  ): void {
+    const results = new Map<string, PartitionProducers>();
+    const byLeader = new Map<NodeId, TopicPartition[]>();
+    for (const tp of partitions) {
+      const leader = this.metadata.leaderOf(tp);
+      if (leader === null)
+        results.set(partitionKey(tp), { error: 'LEADER_NOT_AVAILABLE', producers: [] });
+      else byLeader.set(leader, [...(byLeader.get(leader) ?? []), tp]);
+    }
+    this.fanOut(
+      [...byLeader].map(([leader, tps]) => ({
+        broker: leader,
+        message: { kind: 'DescribeProducers', correlationId: 0, partitions: tps },
+      })),
+      (responses) => {
+        for (const response of responses) {
+          if (response?.kind !== 'DescribeProducersResponse') continue;
+          for (const partition of (response as DescribeProducersResponse).partitions) {
+            results.set(partitionKey(partition), partition);
+          }
+        }
+        for (const tp of partitions) {
+          if (!results.has(partitionKey(tp))) {
+            results.set(partitionKey(tp), { error: 'REQUEST_TIMED_OUT', producers: [] });
+          }
+        }
+        done(results);
+      },
+    );
+  }
+
+  /** `list --producer-id-filter`: producerId → transactional.ids, from every coordinator. */
+  listTransactions(
+    producerIds: readonly number[],
+    done: (ids: Map<number, string[]>) => void,
+  ): void {
+    this.fanOut(
+      this.metadata.brokers.map((broker) => ({
+        broker,
+        message: { kind: 'ListTransactions', correlationId: 0, producerIdFilters: producerIds },
+      })),
+      (responses) => {
+        const ids = new Map<number, string[]>();
+        for (const response of responses) {
+          if (response?.kind !== 'ListTransactionsResponse') continue;
+          for (const txn of response.transactions) {
+            ids.set(txn.producerId, [...(ids.get(txn.producerId) ?? []), txn.transactionalId]);
+          }
+        }
+        done(ids);
+      },
+    );
+  }
+
+  /** `describe`: each id as the coordinator that serves it describes it. */
+  describeTransactions(
+    transactionalIds: readonly string[],
+    done: (descriptions: Map<string, TransactionDescription>) => void,
+  ): void {
+    this.fanOut(
+      this.metadata.brokers.map((broker) => ({
+        broker,
+        message: { kind: 'DescribeTransactions', correlationId: 0, transactionalIds },
+      })),
+      (responses) => {
+        const found = new Map<string, TransactionDescription>();
+        for (const response of responses) {
+          if (response?.kind !== 'DescribeTransactionsResponse') continue;
+          for (const description of response.transactions) {
+            const known = found.get(description.transactionalId);
+            if (known === undefined || (known.error !== 'NONE' && description.error === 'NONE')) {
+              found.set(description.transactionalId, description);
+            }
+          }
+        }
+        done(found);
+      },
+    );
+  }
+
+  /**
+   * `find-hanging` (R5.6): producers with an open transaction whose last write is older than
+   * `maxTransactionTimeoutMs`, and whose coordinator does not have that partition in the
+   * transaction of their producerId (no transactional.id, id unknown, or partition not in it).
+   */
+  findHanging(
+    partitions: readonly TopicPartition[],
+    maxTransactionTimeoutMs: number,
+    done: (hanging: HangingTransaction[]) => void,
+  ): void {
+    const nowUs = this.ctx.nowUs();
+    this.describeProducers(partitions, (byPartition) => {
+      const candidates = partitions.flatMap((tp) =>
+        (byPartition.get(partitionKey(tp))?.producers ?? [])
+          .filter(
+            (producer) =>
+              producer.currentTxnStartOffset >= 0 &&
+              nowUs - producer.lastTimestampUs >= maxTransactionTimeoutMs * 1000,
+          )
+          .map((producer) => ({ tp, producer })),
+      );
+      if (candidates.length === 0) return done([]);
+      const producerIds = [...new Set(candidates.map(({ producer }) => producer.producerId))];
+      this.listTransactions(producerIds, (idsByProducer) => {
+        const transactionalIds = [...new Set([...idsByProducer.values()].flat())];
+        this.describeTransactions(transactionalIds, (descriptions) => {
+          const hanging: HangingTransaction[] = [];
+          for (const { tp, producer } of candidates) {
+            const reason = hangingReason(tp, producer, idsByProducer, descriptions);
+            if (reason === null) continue;
+            hanging.push({
+              ...tp,
+              producerId: producer.producerId,
+              producerEpoch: producer.producerEpoch,
+              coordinatorEpoch: producer.coordinatorEpoch,
+              startOffset: producer.currentTxnStartOffset,
+              reason,
+            });
+          }
+          done(hanging);
+        });
+      });
+    });
+  }
+
+  /** `abort`: an ABORT marker for the producer's open transaction, sent to the leader. */
+  abortTransaction(
+    target: TopicPartition & {
+      producerId: number;
+      producerEpoch: number;
+      coordinatorEpoch: number;
+    },
+    done: (error: KafkaErrorCode) => void,
+  ): void {
+    const leader = this.metadata.leaderOf(target);
+    if (leader === null) return done('LEADER_NOT_AVAILABLE');
+    this.request(
+      leader,
+      {
+        kind: 'WriteTxnMarkers',
+        correlationId: 0,
+        producerId: target.producerId,
+        producerEpoch: target.producerEpoch,
+        coordinatorEpoch: target.coordinatorEpoch,
+        committed: false,
+        partitions: [{ topic: target.topic, partition: target.partition }],
+      },
+      (response) =>
+        done(
+          response?.kind === 'WriteTxnMarkersResponse'
+            ? (response.results[0]?.error ?? 'UNKNOWN_SERVER_ERROR')
+            : 'REQUEST_TIMED_OUT',
+        ),
+    );
+  }
+
+  /** Sends every request and calls `done` once all answered or timed out. */
+  private fanOut(
+    requests: ReadonlyArray<{ broker: NodeId; message: KafkaRequest }>,
+    done: (responses: Array<KafkaMessage | null>) => void,
+  ): void {
+    const responses: Array<KafkaMessage | null> = [];
+    let outstanding = requests.length;
+    if (outstanding === 0) return done(responses);
+    for (const { broker, message } of requests) {
+      this.request(broker, message, (response) => {
+        responses.push(response);
+        outstanding -= 1;
+        if (outstanding === 0) done(responses);
+      });
+    }
+  }
+
+  private request(
+    broker: NodeId,
+    message: KafkaRequest,
+    done: (response: KafkaMessage | null) => void,
+  ): void {
+    const correlationId = this.correlationIds++;
+    const timerId = this.ctx.setTimer(this.requestTimeoutMs * 1000, {
+      owner: 'admin',
+      correlationId,
+    } satisfies AdminTimer);
+    this.pending.set(correlationId, { broker, timerId, done });
+    this.ctx.send(broker, { ...message, correlationId });
+  }
+
+  private fail(correlationId: number): void {
+    const request = this.pending.get(correlationId);
+    if (request === undefined) return;
+    this.pending.delete(correlationId);
+    request.done(null);
+  }
+}
+
+/** Why a candidate is hanging, or null when its coordinator accounts for it. */
+function hangingReason(
+  tp: TopicPartition,
+  producer: ProducerStateView,
+  idsByProducer: ReadonlyMap<number, readonly string[]>,
+  descriptions: ReadonlyMap<string, TransactionDescription>,
+): string | null {
+  const ids = idsByProducer.get(producer.producerId) ?? [];
+  if (ids.length === 0) return `no transactional.id has producerId ${producer.producerId}`;
+  for (const id of ids) {
+    const description = descriptions.get(id);
+    if (description === undefined || description.error !== 'NONE') continue;
+    const inTransaction = description.partitions.some(
+      (partition) => partitionKey(partition) === partitionKey(tp),
+    );
+    if (inTransaction && description.producerId === producer.producerId) return null;
+    return `${id} is ${description.state ?? 'unknown'} without ${partitionKey(tp)}`;
+  }
+  return `transactional.id ${ids.join(', ')} not found at its coordinator`;
+}

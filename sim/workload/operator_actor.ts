@@ -1,0 +1,197 @@
+/**
+ * The operator: a node running `kafka-transactions.sh` (KIP-664) when the scenario says, through
+ * an admin client. Each action is recorded in the history as a nemesis info operation
+ * (`fault: 'operator'`): its start when issued, and its outcome (what describe-producers and
+ * find-hanging found, what abort did) when the admin calls complete.
+ */
+import type { Actor, ActorContext, ConnectionReset, Envelope } from '../kernel';
+import {
+  ClientMetadata,
+  KafkaAdmin,
+  partitionKey,
+  type AdminTimer,
+  type HangingTransaction,
+  type KafkaMessage,
+  type MetadataTimer,
+  type TopicPartition,
+} from '../actors';
+import type { ClientDeps } from './client_actor';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** The node name of the operator. */
+export const OPERATOR_NODE = 'operator';
+/** The admin client's `request.timeout.ms`. */
+const ADMIN_REQUEST_TIMEOUT_MS = 30_000;
+
+/** One `kafka-transactions.sh` command (the scenario's `kind: operator` fault). */
+export interface OperatorAction {
+  readonly action: 'describe-producers' | 'find-hanging' | 'abort';
+  readonly topic: string;
+  /** null: every partition of the topic. */
+  readonly partition: number | null;
+  /** abort only; null: abort every transaction find-hanging reports. */
+  readonly startOffset: number | null;
+  readonly maxTransactionTimeoutMs: number;
+}
+
+/** The operator's node. */
+export class OperatorActor implements Actor<KafkaMessage> {
+  private ctx: Ctx | null = null;
+  private metadata: ClientMetadata | null = null;
+  private admin: KafkaAdmin | null = null;
+  /** Actions waiting for fresh metadata. */
+  private waiting: OperatorAction[] = [];
+
+  constructor(private readonly deps: ClientDeps) {}
+
+  onStart(ctx: Ctx): void {
+    this.ctx = ctx;
+    const cluster = this.deps.metadata;
+    const timing = { requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS, retryBackoffMs: 100 };
+    const metadata = new ClientMetadata(cluster.brokers, cluster.initialStates(), ctx, timing);
+    metadata.onUpdate = () => this.runWaiting();
+    this.metadata = metadata;
+    this.admin = new KafkaAdmin(metadata, ctx, ADMIN_REQUEST_TIMEOUT_MS);
+  }
+
+  onCrash(): void {
+    this.ctx = null;
+    this.metadata = null;
+    this.admin = null;
+    this.waiting = [];
+  }
+
+  onMessage(envelope: Envelope<KafkaMessage>): void {
+    const message = envelope.payload as KafkaMessage | ConnectionReset;
+    if (message.kind === 'ConnectionReset') {
+      this.metadata?.onConnectionReset(message.peer);
+      this.admin?.onConnectionReset(message.peer);
+    } else if (message.kind === 'MetadataResponse') this.metadata?.onResponse(message);
+    else if ('correlationId' in message) this.admin?.onResponse(message);
+  }
+
+  onTimer(payload: unknown): void {
+    const timer = payload as { owner: string };
+    if (timer.owner === 'metadata') this.metadata?.onTimer(payload as MetadataTimer);
+    else if (timer.owner === 'admin') this.admin?.onTimer(payload as AdminTimer);
+  }
+
+  /** Runs `action` once fresh metadata arrived (called by the runner in a kernel event). */
+  run(action: OperatorAction): void {
+    if (this.metadata === null) return this.record(`${command(action)}: operator is down`);
+    this.waiting.push(action);
+    this.metadata.requestRefresh();
+  }
+
+  private runWaiting(): void {
+    const actions = this.waiting;
+    this.waiting = [];
+    for (const action of actions) this.execute(action);
+  }
+
+  private execute(action: OperatorAction): void {
+    const admin = this.admin;
+    if (admin === null) return;
+    const partitions = this.partitionsOf(action);
+    const name = command(action);
+    switch (action.action) {
+      case 'describe-producers':
+        return admin.describeProducers(partitions, (results) => {
+          const lines = [...results].map(([key, result]) =>
+            result.error !== 'NONE'
+              ? `${key}: ${result.error}`
+              : `${key}: ` +
+                (result.producers
+                  .map(
+                    (p) =>
+                      `producerId ${p.producerId} epoch ${p.producerEpoch}` +
+                      ` coordinatorEpoch ${p.coordinatorEpoch}` +
+                      ` currentTransactionStartOffset ${p.currentTxnStartOffset}`,
+                  )
+                  .join('; ') || 'no producers'),
+          );
+          this.record(`${name}: ${lines.join(' | ')}`);
+        });
+      case 'find-hanging':
+        return admin.findHanging(partitions, action.maxTransactionTimeoutMs, (hanging) =>
+          this.record(`${name}: ${describeHanging(hanging)}`),
+        );
+      case 'abort':
+        return this.abort(action, partitions, admin);
+    }
+  }
+
+  /** abort: the transaction at start.offset, or every one find-hanging reports. */
+  private abort(action: OperatorAction, partitions: TopicPartition[], admin: KafkaAdmin): void {
+    const name = command(action);
+    const abortAll = (targets: HangingTransaction[]): void => {
+      if (targets.length === 0) return this.record(`${name}: nothing to abort`);
+      for (const target of targets) {
+        admin.abortTransaction(target, (error) =>
+          this.record(
+            `${name}: ABORT marker for producerId ${target.producerId} epoch ` +
+              `${target.producerEpoch} at ${partitionKey(target)} from offset ` +
+              `${target.startOffset}: ${error}`,
+          ),
+        );
+      }
+    };
+    if (action.startOffset === null) {
+      return admin.findHanging(partitions, action.maxTransactionTimeoutMs, abortAll);
+    }
+    const startOffset = action.startOffset;
+    admin.describeProducers(partitions, (results) => {
+      const targets = partitions.flatMap((tp) =>
+        (results.get(partitionKey(tp))?.producers ?? [])
+          .filter((producer) => producer.currentTxnStartOffset === startOffset)
+          .map((producer) => ({
+            ...tp,
+            producerId: producer.producerId,
+            producerEpoch: producer.producerEpoch,
+            coordinatorEpoch: producer.coordinatorEpoch,
+            startOffset,
+            reason: 'named by start.offset',
+          })),
+      );
+      abortAll(targets);
+    });
+  }
+
+  private partitionsOf(action: OperatorAction): TopicPartition[] {
+    if (action.partition !== null) return [{ topic: action.topic, partition: action.partition }];
+    return this.deps.metadata.partitionsOf(action.topic);
+  }
+
+  private record(description: string): void {
+    this.deps.recorder.append({
+      timeUs: this.deps.clock(),
+      type: 'info',
+      process: 'nemesis',
+      client: 'nemesis',
+      f: 'nemesis',
+      value: { fault: 'operator', phase: 'end', description },
+    });
+  }
+}
+
+/** The command line an action stands for. */
+function command(action: OperatorAction): string {
+  const where =
+    action.partition === null
+      ? `--topic ${action.topic}`
+      : `--topic ${action.topic} --partition ${action.partition}`;
+  const from = action.startOffset === null ? '' : ` --start-offset ${action.startOffset}`;
+  return `kafka-transactions ${action.action} ${where}${from}`;
+}
+
+function describeHanging(hanging: readonly HangingTransaction[]): string {
+  if (hanging.length === 0) return 'no hanging transactions';
+  return hanging
+    .map(
+      (txn) =>
+        `hanging: ${partitionKey(txn)} producerId ${txn.producerId} epoch ${txn.producerEpoch}` +
+        ` from offset ${txn.startOffset} (${txn.reason})`,
+    )
+    .join(' | ');
+}
