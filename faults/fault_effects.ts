@@ -157,6 +157,7 @@ function startLinkFault(fault: LinkFault, world: FaultWorld): StartedFault {
     ...(from === null ? {} : { source: nodeId(from) }),
     ...(to === null ? {} : { target: nodeId(to) }),
     ...(fault.messages.length === 0 ? {} : { kinds: fault.messages }),
+    ...(fault.count === null ? {} : { matchesMax: fault.count }),
     effect,
     rng,
   });

@@ -40,6 +40,8 @@ export interface LinkFault {
   readonly from: string | null;
   readonly to: string | null;
   readonly messages: readonly string[];
+  /** Only the first this many matching messages (`count`); null: every one. */
+  readonly count: number | null;
   readonly probability: Ratio;
   readonly delayMs: number;
   readonly atMs: number;
@@ -223,5 +225,6 @@ function describeLinkFault(fault: LinkFault): string {
       : fault.kind === 'hold'
         ? ''
         : ` (p=${fault.probability.numerator}/${fault.probability.denominator})`;
-  return `${fault.kind} ${what} ${link}${how} for ${fault.forMs} ms`;
+  const first = fault.count === null ? '' : ` (first ${fault.count})`;
+  return `${fault.kind} ${what}${first} ${link}${how} for ${fault.forMs} ms`;
 }

@@ -160,6 +160,7 @@ function otherFaultOf(draw: Draw): ScriptedFault | null {
         from: inbound ? null : target,
         to: inbound ? target : null,
         messages: [],
+        count: null,
         probability: kind === 'drop' || kind === 'duplicate' ? spec.probability : ratio(1, 1),
         delayMs,
         atMs,

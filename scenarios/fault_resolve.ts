@@ -53,6 +53,7 @@ export function resolveFault(options: {
         from: fault.from ?? null,
         to: fault.to ?? null,
         messages: fault.messages,
+        count: fault.count ?? null,
         probability: ratioOf(
           fault.kind === 'drop' || fault.kind === 'duplicate' ? fault.probability : 1,
         ),

@@ -20,6 +20,7 @@ const link = {
   from: text().optional(),
   to: text().optional(),
   messages: list(oneOf(KAFKA_MESSAGE_KINDS), { empty: true }).default([]),
+  count: positive().optional(),
 };
 
 /** A probability in (0, 1], at least 0.000001. */

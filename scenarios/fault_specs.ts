@@ -37,6 +37,8 @@ export type FaultSpec =
       readonly messages: readonly string[];
       /** For drop and duplicate: the probability, as an exact ratio. */
       readonly probability: RatioSpec;
+      /** Only the first this many matching messages; null: every one. */
+      readonly count: number | null;
       /** For delay: extra delay per message. */
       readonly delayMs: number;
       readonly forMs: number;

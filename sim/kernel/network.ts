@@ -42,6 +42,8 @@ export interface LinkRule {
   readonly effect: LinkEffect;
   /** The stream that decides `drop` and `duplicate` chances (a fork of `faults`). */
   readonly rng?: Rng;
+  /** The rule affects only the first this many matching messages; absent: every one. */
+  readonly matchesMax?: number;
 }
 
 /** Identifies an installed {@link LinkRule}. */
@@ -58,6 +60,8 @@ export interface Delivery<M extends Message> {
 
 interface InstalledRule {
   readonly rule: LinkRule;
+  /** Messages the rule has affected so far. */
+  matched: number;
   readonly held: Array<{ source: NodeId; target: NodeId; payload: Message; sentUs: TimeUs }>;
 }
 
@@ -92,7 +96,7 @@ export class Network {
       assert(rule.rng !== undefined, 'a drop or duplicate rule needs an rng');
     }
     const id = this.nextRuleId++;
-    this.rules.set(id, { rule, held: [] });
+    this.rules.set(id, { rule, held: [], matched: 0 });
     return id;
   }
 
@@ -128,6 +132,8 @@ export class Network {
     for (const installed of this.rules.values()) {
       const rule = installed.rule;
       if (!matches(rule, source, target, payload.kind)) continue;
+      if (rule.matchesMax !== undefined && installed.matched >= rule.matchesMax) continue;
+      installed.matched += 1;
       const effect = rule.effect;
       switch (effect.type) {
         case 'drop':

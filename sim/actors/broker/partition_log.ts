@@ -218,18 +218,21 @@ export class PartitionLog {
   }
 
   /**
-   * R5.3 step 5: a transactional batch whose producer has no open transaction here must carry
-   * the guard of a verification still in progress. Since KAFKA-19690 a stale epoch is reported
-   * first (abortable INVALID_PRODUCER_EPOCH); before it, INVALID_TXN_STATE (fatal).
+   * R5.3 step 5: a transactional batch whose producer has no open transaction here at the
+   * batch's epoch (4.x `hasOngoingTransaction(producerId, epoch)`) must carry the guard of a
+   * verification still in progress. The leader skipped verification (guard 0) if the producerId
+   * had any open transaction when the request arrived, such as a newer instance's: a zombie's
+   * batch then reaches this check. Since KAFKA-19690 its stale epoch is reported first
+   * (abortable INVALID_PRODUCER_EPOCH); before it, INVALID_TXN_STATE (fatal, BUG-16).
    */
   private missingVerification(
     batch: ProducedBatch,
     entry: ProducerStateEntry,
     verification: VerificationCheck | null,
   ): KafkaErrorCode {
-    if (verification === null || !batch.isTransactional || entry.currentTxnFirstOffset !== -1) {
-      return 'NONE';
-    }
+    const ongoing =
+      entry.currentTxnFirstOffset !== -1 && entry.producerEpoch === batch.producerEpoch;
+    if (verification === null || !batch.isTransactional || ongoing) return 'NONE';
     const staleEpoch = batch.producerEpoch < entry.producerEpoch;
     if (staleEpoch && !this.bugs.verificationGuardBeforeEpochCheck) return 'NONE';
     const current = this.verifications.get(batch.producerId);
