@@ -56,6 +56,10 @@ export function checkTornTransaction(context: CheckContext): Anomaly[] {
   const mergedWith = new MarkerAttempts(context);
   const anomalies: Anomaly[] = [];
   for (const attempt of attempts.values()) {
+    // Fast path, map lookups only: nothing visible, or a committed attempt wholly visible.
+    const visibleCount = attempt.sends.filter((send) => visible.has(send.value)).length;
+    if (visibleCount === 0) continue;
+    if (attempt.outcome !== 'aborted' && visibleCount === attempt.sends.length) continue;
     const fates = attempt.sends.map((send) => fateOf(context, visible, send));
     if (!fates.some((fate) => fate.fate === 'visible')) continue;
     if (attempt.outcome !== 'aborted' && !fates.some(isMissing)) continue;
@@ -69,14 +73,12 @@ function isMissing(fate: RecordFate): boolean {
   return fate.fate === 'aborted' || fate.fate === 'absent';
 }
 
-/** Values a read_committed final read delivered, by value, with the delivered offset. */
+/** Values a read_committed final read delivered, by value, with the first delivered offset. */
 function visibleValues(context: CheckContext): Map<number, number> {
   const visible = new Map<number, number>();
   for (const op of context.deliveries) {
     if (op.f !== 'final-read' || op.value.isolationLevel !== 'read_committed') continue;
     for (const record of op.value.records) {
-      const index = context.partitionIndex(record.topic, record.partition);
-      if (index?.outcomes.get(record.offset)?.status === 'aborted') continue;
       if (!visible.has(record.value)) visible.set(record.value, record.offset);
     }
   }
@@ -90,21 +92,22 @@ function fateOf(
 ): RecordFate {
   const { topic, partition, value } = send;
   const index = context.partitionIndex(topic, partition);
-  const offsets = index?.offsetsByValue.get(value) ?? [];
-  const first = offsets[0];
-  const base = { topic, partition, value };
-  const located = (offset: number | null): Omit<RecordFate, 'fate'> => {
-    const record = offset === null ? null : (index?.recordsByOffset.get(offset) ?? null);
-    const markerOffset =
-      offset === null ? null : (index?.outcomes.get(offset)?.markerOffset ?? null);
-    return { ...base, offset, record, markerOffset };
-  };
   const visibleOffset = visible.get(value);
-  if (visibleOffset !== undefined) return { ...located(visibleOffset), fate: 'visible' };
-  if (index === undefined) return { ...located(null), fate: 'pending' };
-  if (first === undefined) return { ...located(null), fate: 'absent' };
-  const stableAbort = offsets.every((offset) => isStablyAborted(index, offset));
-  return { ...located(first), fate: stableAbort ? 'aborted' : 'pending' };
+  let offset: number | null = null;
+  let fate: RecordFate['fate'] = 'pending';
+  // A delivered record the partition holds as aborted is an `aborted-read`, not visible data.
+  if (visibleOffset !== undefined && index?.outcomes.get(visibleOffset)?.status !== 'aborted') {
+    offset = visibleOffset;
+    fate = 'visible';
+  } else if (index !== undefined) {
+    const offsets = index.offsetsByValue.get(value) ?? [];
+    offset = offsets[0] ?? null;
+    if (offset === null) fate = 'absent';
+    else if (offsets.every((copy) => isStablyAborted(index, copy))) fate = 'aborted';
+  }
+  const record = offset === null ? null : (index?.recordsByOffset.get(offset) ?? null);
+  const markerOffset = offset === null ? null : (index?.outcomes.get(offset)?.markerOffset ?? null);
+  return { topic, partition, offset, value, fate, record, markerOffset };
 }
 
 /** Decided by an ABORT marker that is itself below the partition's final last stable offset. */

@@ -160,6 +160,17 @@ describe('torn-transaction', () => {
     expect(anomaly.classification).toBe('aborted-but-committed');
   });
 
+  it('near-miss: an aborted record delivered by a broken filter is aborted-read, not torn', () => {
+    const history = historyOf(
+      txn({ client: 'A', commit: false, sends: [record(0, 1)], atUs: 100 }),
+      finalRead('final', { isolationLevel: READ_COMMITTED, records: [[0, 0, 1]], atUs: 900 }),
+    );
+    const oracle = oracleOf({
+      partitions: [partitionOf({ partition: 0, records: [txData(0, 1), txMarker(1, 'ABORT')] })],
+    });
+    expect(checkHistory(history, oracle).anomalyTypes).toEqual(['aborted-read']);
+  });
+
   it('near-miss: visible on one partition first mid-run (R4.8), whole at the end', () => {
     const history = historyOf(
       txn({ client: 'A', commit: true, sends: [record(0, 1, 0), record(1, 2, 0)], atUs: 100 }),
