@@ -1,13 +1,15 @@
 /**
  * Builds the oracle from the brokers' real state at the end of a run: every partition's log
- * expanded to one entry per offset, its offsets and their history, the coordinators' epoch
- * grants, the faults and the invariants found broken.
+ * expanded to one entry per offset, its offsets and their history, its open transactions, the
+ * coordinators' epoch grants and final view of every transactional.id, the faults and the
+ * invariants found broken.
  */
 import type { Broker, Controller, LogBatch, OffsetChange, PartitionReplica } from '../sim/actors';
 import { partitionKey } from '../sim/actors';
 import type {
   FaultInterval,
   Oracle,
+  OracleCoordinatorTransaction,
   OraclePartition,
   OracleRecord,
   OracleTruncation,
@@ -38,6 +40,14 @@ export interface OracleSources {
   readonly brokers: ReadonlyArray<{ id: string; broker: Broker }>;
   readonly controller: Controller;
   readonly faults: readonly FaultInterval[];
+  /** Every transactional.id the clients use: the keys the coordinators are asked about. */
+  readonly transactionalIds: readonly string[];
+  /** The broker whose coordinator owns a transactional.id. */
+  readonly coordinatorFor: (transactionalId: string) => string;
+  /** The brokers' `transaction.max.timeout.ms`. */
+  readonly transactionMaxTimeoutMs: number;
+  /** Virtual time now, at the end of the run. */
+  readonly endUs: number;
 }
 
 /** The oracle of a finished run. */
@@ -93,11 +103,46 @@ export function buildOracle(sources: OracleSources): Oracle {
     partitions,
     epochGrants,
     coordinatorTransitions: transitionCounts(brokers),
+    coordinatorTransactions: coordinatorTransactions(sources),
+    transactionMaxTimeoutMs: sources.transactionMaxTimeoutMs,
+    endUs: sources.endUs,
     elections: [...controller.elections],
     truncations,
     faults,
     invariantViolations,
   };
+}
+
+/**
+ * The coordinators' final view of every transactional.id: for each id the clients use, the entry
+ * of the coordinator that owns it, as a plain record. This is the only place the oracle reads
+ * coordinator state, through `metadataOf`; when the coordinator moves onto __transaction_state,
+ * only this function (and `coordinatorFor`) needs to follow it.
+ * @example coordinatorTransactions(sources)[0]?.state // 'Ongoing'
+ */
+export function coordinatorTransactions(
+  sources: Pick<OracleSources, 'brokers' | 'transactionalIds' | 'coordinatorFor'>,
+): OracleCoordinatorTransaction[] {
+  const ids = [...new Set(sources.transactionalIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return ids.flatMap((transactionalId) => {
+    const owner = sources.coordinatorFor(transactionalId);
+    const holder = sources.brokers.find(({ id }) => id === owner);
+    const metadata = holder?.broker.coordinator.metadataOf(transactionalId);
+    if (metadata === undefined) return [];
+    const partitions = [...metadata.topicPartitions.values()]
+      .map(({ topic, partition }) => ({ topic, partition }))
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+    return [
+      {
+        transactionalId,
+        coordinator: owner,
+        producerId: metadata.producerId,
+        producerEpoch: metadata.producerEpoch,
+        state: metadata.state,
+        partitions,
+      },
+    ];
+  });
 }
 
 /** Every coordinator's state transitions, summed and sorted by `from` then `to`. */

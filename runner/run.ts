@@ -53,6 +53,7 @@ interface World {
   readonly control: { stopping: boolean };
   readonly brokers: ReadonlyArray<{ id: string; broker: Broker }>;
   readonly controller: Controller;
+  readonly metadata: ClusterMetadata;
   readonly clients: readonly ClientActor[];
   readonly readers: readonly FinalReaderActor[];
   readonly nemesis: Nemesis;
@@ -74,6 +75,14 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     brokers: world.brokers,
     controller: world.controller,
     faults: nemesis.faultIntervals(),
+    transactionalIds: scenario.clients.flatMap((spec) =>
+      spec.role === 'producer' && spec.settings.transactionalId !== null
+        ? [spec.settings.transactionalId]
+        : [],
+    ),
+    coordinatorFor: (transactionalId) => world.metadata.coordinatorFor(transactionalId),
+    transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
+    endUs: sim.nowUs,
   });
   const history = recorder.history;
   const check = checkHistory(history, oracle);
@@ -163,7 +172,7 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
       ? []
       : drawRandomFaults(scenario.nemesis, sim.rootRng.fork('nemesis'));
   nemesis.schedule([...scenario.faults, ...drawn]);
-  return { sim, recorder, control, brokers, controller, clients, readers, nemesis };
+  return { sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis };
 }
 
 /**

@@ -17,6 +17,8 @@ export const ANOMALY_KINDS = [
   'inconsistent-offsets',
   'nonmonotonic-poll',
   'poll-skip',
+  'torn-transaction',
+  'hanging-transaction',
   'invariant',
 ] as const;
 
@@ -51,8 +53,33 @@ export interface Anomaly {
   readonly timeUs?: number;
   /** The oracle's classification of why, when it knows (e.g. `never-written`). */
   readonly classification?: string;
+  /** The transactional.id involved (`torn-transaction`, `hanging-transaction`). */
+  readonly transactionalId?: string;
+  /** A transaction's records and what became of each (`torn-transaction`), in send order. */
+  readonly transactionRecords?: readonly TransactionRecordFate[];
+  /** How long the condition lasted (`hanging-transaction`: the LSO pinned), in µs. */
+  readonly durationUs?: number;
+  /**
+   * The coordinator's state for the transactional.id (`hanging-transaction`), e.g.
+   * `CompleteAbort`; `none` when no coordinator knows the producerId.
+   */
+  readonly coordinatorState?: string;
   /** Faults active at `timeUs`, as described in the history. */
   readonly activeFaults: readonly string[];
+}
+
+/**
+ * One record of a transaction at the end of the run: `visible` to read_committed (a final read
+ * delivered it), `aborted` (the partition holds it under a stable ABORT marker), `absent` (the
+ * partition does not hold it), or `pending` (still open, or not yet below the last stable offset).
+ */
+export interface TransactionRecordFate {
+  readonly topic: string;
+  readonly partition: number;
+  /** Null when the partition does not hold the record. */
+  readonly offset: number | null;
+  readonly value: number;
+  readonly fate: 'visible' | 'aborted' | 'absent' | 'pending';
 }
 
 /** A checker's verdict, in Jepsen's shape. */

@@ -11,12 +11,14 @@ import type { Anomaly, AnomalyKind, CheckResult } from './anomaly_types';
 import { checkAbortedRead } from './aborted_read';
 import { CheckContext } from './check_context';
 import { checkDuplicate } from './duplicate';
+import { checkHangingTransaction } from './hanging_transaction';
 import { checkInconsistentOffsets } from './inconsistent_offsets';
 import { checkInvariant } from './invariant';
 import { checkLostWrite } from './lost_write';
 import { checkNonmonotonicPoll } from './nonmonotonic_poll';
 import { checkPollSkip } from './poll_skip';
 import { checkReadAboveHw } from './read_above_hw';
+import { checkTornTransaction } from './torn_transaction';
 import { checkUncommittedRead } from './uncommitted_read';
 import { checkVanishedRead } from './vanished_read';
 import { checkZombieWrite } from './zombie_write';
@@ -39,6 +41,8 @@ export const CHECKERS: readonly NamedChecker[] = [
   { name: 'inconsistent-offsets', check: checkInconsistentOffsets },
   { name: 'nonmonotonic-poll', check: checkNonmonotonicPoll },
   { name: 'poll-skip', check: checkPollSkip },
+  { name: 'torn-transaction', check: checkTornTransaction },
+  { name: 'hanging-transaction', check: checkHangingTransaction },
   { name: 'invariant', check: checkInvariant },
 ];
 

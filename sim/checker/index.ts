@@ -4,13 +4,18 @@
  * types, so a history recorded from a real cluster can be checked the same way.
  */
 export { ANOMALY_KINDS } from './anomaly_types';
-export type { Anomaly, AnomalyKind, CheckResult } from './anomaly_types';
+export type { Anomaly, AnomalyKind, CheckResult, TransactionRecordFate } from './anomaly_types';
 export { CHECKERS, EXAMPLES_MAX_DEFAULT, checkHistory } from './check_history';
 export type { CheckHistoryOptions, NamedChecker } from './check_history';
 export { CheckContext } from './check_context';
 export { CheckerInputError } from './input_error';
 export { checkAbortedRead } from './aborted_read';
 export { checkDuplicate } from './duplicate';
+export {
+  TRANSACTION_MAX_TIMEOUT_MS_DEFAULT,
+  checkHangingTransaction,
+  pinnedSinceUs,
+} from './hanging_transaction';
 export { checkInconsistentOffsets } from './inconsistent_offsets';
 export type { InconsistentOffsetsClassification } from './inconsistent_offsets';
 export { checkInvariant } from './invariant';
@@ -23,6 +28,7 @@ export type { PollSkipClassification } from './poll_skip';
 export { checkReadAboveHw } from './read_above_hw';
 export type { ReadAboveHwClassification } from './read_above_hw';
 export type { TruncationClassification } from './truncation_cause';
+export { checkTornTransaction } from './torn_transaction';
 export { checkUncommittedRead } from './uncommitted_read';
 export type { UncommittedReadClassification } from './uncommitted_read';
 export { checkVanishedRead } from './vanished_read';

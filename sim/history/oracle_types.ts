@@ -110,6 +110,23 @@ export interface CoordinatorTransitionCount {
   readonly count: number;
 }
 
+/**
+ * One transactional.id as the coordinator that owns it holds it at the end of the run: the
+ * coordinator's side of R5.1 (a partition's open transaction is hanging when its coordinator
+ * does not have it in `Ongoing` with that partition).
+ */
+export interface OracleCoordinatorTransaction {
+  readonly transactionalId: string;
+  /** The broker whose coordinator holds the entry. */
+  readonly coordinator: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  /** Kafka's TransactionState name: `Empty`, `Ongoing`, `PrepareCommit`, ... */
+  readonly state: string;
+  /** The partitions of the current transaction (Kafka's `topicPartitions`), sorted. */
+  readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
+}
+
 /** A fault active during part of the run (for explanations). */
 export interface FaultInterval {
   readonly description: string;
@@ -132,6 +149,19 @@ export interface Oracle {
    * runner fills it once the coordinator counts its transitions; sweep coverage reads it.
    */
   readonly coordinatorTransitions?: readonly CoordinatorTransitionCount[];
+  /**
+   * Every transactional.id at its coordinator at the end of the run, sorted by transactionalId
+   * (absent outside the simulator; the hanging-transaction checker then has no coordinator view
+   * and reports nothing).
+   */
+  readonly coordinatorTransactions?: readonly OracleCoordinatorTransaction[];
+  /**
+   * The brokers' `transaction.max.timeout.ms`: how long the hanging-transaction checker lets a
+   * partition's last stable offset stay pinned. Absent: Kafka's default, 900000.
+   */
+  readonly transactionMaxTimeoutMs?: number;
+  /** Virtual time the oracle was taken, at the end of the run (absent outside the simulator). */
+  readonly endUs?: number;
   readonly faults: readonly FaultInterval[];
   /**
    * Invariants the simulator found broken during the run (for example `lastStableOffset ≤

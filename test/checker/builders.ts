@@ -12,6 +12,7 @@ import type {
   HistoryOp,
   OffsetChange,
   Oracle,
+  OracleCoordinatorTransaction,
   OracleElection,
   OraclePartition,
   OracleRecord,
@@ -213,6 +214,7 @@ export function partitionOf(options: {
   readonly lastStableOffsetChanges?: readonly OffsetChange[];
   readonly highWatermark?: number;
   readonly replicas?: readonly OracleReplica[];
+  readonly openTransactions?: OraclePartition['openTransactions'];
 }): OraclePartition {
   const logEndOffset = (options.records[options.records.length - 1]?.offset ?? -1) + 1;
   const highWatermark = options.highWatermark ?? logEndOffset;
@@ -230,7 +232,7 @@ export function partitionOf(options: {
     lastStableOffsetChanges: options.lastStableOffsetChanges ?? [
       { timeUs: 0, offset: lastStableOffset },
     ],
-    openTransactions: [],
+    openTransactions: options.openTransactions ?? [],
     ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
   };
 }
@@ -294,6 +296,9 @@ export function oracleOf(options: {
   readonly invariantViolations?: Oracle['invariantViolations'];
   readonly elections?: readonly OracleElection[];
   readonly truncations?: readonly OracleTruncation[];
+  readonly coordinatorTransactions?: readonly OracleCoordinatorTransaction[];
+  readonly transactionMaxTimeoutMs?: number;
+  readonly endUs?: number;
 }): Oracle {
   return {
     partitions: options.partitions ?? [],
@@ -302,5 +307,12 @@ export function oracleOf(options: {
     invariantViolations: options.invariantViolations ?? [],
     ...(options.elections === undefined ? {} : { elections: options.elections }),
     ...(options.truncations === undefined ? {} : { truncations: options.truncations }),
+    ...(options.coordinatorTransactions === undefined
+      ? {}
+      : { coordinatorTransactions: options.coordinatorTransactions }),
+    ...(options.transactionMaxTimeoutMs === undefined
+      ? {}
+      : { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs }),
+    ...(options.endUs === undefined ? {} : { endUs: options.endUs }),
   };
 }

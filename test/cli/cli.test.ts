@@ -206,7 +206,9 @@ describe('eos-sim sweep and scenarios', () => {
     );
     const { code, stdout } = await cli(['sweep', file, '--seeds', '1..5', '--out', scratch.path]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^FAIL zombie-fencing-no-epoch-check seed=\d+: zombie-write · /m);
+    expect(stdout).toMatch(
+      /^FAIL zombie-fencing-no-epoch-check seed=\d+: (torn-transaction, )?zombie-write · /m,
+    );
     expect(stdout).toMatch(new RegExp(`npx eos-sim run ${file} --seed \\d+`));
     expect(stdout).toContain('(NOT allowed here)');
     expect(stdout).toContain('expectation NOT met');

@@ -7,7 +7,11 @@
  * check reports `zombie-write` (at least 90%, the scenario's `detect.percent.min`), and on every
  * seed require each reported zombie-write to be located exactly: topic, partition and offset of
  * a record the oracle holds, written by A's producerId with A's epoch, sent by client A, and
- * appended after the coordinator granted a higher epoch. No other anomaly kind may appear.
+ * appended after the coordinator granted a higher epoch. The same runs prove `torn-transaction`
+ * on a real configuration: A's records written before the pause stay aborted while its late ones
+ * are committed by B's marker, so A's transaction must be reported torn on as many seeds, naming
+ * orders-tx, client A and A's producerId, with both visible and aborted records. No other
+ * anomaly kind may appear.
  */
 import { describe, expect, it } from 'vitest';
 import type { Anomaly } from '../../sim/checker';
@@ -47,20 +51,45 @@ function anomalyProblems(run: RunResult, anomaly: Anomaly): string[] {
   return problems.map((problem) => `${topic}-${partition}@${offset}: ${problem}`);
 }
 
+/** Everything wrong with one torn-transaction anomaly, as text. */
+function tornProblems(run: RunResult, anomaly: Anomaly): string[] {
+  const a = initGranted(run.history, 'A');
+  if (a === undefined) return ['A never initialized'];
+  const problems: string[] = [];
+  if (anomaly.transactionalId !== 'orders-tx') problems.push('transactionalId');
+  if (anomaly.client !== 'A') problems.push(`client ${String(anomaly.client)}`);
+  if (anomaly.producerId !== a.producerId)
+    problems.push(`producerId ${String(anomaly.producerId)}`);
+  const fates = anomaly.transactionRecords ?? [];
+  const sentByA = valuesSentBy(run.history, 'A');
+  if (!fates.some((fate) => fate.fate === 'visible')) problems.push('no visible record');
+  if (!fates.some((fate) => fate.fate === 'aborted')) problems.push('no aborted record');
+  if (!fates.every((fate) => sentByA.has(fate.value))) problems.push('records not sent by A');
+  return problems.map((problem) => `torn-transaction: ${problem}`);
+}
+
 describe('zombie-fencing-no-epoch-check.yaml (bug switch on)', () => {
-  it(`finds zombie-write on ${DETECT_PERCENT_MIN}% of seeds or more, each located exactly`, () => {
+  it(`finds zombie-write and torn-transaction on ${DETECT_PERCENT_MIN}% of seeds or more`, () => {
     const scenario = loadScenario('scenarios/known-bugs/zombie-fencing-no-epoch-check.yaml');
     const seeds = sweepSeeds('1..200');
     const problems: string[] = [];
     let detected = 0;
+    let tornDetected = 0;
     for (const seed of seeds) {
       const run = runScenario(scenario, { seed });
       const { check, outcome } = run.report;
       if (outcome !== 'pass') problems.push(`seed ${seed}: outcome ${outcome}`);
-      const others = check.anomalyTypes.filter((kind) => kind !== 'zombie-write');
+      const others = check.anomalyTypes.filter(
+        (kind) => kind !== 'zombie-write' && kind !== 'torn-transaction',
+      );
       if (others.length > 0) problems.push(`seed ${seed}: unexpected ${others.join(',')}`);
       const zombies = check.anomalies.filter((anomaly) => anomaly.kind === 'zombie-write');
       if (zombies.length > 0) detected += 1;
+      const torn = check.anomalies.filter((anomaly) => anomaly.kind === 'torn-transaction');
+      if (torn.length > 0) tornDetected += 1;
+      for (const anomaly of torn) {
+        problems.push(...tornProblems(run, anomaly).map((problem) => `seed ${seed}: ${problem}`));
+      }
       for (const anomaly of zombies) {
         const found = anomalyProblems(run, anomaly);
         problems.push(...found.map((problem) => `seed ${seed}: ${problem}`));
@@ -68,5 +97,6 @@ describe('zombie-fencing-no-epoch-check.yaml (bug switch on)', () => {
     }
     expect(problems).toEqual([]);
     expect(detected * 100).toBeGreaterThanOrEqual(DETECT_PERCENT_MIN * seeds.length);
+    expect(tornDetected * 100).toBeGreaterThanOrEqual(DETECT_PERCENT_MIN * seeds.length);
   });
 });
