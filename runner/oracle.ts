@@ -116,8 +116,8 @@ export function buildOracle(sources: OracleSources): Oracle {
 /**
  * The coordinators' final view of every transactional.id: for each id the clients use, the entry
  * of the coordinator that owns it, as a plain record. This is the only place the oracle reads
- * coordinator state, through `metadataOf`; when the coordinator moves onto __transaction_state,
- * only this function (and `coordinatorFor`) needs to follow it.
+ * coordinator state, through `metadataOf`, at the broker that leads the id's
+ * `__transaction_state` partition (`coordinatorFor`).
  * @example coordinatorTransactions(sources)[0]?.state // 'Ongoing'
  */
 export function coordinatorTransactions(

@@ -17,7 +17,7 @@ import {
 import { checkHistory } from '../sim/checker';
 import { Nemesis, drawRandomFaults } from '../faults';
 import type { ScenarioConfig } from '../scenarios';
-import { clusterViewOf } from './cluster_view';
+import { clusterViewOf, coordinatorOf } from './cluster_view';
 import { runLivenessProbe } from './liveness';
 import { buildOracle } from './oracle';
 import { buildReport } from './report';
@@ -80,7 +80,15 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
         ? [spec.settings.transactionalId]
         : [],
     ),
-    coordinatorFor: (transactionalId) => world.metadata.coordinatorFor(transactionalId),
+    coordinatorFor: (transactionalId) =>
+      coordinatorOf(
+        {
+          controller: world.controller,
+          metadata: world.metadata,
+          numPartitions: scenario.broker.transactionStateLogNumPartitions,
+        },
+        transactionalId,
+      ) ?? '',
     transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
     endUs: sim.nowUs,
   });
