@@ -19,6 +19,7 @@ export const ANOMALY_KINDS = [
   'poll-skip',
   'torn-transaction',
   'hanging-transaction',
+  'fatal-txn-error',
   'invariant',
 ] as const;
 

@@ -11,6 +11,7 @@ import type { Anomaly, AnomalyKind, CheckResult } from './anomaly_types';
 import { checkAbortedRead } from './aborted_read';
 import { CheckContext } from './check_context';
 import { checkDuplicate } from './duplicate';
+import { checkFatalTxnError } from './fatal_txn_error';
 import { checkHangingTransaction } from './hanging_transaction';
 import { checkInconsistentOffsets } from './inconsistent_offsets';
 import { checkInvariant } from './invariant';
@@ -43,6 +44,7 @@ export const CHECKERS: readonly NamedChecker[] = [
   { name: 'poll-skip', check: checkPollSkip },
   { name: 'torn-transaction', check: checkTornTransaction },
   { name: 'hanging-transaction', check: checkHangingTransaction },
+  { name: 'fatal-txn-error', check: checkFatalTxnError },
   { name: 'invariant', check: checkInvariant },
 ];
 

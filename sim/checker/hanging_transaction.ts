@@ -63,7 +63,12 @@ export function checkHangingTransaction(context: CheckContext): Anomaly[] {
     for (const open of partition.openTransactions) {
       const entries = byProducer.get(open.producerId) ?? [];
       if (entries.some((entry) => holdsOngoing(entry, partition, open))) continue;
-      const sinceUs = pinnedSinceUs(partition.lastStableOffsetChanges, open.firstOffset);
+      const pinnedUs = pinnedSinceUs(partition.lastStableOffsetChanges, open.firstOffset);
+      // The pin counts from when the transaction opened: the LSO may have sat at that offset
+      // (then the log end) before its first record arrived.
+      const openedUs = partition.records.find((record) => record.offset === open.firstOffset);
+      const sinceUs =
+        pinnedUs === null ? null : Math.max(pinnedUs, openedUs?.appendUs ?? pinnedUs);
       if (sinceUs === null || endUs - sinceUs <= maxTimeoutUs) continue;
       const found = { partition, open, entries, sinceUs, durationUs: endUs - sinceUs };
       anomalies.push(hangingAnomaly(context, { ...found, maxTimeoutUs }));

@@ -267,16 +267,17 @@ export class Broker implements Actor<KafkaMessage> {
       request.batch.isTransactional;
     const replica = this.replicaManager.replicas.get(partitionKey(request));
     const log = replica?.role === 'leader' ? replica.log : undefined;
-    if (!verifying || log === undefined || log.openTransactions.has(request.batch.producerId)) {
-      // Kafka's SENTINEL guard: an open transaction needs no verification.
-      return this.replicaManager.handleProduce(
-        request,
-        ctx,
-        respond,
-        verifying ? { guard: 0 } : null,
-      );
-    }
     const { producerId, producerEpoch, baseSequence } = request.batch;
+    if (!verifying || log === undefined || log.hasOngoingTransaction(producerId, producerEpoch)) {
+      // Kafka's SENTINEL guard: a transaction open at this epoch needs no verification.
+      const check = verifying ? { guard: 0 } : null;
+      return this.replicaManager.handleProduce(request, ctx, respond, check);
+    }
+    // Since KAFKA-19690 a stale epoch is refused before a verification starts.
+    const epochFirst = !this.options.bugs.verificationGuardBeforeEpochCheck;
+    if (epochFirst && log.isStaleEpoch(producerId, producerEpoch)) {
+      return respond({ error: 'INVALID_PRODUCER_EPOCH', baseOffset: -1 });
+    }
     const guard = log.startVerification(producerId, producerEpoch, baseSequence);
     const coordinator = this.coordinatorNodeFor(request.transactionalId as string);
     this.verifier.verify(request, coordinator, ctx, (error) => {

@@ -122,6 +122,22 @@ export class PartitionLog {
     return this.transactions.ongoing;
   }
 
+  /** True when `producerId` has an open transaction here at `producerEpoch` (4.x check). */
+  hasOngoingTransaction(producerId: number, producerEpoch: number): boolean {
+    const entry = this.producers.get(producerId);
+    return (
+      entry !== undefined &&
+      entry.currentTxnFirstOffset !== -1 &&
+      entry.producerEpoch === producerEpoch
+    );
+  }
+
+  /** True when `producerEpoch` is older than the one this partition holds for the producer. */
+  isStaleEpoch(producerId: number, producerEpoch: number): boolean {
+    const entry = this.producers.get(producerId);
+    return entry !== undefined && producerEpoch < entry.producerEpoch;
+  }
+
   /** Every producer this partition keeps state for (DescribeProducers, KIP-664). */
   producerEntries(): Iterable<Readonly<ProducerStateEntry>> {
     return this.producers.values();
@@ -219,10 +235,9 @@ export class PartitionLog {
 
   /**
    * R5.3 step 5: a transactional batch whose producer has no open transaction here at the
-   * batch's epoch (4.x `hasOngoingTransaction(producerId, epoch)`) must carry the guard of a
-   * verification still in progress. The leader skipped verification (guard 0) if the producerId
-   * had any open transaction when the request arrived, such as a newer instance's: a zombie's
-   * batch then reaches this check. Since KAFKA-19690 its stale epoch is reported first
+   * batch's epoch (`hasOngoingTransaction(producerId, epoch)`) must carry the guard of a
+   * verification still in progress. An ABORT marker written between the verification and the
+   * append deletes the guard (ABA protection). Since KAFKA-19690 a stale epoch is reported first
    * (abortable INVALID_PRODUCER_EPOCH); before it, INVALID_TXN_STATE (fatal, BUG-16).
    */
   private missingVerification(

@@ -38,6 +38,7 @@ export interface SenderPolicy {
 /** Timers the sender sets. */
 export type SenderTimer =
   | { readonly owner: 'producer'; readonly type: 'produce-timeout'; readonly correlationId: number }
+  | { readonly owner: 'producer'; readonly type: 'delivery-expiry'; readonly correlationId: number }
   | { readonly owner: 'producer'; readonly type: 'produce-retry' };
 
 interface InFlightRequest {
@@ -151,6 +152,15 @@ export class RecordSender {
     }
     const request = this.requests.get(timer.correlationId);
     if (request === undefined) return;
+    if (timer.type === 'delivery-expiry') {
+      // KIP-91 (Sender.getExpiredInflightBatches): a batch past delivery.timeout.ms fails even
+      // while its request is in flight; the request may still reach the broker later, and its
+      // answer is ignored (the root of BUG-01/BUG-02, R3.17).
+      this.takeRequest(timer.correlationId, ctx);
+      this.policy.onBatchFailed(request.batch, 'REQUEST_TIMED_OUT');
+      this.sendReady(ctx);
+      return;
+    }
     // request.timeout.ms: the client closes the connection.
     this.disconnect(request.broker, ctx);
   }
@@ -292,6 +302,14 @@ export class RecordSender {
       correlationId,
     } satisfies SenderTimer);
     this.requests.set(correlationId, { batch, broker, timerId });
+    const expiryUs = batch.deadlineUs - ctx.nowUs();
+    if (expiryUs < this.config.requestTimeoutMs * 1000) {
+      ctx.setTimer(Math.max(0, expiryUs), {
+        owner: 'producer',
+        type: 'delivery-expiry',
+        correlationId,
+      } satisfies SenderTimer);
+    }
     ctx.send(broker, {
       kind: 'Produce',
       correlationId,
