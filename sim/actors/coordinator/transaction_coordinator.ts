@@ -505,10 +505,12 @@ export class TransactionCoordinator {
     const records = this.host.readTransactionLog(partition);
     const loaded = this.state.finishLoading(partition, coordinatorEpoch, records);
     if (loaded === null) return;
-    ctx.trace(`coordinator loaded __transaction_state-${partition}: ${loaded.length} ids`);
-    for (const metadata of loaded) {
-      if (isPrepare(metadata.state)) this.sendMarkers(metadata, ctx);
-    }
+    const unfinished = loaded.filter((metadata) => isPrepare(metadata.state));
+    ctx.trace(
+      `coordinator loaded __transaction_state-${partition}: ${loaded.length} ids, ` +
+        `${unfinished.length} in Prepare*`,
+    );
+    for (const metadata of unfinished) this.sendMarkers(metadata, ctx);
   }
 
   private countTransition(from: TransactionState, to: TransactionState): void {
