@@ -67,8 +67,7 @@ export function checkHangingTransaction(context: CheckContext): Anomaly[] {
       // The pin counts from when the transaction opened: the LSO may have sat at that offset
       // (then the log end) before its first record arrived.
       const openedUs = partition.records.find((record) => record.offset === open.firstOffset);
-      const sinceUs =
-        pinnedUs === null ? null : Math.max(pinnedUs, openedUs?.appendUs ?? pinnedUs);
+      const sinceUs = pinnedUs === null ? null : Math.max(pinnedUs, openedUs?.appendUs ?? pinnedUs);
       if (sinceUs === null || endUs - sinceUs <= maxTimeoutUs) continue;
       const found = { partition, open, entries, sinceUs, durationUs: endUs - sinceUs };
       anomalies.push(hangingAnomaly(context, { ...found, maxTimeoutUs }));

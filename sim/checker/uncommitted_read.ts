@@ -2,9 +2,10 @@
  * `uncommitted-read`: a read_committed consumer delivered, at time t, a record at offset o of a
  * partition whose LSO at t (the last recorded change at or before t, 0 before any) did not yet
  * cover it: o ≥ LSO(t), or the record is transactional and its completing marker is absent or
- * at an offset ≥ LSO(t). A marker below LSO(t) is replicated and decided, so a record delivered
- * at the instant the LSO passed its marker is fine. Each partition is judged on its own: the
- * transient cross-partition skew of R4.8 is allowed.
+ * was appended only after t (its transaction was still open when it was read). The marker itself
+ * may sit above LSO(t): another producer's transaction, open from an offset between the record
+ * and the marker, holds the LSO there while this one is already decided (R4.2). Each partition
+ * is judged on its own: the transient cross-partition skew of R4.8 is allowed.
  */
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
@@ -15,7 +16,7 @@ import { topicPartitionName } from './topic_partition';
 
 /** Why a read_committed delivery was not yet stable. */
 export type UncommittedReadClassification =
-  'above-last-stable-offset' | 'transaction-open' | 'marker-above-last-stable-offset';
+  'above-last-stable-offset' | 'transaction-open' | 'marker-after-read';
 
 /**
  * Reports every read_committed delivery of a record not yet stable, one anomaly per (consumer
@@ -71,5 +72,6 @@ function classify(
   if (oracleRecord === null || !oracleRecord.isTransactional) return null;
   const outcome = index?.outcomes.get(record.offset);
   if (outcome === undefined || outcome.markerOffset === null) return 'transaction-open';
-  return outcome.markerOffset >= lastStableOffset ? 'marker-above-last-stable-offset' : null;
+  const marker = index?.recordsByOffset.get(outcome.markerOffset);
+  return marker !== undefined && marker.appendUs > delivery.op.timeUs ? 'marker-after-read' : null;
 }

@@ -139,12 +139,25 @@ describe('uncommitted-read classification', () => {
     expect(anomalies.map((anomaly) => anomaly.classification)).toEqual(['transaction-open']);
   });
 
-  it('marker-above-last-stable-offset: the marker was not yet below the LSO', () => {
-    const records = [transactional, marker({ offset: 1, control: 'COMMIT', producerId: 8 })];
+  it('marker-after-read: the LSO passed the record before its transaction was decided', () => {
+    const late = marker({ offset: 1, control: 'COMMIT', producerId: 8, appendUs: 120 });
     const lastStableOffsetChanges = [{ timeUs: 50, offset: 1 }];
-    const oracle = oracleOfPartition0(records, { lastStableOffsetChanges });
+    const oracle = oracleOfPartition0([transactional, late], { lastStableOffsetChanges });
     const [anomaly] = run(checkUncommittedRead, { history, oracle });
-    expect(anomaly?.classification).toBe('marker-above-last-stable-offset');
+    expect(anomaly?.classification).toBe('marker-after-read');
+  });
+
+  it('a decided record below the LSO is stable though its marker is above it (R4.2)', () => {
+    // Another producer's transaction, open from offset 1, holds the LSO at 1 while producer 8's
+    // transaction at 0 is already committed by the marker at 2.
+    const records = [
+      transactional,
+      data({ offset: 1, value: 2, producerId: 9, isTransactional: true }),
+      marker({ offset: 2, control: 'COMMIT', producerId: 8, appendUs: 60 }),
+    ];
+    const lastStableOffsetChanges = [{ timeUs: 70, offset: 1 }];
+    const oracle = oracleOfPartition0(records, { lastStableOffsetChanges });
+    expect(run(checkUncommittedRead, { history, oracle })).toEqual([]);
   });
 
   it('before any recorded LSO change the LSO is 0', () => {

@@ -36,8 +36,8 @@ describe('coordinator-failover.yaml', () => {
     expect(crashed).toHaveLength(1);
     expect(broker).not.toBe(crashed[0]);
     // The transaction answered just before the crash, and every later one, committed once.
-    const commits = run.history.filter(
-      (op) => op.client === 'P' && op.f === 'txn' && op.type === 'ok' && op.value.commit,
+    const commits = run.history.flatMap((op) =>
+      op.client === 'P' && op.f === 'txn' && op.type === 'ok' && op.value.commit ? [op] : [],
     );
     const before = commits.filter((op) => op.timeUs < CRASH_US);
     const after = commits.filter((op) => op.timeUs > CRASH_US);
