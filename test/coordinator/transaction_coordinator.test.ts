@@ -240,8 +240,9 @@ describe('timeouts and fencing (R3.5 Ongoing, R3.11)', () => {
     expect(endTxn(0, true)).toEqual({ error: 'CONCURRENT_TRANSACTIONS' });
     ctx.advanceBy(LOG_WRITE_US);
     expect(state()).toEqual({ state: 'PrepareAbort', pendingState: null, producerEpoch: 1 });
+    // The grant is recorded once PrepareAbort is durable, one write later.
     expect(coordinator.epochGrants.at(-1)).toEqual({
-      timeUs: 3_000_000,
+      timeUs: 3_001_000,
       transactionalId: TXN_ID,
       producerId: 0,
       producerEpoch: 1,

@@ -411,7 +411,6 @@ export class TransactionCoordinator {
     if (!metadata.hasFailedEpochFence) {
       metadata.producerEpoch += 1;
       metadata.lastProducerEpoch = -1;
-      this.recordGrant(metadata, reason, ctx);
     }
     metadata.pendingState = 'PrepareEpochFence';
     const transit = transitOf(metadata, {
@@ -421,6 +420,9 @@ export class TransactionCoordinator {
     });
     this.write(metadata, transit, ctx, (error) => {
       metadata.hasFailedEpochFence = error !== 'NONE';
+      // The bumped epoch is granted once PrepareAbort is durable: a fence whose write failed
+      // lives only in this coordinator's memory and is lost with it (R3.13).
+      if (error === 'NONE') this.recordGrant(metadata, reason, ctx);
       onDurable(error);
       if (error === 'NONE') this.sendMarkers(metadata, ctx);
     });
