@@ -136,8 +136,11 @@ export class TransactionsApp {
       return;
     }
     this.transactionsStarted += 1;
+    // A liveness probe must commit: it is the evidence of progress, not a chosen abort.
     const commit =
-      this.spec.abortEvery === 0 || this.transactionsStarted % this.spec.abortEvery !== 0;
+      this.probePending ||
+      this.spec.abortEvery === 0 ||
+      this.transactionsStarted % this.spec.abortEvery !== 0;
     const sends: SendMicroOp[] = [];
     for (let i = 0; i < this.spec.recordsPerTransaction; i++) {
       const tp = this.deps.ctx.rng.pick(this.deps.partitions);
