@@ -366,13 +366,16 @@ export class PartitionLog {
    * follows without sequence checks (R2.6); markers complete transactions as on the leader.
    */
   appendAsFollower(batches: readonly LogBatch[], nowUs: number): void {
+    let appended = false;
     for (const batch of batches) {
       if (batch.lastOffset < this.logEndOffset) continue;
       assert(batch.baseOffset === this.logEndOffset, 'a follower appends at its log end offset');
       this.pushBatch(batch);
       this.replayBatch(batch);
+      appended = true;
     }
-    this.afterAppend(nowUs);
+    // Nothing appended, nothing to recompute: an idle partition of a fetch costs no more.
+    if (appended) this.afterAppend(nowUs);
   }
 
   /**
@@ -401,7 +404,8 @@ export class PartitionLog {
   /** Replication sets the high watermark (capped by the log end offset, R1.4). */
   setHighWatermark(highWatermark: number, nowUs: number): void {
     const capped = Math.max(this.logStartOffset, Math.min(highWatermark, this.logEndOffset));
-    if (capped !== this.highWatermark) this.recordHighWatermark(capped, nowUs);
+    if (capped === this.highWatermark) return;
+    this.recordHighWatermark(capped, nowUs);
     this.afterAppend(nowUs);
   }
 
