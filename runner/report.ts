@@ -79,7 +79,9 @@ export function buildReport(input: ReportInput): RunReport {
     })),
   ];
   let outcome: RunOutcome = expectations.every((expectation) => expectation.met) ? 'pass' : 'fail';
-  if (outcome === 'pass' && !input.liveness.converged) outcome = 'liveness';
+  if (outcome === 'pass' && !input.liveness.converged && scenario.expect.liveness) {
+    outcome = 'liveness';
+  }
   if (input.budgetError !== undefined) outcome = 'budget-exceeded';
   return {
     tool: { name: 'eos-sim', version: EOS_SIM_VERSION, seedrandom: SEEDRANDOM_VERSION },

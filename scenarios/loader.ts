@@ -293,6 +293,7 @@ function resolveScenario(options: {
       anomalies: scenario.expect.anomalies,
       allowed: scenario.expect.allowed,
       detectPercentMin: scenario.expect['detect.percent.min'],
+      liveness: scenario.expect.liveness,
       fenced: scenario.expect.fenced,
     },
     durationMs: run['duration.ms'],

@@ -160,6 +160,12 @@ export interface Expectations {
   readonly detectPercentMin: number;
   /** Clients that must be fenced (receive PRODUCER_FENCED or INVALID_PRODUCER_EPOCH). */
   readonly fenced: readonly string[];
+  /**
+   * `liveness`: whether the run must converge after heal. false for a configuration known to
+   * stall (a hanging transaction pins the last stable offset for good): the liveness verdict is
+   * still reported but does not fail the run. @default true
+   */
+  readonly liveness: boolean;
 }
 
 /** One topic of the cluster. */

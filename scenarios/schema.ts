@@ -153,6 +153,7 @@ const expectSchema = section({
   allowed: list(oneOf(ANOMALY_KINDS), { empty: true }).default([]),
   'detect.percent.min': integer({ min: 0, max: 100 }).default(0),
   fenced: list(text(), { empty: true }).default([]),
+  liveness: boolean().default(true),
 });
 
 const seedsSchema = z
