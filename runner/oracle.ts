@@ -73,7 +73,10 @@ export function buildOracle(sources: OracleSources): Oracle {
       holders.find((holder) => holder.id === state.leader) ??
       [...holders].sort((a, b) => b.replica.log.logEndOffset - a.replica.log.logEndOffset)[0];
     if (leader === undefined) continue;
-    partitions.push(partitionOf({ leader, holders, isr: state.isr }));
+    // Internal topics (__transaction_state) hold no client records: their invariants and
+    // truncations are checked below, but the partitions are not part of the history's world.
+    if (!state.topic.startsWith('__'))
+      partitions.push(partitionOf({ leader, holders, isr: state.isr }));
     invariantViolations.push(...oneLeaderPerEpoch(state.topic, state.partition, holders));
     for (const { id, replica } of holders) {
       for (const violation of replica.log.invariantViolations) {

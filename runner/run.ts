@@ -117,20 +117,7 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
     recordEventLog: options.recordEventLog ?? false,
   });
   sim.traceSink = options.trace;
-  const transactional = scenario.clients.some(
-    (client) => client.role === 'producer' && client.settings.transactionalId !== null,
-  );
-  const metadata = new ClusterMetadata(
-    scenario.brokers,
-    scenario.topics,
-    transactional
-      ? {
-          numPartitions: scenario.broker.transactionStateLogNumPartitions,
-          replicationFactor: scenario.broker.transactionStateLogReplicationFactor,
-          minInsyncReplicas: scenario.broker.transactionStateLogMinIsr,
-        }
-      : null,
-  );
+  const metadata = clusterMetadataOf(scenario);
   const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
   const control = { stopping: false };
   let nextValue = 0;
@@ -181,6 +168,27 @@ function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
       : drawRandomFaults(scenario.nemesis, sim.rootRng.fork('nemesis'));
   nemesis.schedule([...scenario.faults, ...drawn]);
   return { sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis };
+}
+
+/**
+ * The cluster at creation; `__transaction_state` exists when a client is transactional (Kafka
+ * creates it at the first FindCoordinator).
+ */
+function clusterMetadataOf(scenario: ScenarioConfig): ClusterMetadata {
+  const transactional = scenario.clients.some(
+    (client) => client.role === 'producer' && client.settings.transactionalId !== null,
+  );
+  const broker = scenario.broker;
+  const transactionStateLog = {
+    numPartitions: broker.transactionStateLogNumPartitions,
+    replicationFactor: broker.transactionStateLogReplicationFactor,
+    minInsyncReplicas: broker.transactionStateLogMinIsr,
+  };
+  return new ClusterMetadata(
+    scenario.brokers,
+    scenario.topics,
+    transactional ? transactionStateLog : null,
+  );
 }
 
 /**

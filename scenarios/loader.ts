@@ -253,19 +253,7 @@ function resolveScenario(options: {
       partitions: topic.partitions,
       replicationFactor: topic['replication.factor'] ?? Math.min(3, scenario.cluster.brokers),
     })),
-    broker: {
-      transactionMaxTimeoutMs: broker['transaction.max.timeout.ms'],
-      transactionAbortTimedOutTransactionCleanupIntervalMs:
-        broker['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
-      transactionStateLogNumPartitions: broker['transaction.state.log.num.partitions'],
-      transactionStateLogReplicationFactor: broker['transaction.state.log.replication.factor'],
-      transactionStateLogMinIsr: broker['transaction.state.log.min.isr'],
-      transactionPartitionVerificationEnable: broker['transaction.partition.verification.enable'],
-      minInsyncReplicas: broker['min.insync.replicas'],
-      uncleanLeaderElectionEnable: broker['unclean.leader.election.enable'],
-      replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
-      brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],
-    },
+    broker: resolveBroker(broker),
     protocol: {
       leaderEpochTruncation: scenario.protocol['leader.epoch.truncation'],
       highWatermarkStrictMinIsr: scenario.protocol['high.watermark.strict.min.isr'],
@@ -301,6 +289,23 @@ function resolveScenario(options: {
     livenessMs: run['liveness.ms'],
     eventsMax: run['events.max'],
     seeds: run.seeds,
+  };
+}
+
+/** The broker keys → camelCase settings. */
+function resolveBroker(broker: ScenarioFile['broker']): ScenarioConfig['broker'] {
+  return {
+    transactionMaxTimeoutMs: broker['transaction.max.timeout.ms'],
+    transactionAbortTimedOutTransactionCleanupIntervalMs:
+      broker['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
+    transactionStateLogNumPartitions: broker['transaction.state.log.num.partitions'],
+    transactionStateLogReplicationFactor: broker['transaction.state.log.replication.factor'],
+    transactionStateLogMinIsr: broker['transaction.state.log.min.isr'],
+    transactionPartitionVerificationEnable: broker['transaction.partition.verification.enable'],
+    minInsyncReplicas: broker['min.insync.replicas'],
+    uncleanLeaderElectionEnable: broker['unclean.leader.election.enable'],
+    replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
+    brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],
   };
 }
 

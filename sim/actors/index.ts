@@ -13,8 +13,10 @@ export {
 } from './broker/partition_log';
 export { NUM_BATCHES_TO_RETAIN } from './broker/producer_state';
 export {
+  TRANSACTION_LOG_LOAD_US,
   TransactionCoordinator,
   type CoordinatorSettings,
+  type CoordinatorTimer,
   type EpochGrantRecord,
 } from './coordinator/transaction_coordinator';
 export {

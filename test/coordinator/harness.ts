@@ -5,19 +5,17 @@
  * the partition of {@link TXN_ID} at coordinator epoch 0 and has loaded it at time 0.
  */
 import { Rng, nodeId, type ActorContext, type NodeId } from '../../sim/kernel';
-import type {
-  EndTxnRequest,
-  KafkaErrorCode,
-  KafkaMessage,
-  TopicPartition,
-  TransactionLogRecord,
-} from '../../sim/actors/protocol';
 import {
   TRANSACTION_LOG_LOAD_US,
   TransactionCoordinator,
+  transactionStatePartitionFor,
   type CoordinatorTimer,
-} from '../../sim/actors/coordinator/transaction_coordinator';
-import { transactionStatePartitionFor } from '../../sim/actors/coordinator/transaction_metadata';
+  type EndTxnRequest,
+  type KafkaErrorCode,
+  type KafkaMessage,
+  type TopicPartition,
+  type TransactionLogRecord,
+} from '../../sim/actors';
 
 export const BROKER = nodeId('b1');
 export const TXN_ID = 'tx';

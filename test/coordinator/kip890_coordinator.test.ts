@@ -125,7 +125,7 @@ describe('KIP-890 part 2: transaction version 2 (R5.5)', () => {
 });
 
 describe('__transaction_state writes and failover (R3.3, R3.13)', () => {
-  it('maps append errors: NOT_ENOUGH_REPLICAS to COORDINATOR_NOT_AVAILABLE, a lost lead to NOT_COORDINATOR', () => {
+  it('NOT_ENOUGH_REPLICAS gives COORDINATOR_NOT_AVAILABLE, a lost lead NOT_COORDINATOR', () => {
     const h = new CoordinatorHarness();
     h.appendError = 'NOT_ENOUGH_REPLICAS';
     const refused = h.initProducerId();

@@ -52,6 +52,7 @@ clients:
       transactions: 1
       records.per.transaction: 3
       abort.every: 1
+      close.when.done: true
       topics: [t]
   - name: committer
     role: producer
@@ -61,6 +62,7 @@ clients:
       start.ms: 1000
       transactions: 1
       records.per.transaction: 2
+      close.when.done: true
       topics: [t]
 ${CONSUMERS}
 run:
@@ -78,6 +80,7 @@ clients:
     workload:
       transactions: 1
       records.per.transaction: 5
+      close.when.done: true
       topics: [t]
 ${CONSUMERS}
 run:

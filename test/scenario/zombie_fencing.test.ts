@@ -65,8 +65,9 @@ function epochProblems(run: RunResult): string[] {
 }
 
 /**
- * Every record of A's identity at the pause is aborted: the next marker of that producerId after it in its
- * partition is an ABORT, and it was appended before the timeout fence (no late zombie append).
+ * Every record of A's identity at the pause is aborted: the next marker of that producerId after
+ * it in its partition is an ABORT, and it was appended before the timeout fence (no late zombie
+ * append).
  */
 function abortProblems(run: RunResult): string[] {
   const a = initGranted(run.history, 'A');

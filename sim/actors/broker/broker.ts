@@ -186,33 +186,16 @@ export class Broker implements Actor<KafkaMessage> {
       case 'InitProducerId':
         return this.onInitProducerId(message, source, ctx);
       case 'AddPartitionsToTxn':
-        return this.coordinator.handleAddPartitionsToTxn(message, ctx, (results) =>
-          ctx.send(source, {
-            kind: 'AddPartitionsToTxnResponse',
-            correlationId: message.correlationId,
-            results,
-          }),
-        );
+      case 'EndTxn':
+        return this.onTransactionRequest(message, source, ctx);
       case 'AddPartitionsToTxnResponse':
         return this.verifier.onResponse(message, ctx);
-      case 'EndTxn':
-        return this.coordinator.handleEndTxn(message, ctx, (error, producerId, producerEpoch) =>
-          ctx.send(source, {
-            kind: 'EndTxnResponse',
-            correlationId: message.correlationId,
-            error,
-            producerId,
-            producerEpoch,
-          }),
-        );
       case 'WriteTxnMarkers':
         return this.onWriteTxnMarkers(message, source, ctx);
       case 'DescribeProducers':
-        return ctx.send(source, describeProducers(message, this.replicaManager));
       case 'ListTransactions':
-        return ctx.send(source, listTransactions(message, this.coordinator));
       case 'DescribeTransactions':
-        return ctx.send(source, describeTransactions(message, this.coordinator));
+        return ctx.send(source, this.answerAdmin(message));
       case 'WriteTxnMarkersResponse':
         return this.coordinator.onWriteTxnMarkersResponse(message, ctx);
       case 'PartitionChange':
@@ -232,6 +215,40 @@ export class Broker implements Actor<KafkaMessage> {
         return;
       default:
         ctx.trace(`ignored unexpected ${message.kind}`);
+    }
+  }
+
+  /** AddPartitionsToTxn and EndTxn, answered by this broker's coordinator. */
+  private onTransactionRequest(
+    request: Extract<KafkaMessage, { kind: 'AddPartitionsToTxn' | 'EndTxn' }>,
+    source: NodeId,
+    ctx: Ctx,
+  ): void {
+    const { correlationId } = request;
+    if (request.kind === 'AddPartitionsToTxn') {
+      return this.coordinator.handleAddPartitionsToTxn(request, ctx, (results) =>
+        ctx.send(source, { kind: 'AddPartitionsToTxnResponse', correlationId, results }),
+      );
+    }
+    this.coordinator.handleEndTxn(request, ctx, (error, producerId, producerEpoch) =>
+      ctx.send(source, { kind: 'EndTxnResponse', correlationId, error, producerId, producerEpoch }),
+    );
+  }
+
+  /** The KIP-664 Admin APIs (kafka-transactions.sh). */
+  private answerAdmin(
+    request: Extract<
+      KafkaMessage,
+      { kind: 'DescribeProducers' | 'ListTransactions' | 'DescribeTransactions' }
+    >,
+  ): KafkaMessage {
+    switch (request.kind) {
+      case 'DescribeProducers':
+        return describeProducers(request, this.replicaManager);
+      case 'ListTransactions':
+        return listTransactions(request, this.coordinator);
+      case 'DescribeTransactions':
+        return describeTransactions(request, this.coordinator);
     }
   }
 

@@ -54,7 +54,7 @@ export interface TransactionMetadata {
   nextProducerId: number;
 }
 
-/** The value a transition writes, plus the in-memory fields it sets (Kafka's TxnTransitMetadata). */
+/** What a transition writes, plus the in-memory fields it sets (Kafka's TxnTransitMetadata). */
 export interface TxnTransit extends TransactionLogValue {
   readonly lastProducerEpoch: number;
 }
