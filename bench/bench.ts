@@ -11,6 +11,7 @@ import { runCheckerBench } from './checker_bench';
 import { runKernelBench } from './kernel_bench';
 import { runScenarioBench } from './scenario_bench';
 import { runSweepBench } from './sweep_bench';
+import { WORKED_EXAMPLE, runWorkedExampleBench } from './worked_example_bench';
 
 /** One measured number. */
 export interface BenchFigure {
@@ -109,6 +110,37 @@ function checkerSection(): readonly BenchFigure[] {
   ];
 }
 
+/** Child runs per mode of the worked example (each full run takes minutes). */
+const WORKED_EXAMPLE_REPETITIONS = 3;
+
+function workedExampleSection(): readonly BenchFigure[] {
+  const result = runWorkedExampleBench(WORKED_EXAMPLE_REPETITIONS);
+  const megabytes = (bytes: number): number => bytes / 1_048_576;
+  const per = `median of ${result.repetitionsCount} runs, seed 1`;
+  return (['workloadOnly', 'full'] as const).flatMap((mode) => {
+    const sample = result[mode];
+    const what =
+      mode === 'full'
+        ? `${WORKED_EXAMPLE} as the CLI runs it (final reads, oracle, check)`
+        : `${WORKED_EXAMPLE} workload phase only, as its test drives it`;
+    return [
+      { name: `${what}: wall time (${per})`, value: sample.wallMs, unit: 'ms' },
+      { name: `${what}: events`, value: sample.eventsRun, unit: 'events' },
+      { name: `${what}: peak RSS`, value: megabytes(sample.rssPeakBytes), unit: 'MB' },
+      {
+        name: `${what}: V8 heap committed at the end`,
+        value: megabytes(sample.heapCommittedBytes),
+        unit: 'MB',
+      },
+      {
+        name: `${what}: V8 heap used at the end`,
+        value: megabytes(sample.heapUsedBytes),
+        unit: 'MB',
+      },
+    ];
+  });
+}
+
 // ============================================================================================
 // BENCHMARK SECTIONS. Add further sections here, in the order they should print, e.g.
 //   { title: 'Scenarios', run: scenarioSection },          // events/s per scenario file
@@ -120,6 +152,7 @@ export const BENCH_SECTIONS: readonly BenchSection[] = [
   { title: 'Reference scenarios', run: scenarioSection },
   { title: 'Sweep', run: sweepSection },
   { title: 'Checker', run: checkerSection },
+  { title: 'Worked example', run: workedExampleSection },
 ];
 
 /** `1234567` as `1_234_567`: locale-independent, like the numeric literals in the code. */

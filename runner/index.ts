@@ -1,5 +1,5 @@
 /** Runs scenarios: the phases of one run, its oracle and its report. */
-export { runScenario, type RunOptions, type RunResult } from './run';
+export { buildWorld, runScenario, type RunOptions, type RunResult, type World } from './run';
 export { buildReport, fencedClients, reproduceCommand } from './report';
 export type * from './report_types';
 export { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';

@@ -46,8 +46,12 @@ const HISTORY_OPS_MAX = 2_000_000;
 /** How long the final reads may take before the run counts as not converging. */
 const FINAL_READ_US_MAX = 120_000_000;
 
-/** Everything one run is made of. */
-interface World {
+/**
+ * Everything one run is made of. Exported with {@link buildWorld} so a test can drive the
+ * simulation itself (`world.sim.runUntil(t)`) and read the brokers' partition logs and the
+ * clients' consumers at the virtual times it names, without the final reads and the check.
+ */
+export interface World {
   readonly sim: Simulation;
   readonly recorder: HistoryRecorder;
   readonly control: { stopping: boolean };
@@ -107,8 +111,18 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
   return { report, history, oracle, executedEvents: sim.executedEvents };
 }
 
-/** Builds the simulation: brokers, clients, final readers and the scheduled faults. */
-function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
+/**
+ * Builds the simulation: brokers, clients, final readers and the scheduled faults, exactly as
+ * {@link runScenario} does, at virtual time 0 with nothing run yet. `world.clients[i]` runs
+ * `scenario.clients[i]`.
+ *
+ * @example
+ * ```ts
+ * const world = buildWorld(loadScenario('examples/lso-worked-example.yaml'), { seed: '1' });
+ * world.sim.runUntil(714_000_000);
+ * ```
+ */
+export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World {
   const sim = new Simulation({
     seed: options.seed,
     network: scenario.network,

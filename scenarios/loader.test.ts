@@ -224,6 +224,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
         transactions: 5,
         recordsPerTransaction: 3,
         sendIntervalMs: 10,
+        recordsPerSend: 1,
         transactionIntervalMs: 50,
         abortEvery: 4,
         onFenced: 'stop',
@@ -245,7 +246,14 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
         retryBackoffMs: 100,
         transactionTimeoutMs: 60000,
       },
-      workload: { type: 'sends', startMs: 0, sends: 100, sendIntervalMs: 20, topics: ['audit'] },
+      workload: {
+        type: 'sends',
+        startMs: 0,
+        sends: 100,
+        sendIntervalMs: 20,
+        recordsPerSend: 1,
+        topics: ['audit'],
+      },
     },
     {
       role: 'consumer',

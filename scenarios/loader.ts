@@ -333,13 +333,14 @@ function resolveClient(client: ClientEntry): ClientConfig {
   }
   const settings = resolveProducerSettings(config);
   const sendIntervalMs = workload['send.interval.ms'] ?? WORKLOAD_DEFAULTS.sendIntervalMs;
+  const recordsPerSend = workload['records.per.send'] ?? WORKLOAD_DEFAULTS.recordsPerSend;
   if (workloadKindOf(client) === 'sends') {
     const sends = given(workload.sends, 'sends');
     return {
       role: 'producer',
       name: client.name,
       settings,
-      workload: { type: 'sends', startMs, sends, sendIntervalMs, topics },
+      workload: { type: 'sends', startMs, sends, sendIntervalMs, recordsPerSend, topics },
     };
   }
   return {
@@ -353,6 +354,7 @@ function resolveClient(client: ClientEntry): ClientConfig {
       recordsPerTransaction:
         workload['records.per.transaction'] ?? WORKLOAD_DEFAULTS.recordsPerTransaction,
       sendIntervalMs,
+      recordsPerSend,
       transactionIntervalMs:
         workload['transaction.interval.ms'] ?? WORKLOAD_DEFAULTS.transactionIntervalMs,
       abortEvery: workload['abort.every'] ?? WORKLOAD_DEFAULTS.abortEvery,

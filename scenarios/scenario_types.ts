@@ -31,6 +31,11 @@ export interface TransactionalWorkload {
   readonly recordsPerTransaction: number;
   /** Pause between two sends of one transaction (`send.interval.ms`). @default 10 */
   readonly sendIntervalMs: number;
+  /**
+   * Records handed to `send()` back to back at each step (`records.per.send`), so a large
+   * transaction costs one application event per step rather than per record. @default 1
+   */
+  readonly recordsPerSend: number;
   /** Pause between transactions (`transaction.interval.ms`). @default 50 */
   readonly transactionIntervalMs: number;
   /** Every n-th transaction is aborted by the application; 0 never (`abort.every`). @default 0 */
@@ -53,10 +58,12 @@ export interface TransactionalWorkload {
 export interface SendWorkload {
   readonly type: 'sends';
   readonly startMs: number;
-  /** How many records it sends, one `send` operation each (`sends`). */
+  /** How many records it sends in all, one `send` operation each (`sends`). */
   readonly sends: number;
-  /** Pause between two sends (`send.interval.ms`). @default 10 */
+  /** Pause between two steps (`send.interval.ms`). @default 10 */
   readonly sendIntervalMs: number;
+  /** Records sent back to back at each step, one `send` operation each. @default 1 */
+  readonly recordsPerSend: number;
   readonly topics: readonly string[];
 }
 

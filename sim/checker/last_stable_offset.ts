@@ -30,7 +30,8 @@ export function lastStableOffsetAt(partition: OraclePartition, timeUs: number): 
  * election before `t`, if any). A new leader after a clean election may start with a lower LSO
  * for a moment (R1.11: it keeps its own, lagging HW) although everything below the old LSO is
  * decided and still present, so a record below this bound was stable when delivered. An unclean
- * election can truly lose stable data, so the bound restarts there.
+ * election can truly lose stable data, so the bound restarts there. O(log n) per call after one
+ * O(n) pass per partition, which keeps a run of hundreds of thousands of deliveries linear.
  * @example stableOffsetBoundAt(partition, [], 1_500) // 9
  */
 export function stableOffsetBoundAt(
@@ -38,16 +39,78 @@ export function stableOffsetBoundAt(
   elections: ReadonlyArray<{ topic: string; partition: number; timeUs: number; kind: string }>,
   timeUs: number,
 ): number {
-  let sinceUs = Number.NEGATIVE_INFINITY;
-  for (const election of elections) {
-    if (election.kind !== 'unclean' || election.timeUs > timeUs) continue;
-    if (election.topic !== partition.topic || election.partition !== partition.partition) continue;
-    sinceUs = Math.max(sinceUs, election.timeUs);
+  const unclean = uncleanElectionTimes(partition, elections);
+  const sinceUs = lastAtOrBefore(unclean, timeUs) ?? Number.NEGATIVE_INFINITY;
+  const current = lastStableOffsetAt(partition, timeUs);
+  const changes = partition.lastStableOffsetChanges;
+  const last = lastChangeIndexAt(changes, timeUs);
+  const lastChange = changes[last];
+  if (lastChange === undefined || lastChange.timeUs < sinceUs) return current;
+  // The running maximum restarts at every unclean election, so at `last` it covers exactly the
+  // changes from `sinceUs` (the latest election at or before that change) up to `t`.
+  const runningMax = runningMaxima(partition, unclean)[last] ?? current;
+  return Math.max(current, runningMax);
+}
+
+/** Unclean election times of this partition, ascending. */
+function uncleanElectionTimes(
+  partition: OraclePartition,
+  elections: ReadonlyArray<{ topic: string; partition: number; timeUs: number; kind: string }>,
+): number[] {
+  return elections
+    .filter(
+      (election) =>
+        election.kind === 'unclean' &&
+        election.topic === partition.topic &&
+        election.partition === partition.partition,
+    )
+    .map((election) => election.timeUs)
+    .sort((a, b) => a - b);
+}
+
+/** The last value ≤ `timeUs` of an ascending list, or undefined. */
+function lastAtOrBefore(times: readonly number[], timeUs: number): number | undefined {
+  let found: number | undefined;
+  for (const time of times) {
+    if (time > timeUs) break;
+    found = time;
   }
-  let bound = lastStableOffsetAt(partition, timeUs);
+  return found;
+}
+
+/** The index of the last change with `timeUs ≤ t`, or -1. */
+function lastChangeIndexAt(
+  changes: OraclePartition['lastStableOffsetChanges'],
+  timeUs: number,
+): number {
+  let low = 0;
+  let high = changes.length;
+  while (low < high) {
+    const middle = low + Math.floor((high - low) / 2);
+    if ((changes[middle]?.timeUs ?? Number.POSITIVE_INFINITY) <= timeUs) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
+}
+
+/** Per partition: the running maximum of the LSO changes, restarting at each unclean election. */
+const runningMaximaCache = new WeakMap<OraclePartition, { key: string; maxima: number[] }>();
+
+function runningMaxima(partition: OraclePartition, unclean: readonly number[]): number[] {
+  const key = unclean.join(',');
+  const cached = runningMaximaCache.get(partition);
+  if (cached !== undefined && cached.key === key) return cached.maxima;
+  const maxima: number[] = [];
+  let next = 0;
+  let max = Number.NEGATIVE_INFINITY;
   for (const change of partition.lastStableOffsetChanges) {
-    if (change.timeUs > timeUs) break;
-    if (change.timeUs >= sinceUs) bound = Math.max(bound, change.offset);
+    while (next < unclean.length && (unclean[next] as number) <= change.timeUs) {
+      max = Number.NEGATIVE_INFINITY;
+      next += 1;
+    }
+    max = Math.max(max, change.offset);
+    maxima.push(max);
   }
-  return bound;
+  runningMaximaCache.set(partition, { key, maxima });
+  return maxima;
 }

@@ -84,6 +84,15 @@ export class ClientActor implements Actor<KafkaMessage> {
     return this.app instanceof PollsApp ? this.app.position(tp) : undefined;
   }
 
+  /**
+   * The Kafka consumer of a consumer client, null for a producer or while crashed. Read-only
+   * access for tests that observe `position()` or call `endOffsets()` at a chosen virtual time
+   * (from an event scheduled with `Simulation.schedule`, as the runner starts final reads).
+   */
+  get kafkaConsumer(): KafkaConsumer | null {
+    return this.consumer;
+  }
+
   onStart(ctx: Ctx): void {
     const partitions = this.partitions();
     const metadata = newClientMetadata(this.deps, ctx, {

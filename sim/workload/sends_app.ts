@@ -1,7 +1,8 @@
 /**
- * The application of a non-transactional producer: one single-record `send` operation every
- * `send.interval.ms`, `sends` in all, several in flight at once. `ok` carries the offset; a
- * failure is `info` (the write may have happened) unless the record was certainly never sent.
+ * The application of a non-transactional producer: `records.per.send` single-record `send`
+ * operations back to back every `send.interval.ms`, `sends` in all, several in flight at once.
+ * `ok` carries the offset; a failure is `info` (the write may have happened) unless the record
+ * was certainly never sent.
  */
 import type { ActorContext } from '../kernel';
 import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from '../actors';
@@ -47,7 +48,7 @@ export class SendsApp {
 
   /** Asks for one more acknowledged send (the liveness probe); false when the producer is dead. */
   probe(): boolean {
-    if (this.producer.state === 'FATAL_ERROR') return false;
+    if (this.failedFatally()) return false;
     this.probePending = true;
     this.sendNext();
     return true;
@@ -58,10 +59,32 @@ export class SendsApp {
     this.probePending = false;
   }
 
+  /**
+   * One step: up to `records.per.send` single-record sends back to back (one for a liveness
+   * probe once the workload is done), then the timer.
+   */
   private sendNext(): void {
+    if (this.failedFatally()) return;
     const more = this.sent < this.spec.sends && !this.deps.control.stopping;
-    if (!(more || this.probePending) || this.producer.state === 'FATAL_ERROR') return;
+    if (!(more || this.probePending)) return;
     const probe = this.probePending;
+    const stepEnd = more
+      ? Math.min(this.spec.sends, this.sent + this.spec.recordsPerSend)
+      : this.sent + 1;
+    while (this.sent < stepEnd && !this.failedFatally()) this.sendOne(probe);
+    this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, {
+      owner: 'app',
+      type: 'next-send',
+    } satisfies AppTimer);
+  }
+
+  /** True once the producer hit a fatal error: the application stops sending. */
+  private failedFatally(): boolean {
+    return this.producer.state === 'FATAL_ERROR';
+  }
+
+  /** One record: one `send` operation, completed by the producer's callback. */
+  private sendOne(probe: boolean): void {
     this.sent += 1;
     const tp = this.deps.ctx.rng.pick(this.deps.partitions);
     const send = { topic: tp.topic, partition: tp.partition, value: this.deps.nextValue() };
@@ -84,9 +107,5 @@ export class SendsApp {
         this.deps.writer.complete(op, type, { send, ...identity }, result.error);
       }
     });
-    this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, {
-      owner: 'app',
-      type: 'next-send',
-    } satisfies AppTimer);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The application of a transactional producer: `initTransactions()`, then transactions of
- * `records.per.transaction` sends spread over the topic partitions, each committed (or aborted
- * every `abort.every` transactions). An abortable error makes it abort, as Kafka documents; a
+ * `records.per.transaction` sends spread over the topic partitions, `records.per.send` of them
+ * back to back every `send.interval.ms`, each transaction committed (or aborted every
+ * `abort.every` transactions). An abortable error makes it abort, as Kafka documents; a
  * fatal error (fencing) ends this instance. Each transaction is one `txn` operation: `ok` when
  * the commit (or the chosen abort) was acknowledged, `fail` when it certainly did not commit,
  * `info` when a commit was sent and the outcome is unknown.
@@ -157,17 +158,21 @@ export class TransactionsApp {
     this.sendNext();
   }
 
+  /** One step: the next `records.per.send` records go to `send()` back to back. */
   private sendNext(): void {
     const txn = this.current;
     if (txn === null) return;
     if (txn.sent >= txn.sends.length) return this.finish(txn);
-    const index = txn.sent;
-    const send = txn.sends[index] as SendMicroOp;
-    txn.sent += 1;
-    this.producer.send(send, send.value, (result) => {
-      if (result.error === 'NONE') txn.offsets[index] = result.offset;
-      else if (txn.firstError === null) txn.firstError = result.error;
-    });
+    const stepEnd = Math.min(txn.sends.length, txn.sent + this.spec.recordsPerSend);
+    while (txn.sent < stepEnd) {
+      const index = txn.sent;
+      const send = txn.sends[index] as SendMicroOp;
+      txn.sent += 1;
+      this.producer.send(send, send.value, (result) => {
+        if (result.error === 'NONE') txn.offsets[index] = result.offset;
+        else if (txn.firstError === null) txn.firstError = result.error;
+      });
+    }
     this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, {
       owner: 'app',
       type: 'next-send',

@@ -11,6 +11,8 @@ export interface TransactionsSpec {
   readonly transactions: number;
   readonly recordsPerTransaction: number;
   readonly sendIntervalMs: number;
+  /** Records handed to `send()` back to back at each step; the last step may hold fewer. */
+  readonly recordsPerSend: number;
   readonly transactionIntervalMs: number;
   /** Every n-th transaction is aborted by the application; 0 never. */
   readonly abortEvery: number;
@@ -25,12 +27,16 @@ export interface TransactionsSpec {
   readonly closeWhenDone?: boolean;
 }
 
-/** A non-transactional producer's application: `sends` single-record sends. */
+/**
+ * A non-transactional producer's application: `sends` single-record sends in all, in steps of
+ * `recordsPerSend` every `sendIntervalMs`.
+ */
 export interface SendsSpec {
   readonly type: 'sends';
   readonly startMs: number;
   readonly sends: number;
   readonly sendIntervalMs: number;
+  readonly recordsPerSend: number;
   readonly topics: readonly string[];
 }
 
