@@ -129,6 +129,8 @@ export class TransactionsApp {
   }
 
   private nextTransaction(): void {
+    // The liveness probe and the timer after the last transaction may both call this.
+    if (this.current !== null) return;
     const more = this.transactionsStarted < this.spec.transactions && !this.deps.control.stopping;
     if (this.dead || !(more || this.probePending)) return;
     const error = this.producer.beginTransaction();
