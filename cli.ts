@@ -20,6 +20,7 @@ import {
   isInputError,
   mainJob,
   mergeCommand,
+  checkCommand,
   runCommand,
   scenariosCommand,
   sweepCommand,
@@ -34,6 +35,21 @@ interface RunFlags {
   readonly json?: boolean;
   readonly checkDeterminism?: boolean;
   readonly verbose?: boolean;
+  readonly report?: string[];
+  readonly history?: string;
+  readonly jepsenHistory?: string;
+}
+
+/** The flags of `eos-sim check`, as commander hands them over. */
+interface CheckFlags {
+  readonly json?: boolean;
+  readonly allErrors?: boolean;
+  readonly jepsenHistory?: string;
+}
+
+/** Commander's collector for a repeatable option. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 /** The flags of `eos-sim sweep`, as commander hands them over. */
@@ -150,6 +166,9 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .option('--json', 'print the run report as JSON after the seed line')
     .option('--check-determinism', 'run twice and compare the executed events and reports')
     .option('--verbose', 'print the stack of an internal error')
+    .option('--report <file>', 'write a report: .md, .html or .json (repeatable)', collect, [])
+    .option('--history <file>', 'write the history file that eos-sim check reads (JSON Lines)')
+    .option('--jepsen-history <file>', "write the history in Jepsen's Kafka workload shape (EDN)")
     .action((scenario: string, flags: RunFlags) => {
       const options = {
         scenario,
@@ -157,8 +176,27 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
         json: flags.json === true,
         checkDeterminism: flags.checkDeterminism === true,
         verbose: flags.verbose === true,
+        reports: flags.report ?? [],
+        history: flags.history,
+        jepsenHistory: flags.jepsenHistory,
       };
       setExitCode(runCommand(options, context));
+    });
+  program
+    .command('check')
+    .description('Run the checkers alone on a history file (docs/history.md)')
+    .argument('<history>', 'history file (.jsonl), e.g. from eos-sim run --history')
+    .option('--json', 'print the check result as JSON')
+    .option('--all-errors', 'list every anomaly, not the first 20 of each kind')
+    .option('--jepsen-history <file>', "also write the history in Jepsen's Kafka shape (EDN)")
+    .action((file: string, flags: CheckFlags) => {
+      const options = {
+        file,
+        json: flags.json === true,
+        allErrors: flags.allErrors === true,
+        jepsenHistory: flags.jepsenHistory,
+      };
+      setExitCode(checkCommand(options, context));
     });
   addSweepCommands(program, { context, setExitCode });
   program

@@ -10,6 +10,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult } from '../runner';
 import type { SweepResultLine } from '../reports';
+import { historyFileText } from './report_files';
 
 /**
  * The folder name of a scenario: its name with anything but letters, digits, `.`, `_` and `-`
@@ -54,8 +55,8 @@ export function writeArtifacts(input: {
   mkdirSync(directory, { recursive: true });
   if (result !== undefined) {
     writeFileSync(join(directory, 'report.json'), `${JSON.stringify(result.report, null, 2)}\n`);
-    const history = result.history.map((op) => `${JSON.stringify(op)}\n`).join('');
-    writeFileSync(join(directory, 'history.jsonl'), history);
+    // The history file format of docs/history.md, so `eos-sim check` can read it back.
+    writeFileSync(join(directory, 'history.jsonl'), historyFileText(result));
   }
   if (line.error !== undefined && result === undefined) {
     const stack = line.stack === undefined ? '' : `\n${line.stack}`;

@@ -2,6 +2,8 @@
 export { buildWorld, runScenario, type RunOptions, type RunResult, type World } from './run';
 export { buildReport, fencedClients, reproduceCommand } from './report';
 export type * from './report_types';
+export type * from './metrics_types';
+export type { MessageLogEntry } from './message_log';
 export { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 export {
   COVERAGE_CATEGORIES,

@@ -6,8 +6,20 @@ import type { Simulation } from '../sim/kernel';
 import type { CheckResult } from '../sim/checker';
 import type { History, Oracle } from '../sim/history';
 import type { ScenarioConfig } from '../scenarios';
-import type { ExpectationResult, OperationCount, RunOutcome, RunReport } from './report_types';
+import type {
+  AnomalyExplanation,
+  ExpectationResult,
+  OperationCount,
+  PartitionSummary,
+  RunOutcome,
+  RunReport,
+} from './report_types';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
+import { anomalyMeaning } from './anomaly_meanings';
+import { anomalySequence } from './anomaly_messages';
+import type { MessageLogEntry } from './message_log';
+import { buildMetrics } from './metrics';
+import { buildTimeline } from './timeline';
 
 const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
@@ -49,6 +61,50 @@ export interface ReportInput {
   readonly oracle: Oracle;
   readonly liveness: { converged: boolean; detail: string };
   readonly budgetError?: string;
+  /** The run's delivered messages (empty when none were logged) and how many were dropped. */
+  readonly messages: { readonly entries: readonly MessageLogEntry[]; readonly dropped: number };
+}
+
+/** The first anomaly of each kind, with its meaning and the messages around it. */
+function explain(input: ReportInput): AnomalyExplanation[] {
+  const explanations: AnomalyExplanation[] = [];
+  const seen = new Set<string>();
+  input.check.anomalies.forEach((anomaly, anomalyIndex) => {
+    if (seen.has(anomaly.kind)) return;
+    seen.add(anomaly.kind);
+    const sequence = anomalySequence({
+      anomaly,
+      messages: input.messages.entries,
+      oracle: input.oracle,
+      faults: input.oracle.faults,
+      endUs: input.sim.nowUs,
+    });
+    explanations.push({
+      anomalyIndex,
+      kind: anomaly.kind,
+      meaning: anomalyMeaning(anomaly.kind),
+      sequence,
+    });
+  });
+  return explanations;
+}
+
+function partitionSummaries(oracle: Oracle): PartitionSummary[] {
+  return oracle.partitions.map((partition) => {
+    const replicas = partition.replicas ?? [];
+    return {
+      topic: partition.topic,
+      partition: partition.partition,
+      leader: partition.leader,
+      logStartOffset: partition.logStartOffset,
+      logEndOffset: partition.logEndOffset,
+      highWatermark: partition.highWatermark,
+      lastStableOffset: partition.lastStableOffset,
+      openTransactions: partition.openTransactions.length,
+      replicas: replicas.map((replica) => replica.broker),
+      isr: replicas.filter((replica) => replica.inSyncReplica).map((replica) => replica.broker),
+    };
+  });
 }
 
 /** Builds the report of one run. */
@@ -95,19 +151,14 @@ export function buildReport(input: ReportInput): RunReport {
     expectedAnomalyTypes: [...scenario.expect.anomalies, ...scenario.expect.allowed],
     unexpectedAnomalyTypes: unexpected,
     expectations,
-    partitions: oracle.partitions.map((partition) => ({
-      topic: partition.topic,
-      partition: partition.partition,
-      leader: partition.leader,
-      logStartOffset: partition.logStartOffset,
-      logEndOffset: partition.logEndOffset,
-      highWatermark: partition.highWatermark,
-      lastStableOffset: partition.lastStableOffset,
-      openTransactions: partition.openTransactions.length,
-    })),
+    partitions: partitionSummaries(oracle),
     operations: countOperations(history),
     fencedClients: fenced,
     faults: oracle.faults,
+    explanations: explain(input),
+    timeline: buildTimeline(history, oracle),
+    metrics: buildMetrics(history, oracle),
+    messagesDropped: input.messages.dropped,
     liveness: input.liveness,
     reproduce: reproduceCommand(scenario.file, input.seed),
     ...(input.budgetError === undefined ? {} : { error: input.budgetError }),

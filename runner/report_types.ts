@@ -4,8 +4,9 @@
  * versions, the event hash, the outcome, every anomaly in Kafka's terms, the final state of each
  * partition, the faults and the reproduce command.
  */
-import type { CheckResult } from '../sim/checker';
-import type { FaultInterval } from '../sim/history';
+import type { AnomalyKind, CheckResult } from '../sim/checker';
+import type { EpochGrant, FaultInterval } from '../sim/history';
+import type { RunMetrics } from './metrics_types';
 
 /**
  * How a run ended. `fail`: an anomaly the configuration does not allow, or an unmet
@@ -23,6 +24,103 @@ export interface PartitionSummary {
   readonly highWatermark: number;
   readonly lastStableOffset: number;
   readonly openTransactions: number;
+  /** Every replica's broker, in broker order. */
+  readonly replicas: readonly string[];
+  /** The in-sync replicas at the end, in broker order. */
+  readonly isr: readonly string[];
+}
+
+/** A value of an offset (LEO, HW, LSO) from `timeUs` on, until the next point. */
+export interface OffsetPoint {
+  /** Virtual time, microseconds. */
+  readonly timeUs: number;
+  readonly offset: number;
+}
+
+/**
+ * One partition's offsets over virtual time, as step series. The high watermark and last
+ * stable offset are the oracle's spliced leader-term histories; the log end offset is rebuilt
+ * from the append times of the final leader's records, so a truncated suffix does not appear.
+ */
+export interface PartitionTimeline {
+  readonly topic: string;
+  readonly partition: number;
+  readonly logEndOffset: readonly OffsetPoint[];
+  readonly highWatermark: readonly OffsetPoint[];
+  readonly lastStableOffset: readonly OffsetPoint[];
+}
+
+/** How a client-side transaction ended. `open`: no completion before the run ended. */
+export type TransactionOutcome = 'committed' | 'aborted' | 'failed' | 'unknown' | 'open';
+
+/** One transaction (a `txn` operation) of a transactional.id, from the client's view. */
+export interface TransactionSpan {
+  readonly client: string;
+  readonly process: string;
+  /** beginTransaction(), microseconds. */
+  readonly startUs: number;
+  /** Completion of commitTransaction()/abortTransaction(), microseconds; absent when open. */
+  readonly endUs?: number;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+  readonly outcome: TransactionOutcome;
+  readonly error?: string;
+}
+
+/** A transactional.id's transactions and the producer epochs its coordinator granted. */
+export interface TransactionalIdTimeline {
+  readonly transactionalId: string;
+  readonly spans: readonly TransactionSpan[];
+  readonly epochGrants: readonly EpochGrant[];
+}
+
+/** What the charts of a report draw: offsets per partition and transactions per id. */
+export interface RunTimeline {
+  readonly partitions: readonly PartitionTimeline[];
+  readonly transactionalIds: readonly TransactionalIdTimeline[];
+  /** Points kept per series; longer series are thinned evenly, keeping both ends. */
+  readonly pointsMax: number;
+}
+
+/** One arrow or note of a sequence diagram. */
+export type SequenceStep =
+  | {
+      readonly type: 'message';
+      /** Delivery time, microseconds. */
+      readonly timeUs: number;
+      readonly source: string;
+      readonly target: string;
+      readonly text: string;
+      /** `error`: a response carrying an error other than NONE. */
+      readonly style: 'request' | 'response' | 'error';
+    }
+  | {
+      readonly type: 'note';
+      readonly timeUs: number;
+      /** One or two participants the note spans. */
+      readonly over: readonly string[];
+      readonly text: string;
+    };
+
+/** The messages that matter for one anomaly, in delivery order. */
+export interface SequenceDiagram {
+  readonly participants: ReadonlyArray<{ readonly id: string; readonly label: string }>;
+  readonly steps: readonly SequenceStep[];
+  /** Relevant messages left out to keep the diagram small. */
+  readonly omitted: number;
+  /** The time window the messages were taken from, microseconds. */
+  readonly fromUs: number;
+  readonly toUs: number;
+}
+
+/** One explained anomaly: what its kind means in Kafka and the messages around it. */
+export interface AnomalyExplanation {
+  /** Index into `check.anomalies`. */
+  readonly anomalyIndex: number;
+  readonly kind: AnomalyKind;
+  /** What this kind means in Kafka's terms, and which guarantee it breaks. */
+  readonly meaning: string;
+  readonly sequence: SequenceDiagram;
 }
 
 /** Counts of one operation function by completion type. */
@@ -66,6 +164,12 @@ export interface RunReport {
   /** Clients that received PRODUCER_FENCED or INVALID_PRODUCER_EPOCH. */
   readonly fencedClients: readonly string[];
   readonly faults: readonly FaultInterval[];
+  /** The first anomaly of each kind, explained with the messages around it. */
+  readonly explanations: readonly AnomalyExplanation[];
+  readonly timeline: RunTimeline;
+  readonly metrics: RunMetrics;
+  /** Deliveries the message log could not keep (its bound); 0 when it kept every one. */
+  readonly messagesDropped: number;
   /** Whether the cluster settled after heal (no open transactions, clients idle). */
   readonly liveness: { readonly converged: boolean; readonly detail: string };
   readonly reproduce: string;

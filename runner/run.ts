@@ -20,6 +20,7 @@ import type { ScenarioConfig } from '../scenarios';
 import { clusterViewOf, coordinatorOf } from './cluster_view';
 import { runLivenessProbe } from './liveness';
 import { buildOracle } from './oracle';
+import { MessageLog, type MessageLogEntry } from './message_log';
 import { buildReport } from './report';
 import type { RunReport } from './report_types';
 
@@ -39,6 +40,8 @@ export interface RunResult {
   readonly history: History;
   readonly oracle: Oracle;
   readonly executedEvents: readonly string[];
+  /** The deliveries the report's sequence diagrams were selected from (bounded). */
+  readonly messages: readonly MessageLogEntry[];
 }
 
 /** Bounds on the history of one run (style rule 32). */
@@ -66,6 +69,9 @@ export interface World {
 /** Runs `scenario` with `options.seed`. */
 export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunResult {
   const world = buildWorld(scenario, options);
+  // Nothing has run yet, so the log sees every delivery.
+  const messages = new MessageLog();
+  world.sim.deliveryObserver = messages.observe;
   const { sim, recorder, nemesis } = world;
   let budgetError: string | undefined;
   let liveness = { converged: false, detail: '' };
@@ -107,8 +113,15 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     oracle,
     liveness,
     ...(budgetError === undefined ? {} : { budgetError }),
+    messages: { entries: messages.entries, dropped: messages.dropped },
   });
-  return { report, history, oracle, executedEvents: sim.executedEvents };
+  return {
+    report,
+    history,
+    oracle,
+    executedEvents: sim.executedEvents,
+    messages: messages.entries,
+  };
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
- * `eos-sim run <scenario> [--seed N] [--json] [--check-determinism] [--verbose]`: replays one
- * seed of one scenario. The seed is the first line of output, always, so a run that dies still
- * names its universe. `--check-determinism` runs the seed twice and, when the runs differ, names
- * the first executed event where they part (exit 3).
+ * `eos-sim run <scenario> [--seed N] [--json] [--check-determinism] [--verbose] [--report F]...
+ * [--history F] [--jepsen-history F]`: replays one seed of one scenario and writes the reports
+ * (`.md`, `.html`, `.json` by extension) and history files asked for. The seed is the first
+ * line of output, always, so a run that dies still names its universe. `--check-determinism`
+ * runs the seed twice and, when the runs differ, names the first executed event where they part
+ * (exit 3).
  */
 import { BudgetExceededError } from '../../sim/kernel';
 import { loadScenario, type ScenarioConfig } from '../../scenarios';
@@ -12,6 +14,7 @@ import { compareRuns } from '../determinism';
 import { describeInternalError, errorMessage } from '../errors';
 import { EXIT_CODES, exitCodeForOutcome, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { checkReportPaths, writeRunFiles } from '../report_files';
 import { parseSeed } from '../seeds';
 
 /** The parsed arguments of `eos-sim run`. */
@@ -26,6 +29,12 @@ export interface RunCommandOptions {
   readonly checkDeterminism: boolean;
   /** `--verbose`: print the stack of an internal error. @default false */
   readonly verbose: boolean;
+  /** `--report F` (repeatable): write a report, its format by extension. @default [] */
+  readonly reports?: readonly string[];
+  /** `--history F`: write the history file (docs/history.md). */
+  readonly history?: string | undefined;
+  /** `--jepsen-history F`: write the history in Jepsen's Kafka workload shape (EDN). */
+  readonly jepsenHistory?: string | undefined;
 }
 
 /** A run that threw: the exit code has been decided and the error printed. */
@@ -41,6 +50,7 @@ interface RunFailed {
  */
 export function runCommand(options: RunCommandOptions, context: CliContext): ExitCode {
   const seed = options.seed === undefined ? context.inventSeed() : parseSeed(options.seed);
+  checkReportPaths(options.reports ?? []);
   const scenario = loadScenario(options.scenario);
   const { stdout, stderr } = context.io;
   stdout.write(`seed=${seed}\n`);
@@ -51,6 +61,12 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
       ? `${JSON.stringify(first.report, null, 2)}\n`
       : renderRunReport(first.report, { colour: context.colour }),
   );
+  const written = writeRunFiles(first, {
+    reports: options.reports ?? [],
+    history: options.history,
+    jepsenHistory: options.jepsenHistory,
+  });
+  for (const line of written) stderr.write(`${line}\n`);
   if (options.checkDeterminism) {
     const second = runOnce({ scenario, seed, options, context });
     if (!('report' in second)) return second.exitCode;

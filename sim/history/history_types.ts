@@ -42,6 +42,12 @@ export interface TxnValue {
   /** Set on completions: the identity the records were written with. */
   readonly producerId?: number;
   readonly producerEpoch?: number;
+  /**
+   * Set on completions once the application called commitTransaction() (or abortTransaction()
+   * when `commit` is false): the virtual time of that call, microseconds. With the completion
+   * time it gives the commit or abort phase timing.
+   */
+  readonly endTxnUs?: number;
 }
 
 /** `send`: one record of a non-transactional (possibly idempotent) producer. */

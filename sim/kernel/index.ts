@@ -19,6 +19,7 @@ export { Rng, assertRatio } from './rng';
 export {
   BudgetExceededError,
   Simulation,
+  type DeliveryObservation,
   type NodeStatus,
   type RunStop,
   type SimulationConfig,

@@ -200,6 +200,38 @@ describe('Simulation pause and resume', () => {
   });
 });
 
+describe('Simulation delivery observer', () => {
+  it('sees a delivery when it is handed over, not when deferred by a pause or dropped', () => {
+    const sim = simulation();
+    const seen: string[] = [];
+    sim.deliveryObserver = ({ timeUs, envelope }) =>
+      seen.push(`${timeUs} ${envelope.payload.kind} ${envelope.source}>${envelope.target}`);
+    const a = new Probe();
+    const b = new Probe();
+    sim.addNode(A, a);
+    sim.addNode(B, b);
+    sim.schedule(50, 'pause A', () => sim.pause(A));
+    sendAt({ sim, atUs: 0, source: b, target: A, kind: 'M', n: 1 });
+    sim.schedule(1000, 'resume A', () => sim.resume(A));
+    sim.schedule(1100, 'crash A', () => sim.crash(A, 'power-loss'));
+    sendAt({ sim, atUs: 1050, source: b, target: A, kind: 'Lost', n: 2 });
+    sendAt({ sim, atUs: 900, source: a, target: B, kind: 'N', n: 3 });
+    sim.runUntil(10_000);
+    expect(seen).toEqual(['1000 N A>B', '1000 M B>A']);
+  });
+
+  it('leaves the event hash unchanged', () => {
+    const plain = pingPong('7', 50);
+    const observed = pingPong('7', 50);
+    let count = 0;
+    observed.deliveryObserver = () => (count += 1);
+    plain.runUntil(10_000_000);
+    observed.runUntil(10_000_000);
+    expect(count).toBeGreaterThan(0);
+    expect(observed.eventHash).toBe(plain.eventHash);
+  });
+});
+
 describe('Simulation crash and restart', () => {
   it('loses timers and in-flight messages, and runs onStart again on restart', () => {
     const sim = simulation();

@@ -54,6 +54,13 @@ export interface SimulationConfig {
   readonly recordEventLog: boolean;
 }
 
+/** One message delivered to a node, as {@link Simulation.deliveryObserver} sees it. */
+export interface DeliveryObservation {
+  /** Virtual time of the delivery, in microseconds. */
+  readonly timeUs: TimeUs;
+  readonly envelope: Envelope;
+}
+
 /** The node's lifecycle state. */
 export type NodeStatus = 'running' | 'paused' | 'crashed';
 
@@ -117,6 +124,13 @@ export class Simulation {
   private eventsRunCount = 0;
   /** Receives trace lines when set (for `--trace`). */
   traceSink: ((line: string) => void) | undefined;
+  /**
+   * Called for every message handed to a running node, just before its `onMessage` (not for
+   * messages dropped, refused or deferred by a pause until they are delivered). Mechanism only:
+   * the runner uses it to keep a bounded log of deliveries for reports. It must not change any
+   * state the simulation reads, so observing never changes a run.
+   */
+  deliveryObserver: ((delivery: DeliveryObservation) => void) | undefined;
 
   constructor(private readonly config: SimulationConfig) {
     this.rootRng = new Rng(config.seed);
@@ -330,6 +344,7 @@ export class Simulation {
     }
     if (event.type === 'deliver') {
       this.record(event, this.kindCode(event.envelope.payload.kind), node.index);
+      this.deliveryObserver?.({ timeUs: event.timeUs, envelope: event.envelope });
       node.actor.onMessage(event.envelope, node.ctx);
     } else {
       if (!node.activeTimers.delete(event.timerId)) return;

@@ -30,6 +30,11 @@ export class HistoryWriter {
     private readonly processes: ProcessPool,
   ) {}
 
+  /** The true virtual time the history is stamped with, microseconds (no clock skew). */
+  nowUs(): number {
+    return this.clock();
+  }
+
   /** Records an `invoke` and returns the handle to complete it with. */
   invoke<F extends HistoryOp['f']>(f: F, value: OpOf<F>['value']): OpenOp<F> {
     const process = this.processes.acquire();

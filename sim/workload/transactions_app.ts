@@ -36,6 +36,8 @@ interface CurrentTxn {
   readonly probe: boolean;
   sent: number;
   firstError: KafkaErrorCode | null;
+  /** When commitTransaction() or abortTransaction() was called (for phase timings). */
+  endTxnUs?: number;
 }
 
 /** A transactional producer application. */
@@ -182,6 +184,7 @@ export class TransactionsApp {
   }
 
   private finish(txn: CurrentTxn): void {
+    txn.endTxnUs = this.deps.writer.nowUs();
     if (!txn.commit) {
       this.producer.abortTransaction((error) =>
         this.complete(txn, error === 'NONE' ? 'ok' : 'fail', error),
@@ -217,6 +220,7 @@ export class TransactionsApp {
       sends,
       producerId: this.producer.producerId,
       producerEpoch: this.producer.producerEpoch,
+      ...(txn.endTxnUs === undefined ? {} : { endTxnUs: txn.endTxnUs }),
     };
     this.deps.writer.complete(txn.op, type, value, error === 'NONE' ? undefined : error);
     if (type === 'ok' && txn.commit && txn.probe) {

@@ -123,11 +123,13 @@ describe('colour', () => {
     expect(stripVTControlCharacters(coloured)).toBe(plain);
   });
 
-  it('colours a TTY, but not when NO_COLOR is set', async () => {
+  it('colours a TTY, but not when NO_COLOR is set nor when stdout is not a TTY', async () => {
     const argv = ['run', 'scenarios/zombie-fencing.yaml', '--seed', '1'];
     vi.stubEnv('NO_COLOR', '');
     expect((await cli(argv, { isTTY: true })).stdout).toContain('\u001b[');
     vi.stubEnv('NO_COLOR', '1');
     expect((await cli(argv, { isTTY: true })).stdout).not.toContain('\u001b[');
+    vi.stubEnv('NO_COLOR', '');
+    expect((await cli(argv, { isTTY: false })).stdout).not.toContain('\u001b[');
   });
 });

@@ -100,7 +100,10 @@ describe('seeds that throw, hang or kill their worker', () => {
     };
     expect(report.seed).toBe(failed?.seed);
     const history = readFileSync(join(failedFolder, 'history.jsonl'), 'utf8').trimEnd().split('\n');
-    expect(JSON.parse(history[0] ?? '')).toHaveProperty('index', 0);
+    // The history file of docs/history.md: a header, the operations, then the oracle.
+    expect(JSON.parse(history[0] ?? '')).toHaveProperty('format', 'eos-sim-history');
+    expect(JSON.parse(history[1] ?? '')).toHaveProperty('index', 0);
+    expect(JSON.parse(history.at(-1) ?? '')).toHaveProperty('oracle');
   });
 });
 

@@ -1,0 +1,46 @@
+/**
+ * What each anomaly kind means in Kafka's terms and which guarantee it breaks: the sentence a
+ * report puts above the specific explanation the checker wrote. Sources: the checker catalogue
+ * in DESIGN.md and Jepsen's Kafka workload (`jepsen.tests.kafka`) for the kinds it shares.
+ */
+import type { AnomalyKind } from '../sim/checker';
+
+const MEANINGS: Readonly<Partial<Record<string, string>>> = {
+  duplicate:
+    'One value sent once appears at two offsets: a retried Produce was appended twice, which ' +
+    'idempotence (producerId and sequence numbers per partition) exists to prevent.',
+  'lost-write':
+    'A write the producer saw acknowledged (or a committed transaction) is missing from the ' +
+    'final log: a truncation or an unclean election removed it, or it was never appended.',
+  'zombie-write':
+    'A producer instance fenced by a newer producerEpoch of its transactional.id still got a ' +
+    'record into the log where read_committed consumers see it: the partition leader did not ' +
+    'reject the stale producerEpoch (INVALID_PRODUCER_EPOCH), so fencing failed.',
+  'aborted-read':
+    'A read_committed consumer delivered a record of an aborted transaction: the aborted ' +
+    'transaction index or the ABORT marker was not applied.',
+  'uncommitted-read':
+    'A read_committed consumer delivered a record above the last stable offset, before its ' +
+    "transaction's outcome was decided.",
+  'vanished-read':
+    'A consumer delivered a record that the final log does not hold: the record was read and ' +
+    'later truncated away.',
+  'read-above-hw':
+    'A consumer delivered a record above the high watermark: data not yet replicated to the ' +
+    'in-sync replicas, which a leader change can still remove.',
+  'inconsistent-offsets':
+    'Two reads disagree on what one offset of a partition holds: replicas diverged.',
+  'nonmonotonic-poll': "One consumer's successive polls of a partition went backwards in offset.",
+  'poll-skip': 'A consumer skipped offsets that hold visible records between two polls.',
+  invariant:
+    'A simulator invariant broke during the run (for example log start offset ≤ last stable ' +
+    'offset ≤ high watermark ≤ log end offset, or one leader per leader epoch).',
+  'hanging-transaction':
+    'A partition holds an open transaction that no coordinator will complete, so the last ' +
+    'stable offset stays pinned at its first offset and read_committed consumers stall.',
+};
+
+/** The meaning of `kind`, or a plain fallback for a kind this table does not know yet. */
+export function anomalyMeaning(kind: AnomalyKind | string): string {
+  return MEANINGS[kind] ?? `The checker reported ${kind}; see the explanation below.`;
+}

@@ -1,0 +1,104 @@
+/**
+ * Run metrics in the form Kafka operators know them: the producer's per-call transaction
+ * timings (Kafka's `txn-init-time`, `txn-begin-time`, `txn-send-offsets-time`,
+ * `txn-commit-time`, `txn-abort-time` producer metrics, KIP-847), commit latency percentiles,
+ * fencing and abort counts, each partition's gap between the high watermark and the last stable
+ * offset over time, and consumer lag measured against the log end offset, the high watermark and
+ * the last stable offset. Every time is virtual, in microseconds.
+ */
+
+/** A latency distribution; all fields 0 when `count` is 0. Percentiles are nearest-rank. */
+export interface LatencySummary {
+  readonly count: number;
+  readonly meanUs: number;
+  readonly p50Us: number;
+  readonly p90Us: number;
+  readonly p99Us: number;
+  readonly maxUs: number;
+  /** Why the phase has no samples or what it measures in the model, when that needs saying. */
+  readonly note?: string;
+}
+
+/** How long each transactional producer call blocked the application. */
+export interface TransactionPhases {
+  /** initTransactions(): FindCoordinator and InitProducerId until the producer is ready. */
+  readonly init: LatencySummary;
+  /** beginTransaction(): a local state change in Kafka's producer and in the model. */
+  readonly begin: LatencySummary;
+  /** sendOffsetsToTransaction(). */
+  readonly sendOffsets: LatencySummary;
+  /** commitTransaction(): flush, EndTxn(COMMIT) until the coordinator answers. */
+  readonly commit: LatencySummary;
+  /** abortTransaction(), called by the application or after an abortable error. */
+  readonly abort: LatencySummary;
+}
+
+/** Counts of fencing and aborts. */
+export interface TransactionCounts {
+  /** `txn` operations started. */
+  readonly transactions: number;
+  readonly committed: number;
+  /** Aborted by the application's choice or after an abortable error, acknowledged. */
+  readonly aborted: number;
+  /** Certainly not committed (a definite error). */
+  readonly failed: number;
+  /** Outcome unknown to the client (`info`). */
+  readonly unknown: number;
+  /** Client operations that completed with PRODUCER_FENCED or INVALID_PRODUCER_EPOCH. */
+  readonly fencingErrors: number;
+  readonly fencedClients: number;
+  /**
+   * Producer epochs granted by the coordinators, by reason: InitProducerId, fencing an open
+   * transaction, a transaction timeout, or an EndTxn under transaction version 2 (KIP-890).
+   */
+  readonly epochBumps: {
+    readonly init: number;
+    readonly fence: number;
+    readonly timeout: number;
+    readonly end: number;
+  };
+}
+
+/** One partition's gap between its high watermark and its last stable offset. */
+export interface StableOffsetGap {
+  readonly topic: string;
+  readonly partition: number;
+  /** The largest gap, in offsets. */
+  readonly gapMax: number;
+  /** How long the gap was above zero, microseconds. */
+  readonly unstableUs: number;
+  readonly series: ReadonlyArray<{ readonly timeUs: number; readonly gap: number }>;
+}
+
+/** A consumer's lag on one partition after each poll, measured three ways. */
+export interface ConsumerLag {
+  readonly client: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly isolationLevel: 'read_committed' | 'read_uncommitted';
+  /** Largest lag against the high watermark and against the last stable offset. */
+  readonly highWatermarkLagMax: number;
+  readonly lastStableOffsetLagMax: number;
+  readonly series: ReadonlyArray<{
+    readonly timeUs: number;
+    readonly position: number;
+    /** Log end offset minus position. */
+    readonly logEndOffsetLag: number;
+    /** High watermark minus position: what read_uncommitted could still read. */
+    readonly highWatermarkLag: number;
+    /** Last stable offset minus position (0 when past it): what read_committed could read. */
+    readonly lastStableOffsetLag: number;
+  }>;
+}
+
+/** Every metric of a run. */
+export interface RunMetrics {
+  readonly transactionPhases: TransactionPhases;
+  /** commitTransaction() latency of the commits that succeeded. */
+  readonly commitLatency: LatencySummary;
+  /** beginTransaction() to the end of a committed transaction. */
+  readonly transactionLatency: LatencySummary;
+  readonly counts: TransactionCounts;
+  readonly stableOffsetGaps: readonly StableOffsetGap[];
+  readonly consumerLag: readonly ConsumerLag[];
+}

@@ -1,0 +1,165 @@
+/**
+ * Builds the charts' data of a run report from the history and the oracle: each partition's
+ * log end offset, high watermark and last stable offset as step series over virtual time, and
+ * each transactional.id's transactions (from the client's `txn` operations) with the producer
+ * epochs its coordinator granted (from the oracle). Pure functions of their inputs.
+ */
+import type { History, HistoryOp, Oracle, OraclePartition, TxnValue } from '../sim/history';
+import type {
+  OffsetPoint,
+  PartitionTimeline,
+  RunTimeline,
+  TransactionOutcome,
+  TransactionSpan,
+  TransactionalIdTimeline,
+} from './report_types';
+
+/** Points kept per series in a report. */
+export const SERIES_POINTS_MAX = 1500;
+
+/**
+ * At most `pointsMax` items of `series`, evenly spaced, always keeping the first and the last.
+ * @example thin([1, 2, 3, 4, 5], 3) // [1, 3, 5]
+ */
+export function thin<T>(series: readonly T[], pointsMax: number): T[] {
+  if (series.length <= pointsMax) return [...series];
+  const kept: T[] = [];
+  const last = series.length - 1;
+  for (let i = 0; i < pointsMax; i++) {
+    kept.push(series[Math.round((i * last) / (pointsMax - 1))] as T);
+  }
+  return kept;
+}
+
+/** Drops points that repeat the previous offset; keeps the last of several at one instant. */
+export function compactSteps(points: readonly OffsetPoint[]): OffsetPoint[] {
+  const compacted: OffsetPoint[] = [];
+  for (const point of points) {
+    const previous = compacted[compacted.length - 1];
+    if (previous !== undefined && previous.timeUs === point.timeUs) compacted.pop();
+    const before = compacted[compacted.length - 1];
+    if (before === undefined || before.offset !== point.offset) compacted.push(point);
+  }
+  return compacted;
+}
+
+/**
+ * The value of a step series at `timeUs`: the last point at or before it, or 0 before the first.
+ * `series` must be sorted by time.
+ */
+export function valueAt(series: readonly OffsetPoint[], timeUs: number): number {
+  let low = 0;
+  let high = series.length - 1;
+  let found = 0;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const point = series[middle] as OffsetPoint;
+    if (point.timeUs <= timeUs) {
+      found = point.offset;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+/** The log end offset over time, from the append times of the final leader's records. */
+export function logEndOffsetSeries(partition: OraclePartition): OffsetPoint[] {
+  const points: OffsetPoint[] = [{ timeUs: 0, offset: partition.logStartOffset }];
+  const records = [...partition.records].sort((a, b) => a.offset - b.offset);
+  for (const record of records) points.push({ timeUs: record.appendUs, offset: record.offset + 1 });
+  points.sort((a, b) => a.timeUs - b.timeUs || a.offset - b.offset);
+  return compactSteps(points);
+}
+
+/** Full-resolution offset series of one partition (the metrics use these before thinning). */
+export function partitionSeries(partition: OraclePartition): PartitionTimeline {
+  return {
+    topic: partition.topic,
+    partition: partition.partition,
+    logEndOffset: logEndOffsetSeries(partition),
+    highWatermark: compactSteps(partition.highWatermarkChanges),
+    lastStableOffset: compactSteps(partition.lastStableOffsetChanges),
+  };
+}
+
+function outcomeOf(completion: HistoryOp | undefined): TransactionOutcome {
+  if (completion === undefined) return 'open';
+  if (completion.type === 'info') return 'unknown';
+  if (completion.type === 'fail') return 'failed';
+  return (completion.value as TxnValue).commit ? 'committed' : 'aborted';
+}
+
+/** Every `txn` operation as a span, grouped by transactional.id in order of first appearance. */
+function transactionSpans(history: History): Map<string, TransactionSpan[]> {
+  const open = new Map<string, HistoryOp & { f: 'txn' }>();
+  const spans = new Map<string, TransactionSpan[]>();
+  const add = (invoke: HistoryOp & { f: 'txn' }, completion?: HistoryOp & { f: 'txn' }): void => {
+    const value = completion?.value ?? invoke.value;
+    const list = spans.get(invoke.value.transactionalId) ?? [];
+    list.push({
+      client: invoke.client,
+      process: invoke.process,
+      startUs: invoke.timeUs,
+      ...(completion === undefined ? {} : { endUs: completion.timeUs }),
+      ...(value.producerId === undefined ? {} : { producerId: value.producerId }),
+      ...(value.producerEpoch === undefined ? {} : { producerEpoch: value.producerEpoch }),
+      outcome: outcomeOf(completion),
+      ...(completion?.error === undefined ? {} : { error: completion.error }),
+    });
+    spans.set(invoke.value.transactionalId, list);
+  };
+  for (const op of history) {
+    if (op.f !== 'txn') continue;
+    if (op.type === 'invoke') open.set(op.process, op);
+    else {
+      const invoke = open.get(op.process);
+      open.delete(op.process);
+      if (invoke !== undefined) add(invoke, op);
+    }
+  }
+  for (const invoke of open.values()) add(invoke);
+  for (const list of spans.values()) list.sort((a, b) => a.startUs - b.startUs);
+  return spans;
+}
+
+/** Each transactional.id's spans and epoch grants, sorted by transactional.id. */
+export function transactionalIdTimelines(
+  history: History,
+  oracle: Oracle,
+): TransactionalIdTimeline[] {
+  const spans = transactionSpans(history);
+  const ids = new Set([...spans.keys(), ...oracle.epochGrants.map((g) => g.transactionalId)]);
+  return [...ids]
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((transactionalId) => ({
+      transactionalId,
+      spans: thin(spans.get(transactionalId) ?? [], SERIES_POINTS_MAX),
+      epochGrants: oracle.epochGrants.filter((g) => g.transactionalId === transactionalId),
+    }));
+}
+
+/**
+ * Whether a topic is Kafka's own (`__transaction_state`, `__consumer_offsets`): charts and
+ * metrics are about the application's partitions.
+ */
+export function isInternalTopic(topic: string): boolean {
+  return topic.startsWith('__');
+}
+
+/** The timeline of a run, each series thinned to {@link SERIES_POINTS_MAX} points. */
+export function buildTimeline(history: History, oracle: Oracle): RunTimeline {
+  const partitions = oracle.partitions.filter((partition) => !isInternalTopic(partition.topic));
+  return {
+    partitions: partitions.map((partition) => {
+      const series = partitionSeries(partition);
+      return {
+        ...series,
+        logEndOffset: thin(series.logEndOffset, SERIES_POINTS_MAX),
+        highWatermark: thin(series.highWatermark, SERIES_POINTS_MAX),
+        lastStableOffset: thin(series.lastStableOffset, SERIES_POINTS_MAX),
+      };
+    }),
+    transactionalIds: transactionalIdTimelines(history, oracle),
+    pointsMax: SERIES_POINTS_MAX,
+  };
+}
