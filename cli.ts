@@ -22,6 +22,7 @@ import {
   mergeCommand,
   runCommand,
   scenariosCommand,
+  shrinkCommand,
   sweepCommand,
   type CliContext,
   type CliIo,
@@ -34,6 +35,17 @@ interface RunFlags {
   readonly json?: boolean;
   readonly checkDeterminism?: boolean;
   readonly verbose?: boolean;
+  readonly swarm?: boolean;
+  readonly exportScenario?: string;
+}
+
+/** The flags of `eos-sim shrink`, as commander hands them over. */
+interface ShrinkFlags {
+  readonly seed?: string;
+  readonly out?: string;
+  readonly kind?: string;
+  readonly swarm?: boolean;
+  readonly runsMax?: string;
 }
 
 /** The flags of `eos-sim sweep`, as commander hands them over. */
@@ -47,6 +59,7 @@ interface SweepFlags {
   readonly junit?: string;
   readonly seedTimeoutMs?: string;
   readonly requireCoverage?: string;
+  readonly swarm?: boolean;
 }
 
 /** The flags of `eos-sim report merge`, as commander hands them over. */
@@ -92,6 +105,7 @@ function addSweepCommands(
     )
     .option('--require-coverage <items>', 'fail unless each item was reached, e.g. fault:pause')
     .option('--json', 'print the summary as JSON (per-seed lines go to stderr)')
+    .option('--swarm', 'each seed draws fault kinds, rates and Kafka configs')
     .action(async (paths: string[], flags: SweepFlags) => {
       const options = {
         paths,
@@ -99,6 +113,7 @@ function addSweepCommands(
         seeds: flags.seeds,
         json: flags.json === true,
         resume: flags.resume === true,
+        swarm: flags.swarm === true,
       };
       setExitCode(await sweepCommand(options, context));
     });
@@ -150,6 +165,8 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .option('--json', 'print the run report as JSON after the seed line')
     .option('--check-determinism', 'run twice and compare the executed events and reports')
     .option('--verbose', 'print the stack of an internal error')
+    .option('--swarm', 'draw fault kinds, rates and Kafka configs from the seed')
+    .option('--export-scenario <file>', 'write the realised scenario (faults written out)')
     .action((scenario: string, flags: RunFlags) => {
       const options = {
         scenario,
@@ -157,8 +174,22 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
         json: flags.json === true,
         checkDeterminism: flags.checkDeterminism === true,
         verbose: flags.verbose === true,
+        swarm: flags.swarm === true,
+        exportScenario: flags.exportScenario,
       };
       setExitCode(runCommand(options, context));
+    });
+  program
+    .command('shrink')
+    .description('Shrink a failing seed to a smaller scenario with the same anomaly kind')
+    .argument('<scenario>', 'scenario file (.yaml)')
+    .option('--seed <seed>', 'the failing seed (required)')
+    .option('--out <file>', 'where to write the shrunk scenario (required)')
+    .option('--kind <anomaly>', 'the anomaly kind to keep; default: the first one found')
+    .option('--swarm', 'shrink the seed under swarm mode')
+    .option('--runs-max <n>', 'most runs to spend; default: 300')
+    .action((scenario: string, flags: ShrinkFlags) => {
+      setExitCode(shrinkCommand({ scenario, ...flags, seed: flags.seed, out: flags.out }, context));
     });
   addSweepCommands(program, { context, setExitCode });
   program

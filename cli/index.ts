@@ -11,6 +11,7 @@ export {
 } from './commands/sweep';
 export { mergeCommand, type MergeCommandOptions } from './commands/report';
 export { runCommand, type RunCommandOptions } from './commands/run';
+export { shrinkCommand, type ShrinkCommandOptions } from './commands/shrink';
 export { scenariosCommand } from './commands/scenarios';
 export { compareRuns, firstDivergence, type Divergence } from './determinism';
 export { UsageError, describeInternalError, errorMessage } from './errors';

@@ -7,13 +7,14 @@ import type { CheckResult } from '../sim/checker';
 import type { History, Oracle } from '../sim/history';
 import type { ScenarioConfig } from '../scenarios';
 import type { ExpectationResult, OperationCount, RunOutcome, RunReport } from './report_types';
+import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 
 const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
-/** The command that replays a run exactly. */
-export function reproduceCommand(file: string, seed: string): string {
-  return `npx eos-sim run ${file} --seed ${seed}`;
+/** The command that replays a run exactly; `swarm` adds `--swarm`. */
+export function reproduceCommand(file: string, seed: string, swarm = false): string {
+  return `npx eos-sim run ${file} --seed ${seed}${swarm ? ' --swarm' : ''}`;
 }
 
 function countOperations(history: History): OperationCount[] {
@@ -49,6 +50,8 @@ export interface ReportInput {
   readonly oracle: Oracle;
   readonly liveness: { converged: boolean; detail: string };
   readonly budgetError?: string;
+  /** What swarm mode drew, when it was on. */
+  readonly swarm?: SwarmParameters;
 }
 
 /** Builds the report of one run. */
@@ -109,7 +112,8 @@ export function buildReport(input: ReportInput): RunReport {
     fencedClients: fenced,
     faults: oracle.faults,
     liveness: input.liveness,
-    reproduce: reproduceCommand(scenario.file, input.seed),
+    reproduce: reproduceCommand(scenario.file, input.seed, input.swarm !== undefined),
+    ...(input.swarm === undefined ? {} : { swarm: input.swarm }),
     ...(input.budgetError === undefined ? {} : { error: input.budgetError }),
   };
 }

@@ -22,6 +22,7 @@ import { runLivenessProbe } from './liveness';
 import { buildOracle } from './oracle';
 import { buildReport } from './report';
 import type { RunReport } from './report_types';
+import type { SwarmParameters } from './swarm';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -31,6 +32,8 @@ export interface RunOptions {
   readonly recordEventLog?: boolean;
   /** Receives trace lines from actors. */
   readonly trace?: (line: string) => void;
+  /** What swarm mode drew (see `drawSwarm`): stored in the report. */
+  readonly swarm?: SwarmParameters;
 }
 
 /** A finished run. */
@@ -107,6 +110,7 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     oracle,
     liveness,
     ...(budgetError === undefined ? {} : { budgetError }),
+    ...(options.swarm === undefined ? {} : { swarm: options.swarm }),
   });
   return { report, history, oracle, executedEvents: sim.executedEvents };
 }

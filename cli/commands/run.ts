@@ -1,12 +1,22 @@
 /**
- * `eos-sim run <scenario> [--seed N] [--json] [--check-determinism] [--verbose]`: replays one
- * seed of one scenario. The seed is the first line of output, always, so a run that dies still
- * names its universe. `--check-determinism` runs the seed twice and, when the runs differ, names
+ * `eos-sim run <scenario> [--seed N] [--json] [--check-determinism] [--verbose] [--swarm]
+ * [--export-scenario F]`: replays one seed of one scenario. The seed is the first line of
+ * output, always, so a run that dies still names its universe; with `--swarm` the drawn swarm
+ * parameters follow on the next lines. `--export-scenario` writes the realised scenario of the
+ * run (nemesis and swarm draws written out) to a file. `--check-determinism` runs the seed twice and, when the runs differ, names
  * the first executed event where they part (exit 3).
  */
 import { BudgetExceededError } from '../../sim/kernel';
 import { loadScenario, type ScenarioConfig } from '../../scenarios';
-import { runScenario, type RunResult } from '../../runner';
+import { writeFileSync } from 'node:fs';
+import {
+  drawSwarm,
+  exportScenarioYaml,
+  runScenario,
+  swarmLines,
+  type RunResult,
+  type SwarmParameters,
+} from '../../runner';
 import { renderRunReport } from '../../reports';
 import { compareRuns } from '../determinism';
 import { describeInternalError, errorMessage } from '../errors';
@@ -26,6 +36,10 @@ export interface RunCommandOptions {
   readonly checkDeterminism: boolean;
   /** `--verbose`: print the stack of an internal error. @default false */
   readonly verbose: boolean;
+  /** `--swarm`: draw fault kinds, rates and Kafka configs from the seed. @default false */
+  readonly swarm?: boolean;
+  /** `--export-scenario F`: write the realised scenario to F. */
+  readonly exportScenario?: string | undefined;
 }
 
 /** A run that threw: the exit code has been decided and the error printed. */
@@ -41,10 +55,24 @@ interface RunFailed {
  */
 export function runCommand(options: RunCommandOptions, context: CliContext): ExitCode {
   const seed = options.seed === undefined ? context.inventSeed() : parseSeed(options.seed);
-  const scenario = loadScenario(options.scenario);
+  const loaded = loadScenario(options.scenario);
   const { stdout, stderr } = context.io;
   stdout.write(`seed=${seed}\n`);
-  const first = runOnce({ scenario, seed, options, context });
+  const drawn = options.swarm === true ? drawSwarm(loaded, seed) : undefined;
+  const scenario = drawn?.scenario ?? loaded;
+  if (drawn !== undefined) stdout.write(swarmLines(drawn.parameters).join('\n') + '\n');
+  if (options.exportScenario !== undefined) {
+    const text = exportScenarioYaml({ scenario, seed, swarm: drawn !== undefined });
+    writeFileSync(options.exportScenario, text);
+    (options.json ? stderr : stdout).write(`scenario written: ${options.exportScenario}\n`);
+  }
+  const first = runOnce({
+    scenario,
+    seed,
+    options,
+    context,
+    ...(drawn === undefined ? {} : { swarm: drawn.parameters }),
+  });
   if (!('report' in first)) return first.exitCode;
   stdout.write(
     options.json
@@ -52,7 +80,8 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
       : renderRunReport(first.report, { colour: context.colour }),
   );
   if (options.checkDeterminism) {
-    const second = runOnce({ scenario, seed, options, context });
+    const swarm = drawn === undefined ? {} : { swarm: drawn.parameters };
+    const second = runOnce({ scenario, seed, options, context, ...swarm });
     if (!('report' in second)) return second.exitCode;
     const verdict = compareRuns(first, second);
     // With --json, stdout holds only the seed line and the report, so the verdict goes aside.
@@ -68,10 +97,12 @@ function runOnce(input: {
   seed: string;
   options: RunCommandOptions;
   context: CliContext;
+  swarm?: SwarmParameters;
 }): RunResult | RunFailed {
   const { scenario, seed, options, context } = input;
   try {
-    return runScenario(scenario, { seed, recordEventLog: options.checkDeterminism });
+    const swarm = input.swarm === undefined ? {} : { swarm: input.swarm };
+    return runScenario(scenario, { seed, recordEventLog: options.checkDeterminism, ...swarm });
   } catch (error) {
     // The runner turns a budget overrun into an outcome; this catches one raised outside it.
     if (error instanceof BudgetExceededError) {
