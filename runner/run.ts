@@ -224,11 +224,14 @@ function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean
   });
   const busyClients = (): number => clients.filter((client) => client.busy).length;
   const settled = (): boolean => busyClients() === 0 && openTransactionCount(brokers) === 0;
-  sim.runUntil(sim.nowUs + scenario.healMs * 1000, () => control.stopping && settled());
+  // Messages a delay fault held back are still on their way after the fault ends.
+  const healUs = scenario.healMs * 1000 + nemesis.longestDelayUs;
+  sim.runUntil(sim.nowUs + healUs, () => control.stopping && settled());
   const problems: string[] = [];
   if (!settled()) {
+    const busy = scenario.clients.filter((_, index) => clients[index]?.busy === true);
     problems.push(
-      `after heal: ${busyClients()} clients busy, ` +
+      `after heal: ${busyClients()} clients busy (${busy.map((client) => client.name).join(', ')}), ` +
         `${openTransactionCount(brokers)} partitions not stable (LSO below LEO)`,
     );
   }

@@ -19,7 +19,11 @@ import {
   type ScenarioConfig,
 } from '../scenarios';
 
-/** The kinds swarm mode may turn on: every random kind inside the guarantee. */
+/**
+ * The kinds swarm mode may turn on: every random kind inside the guarantee except clock skew.
+ * Clock skew is left out because the model stamps its oracle (high watermark and last stable
+ * offset changes) with the node's skewed clock, so the checker would misjudge visibility.
+ */
 export const SWARM_FAULT_KINDS = [
   'crash',
   'pause',
@@ -31,7 +35,6 @@ export const SWARM_FAULT_KINDS = [
   'duplicate',
   'delay',
   'hold',
-  'clock-skew',
   'coordinator-failover',
 ] as const;
 
