@@ -230,8 +230,9 @@ function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean
   const problems: string[] = [];
   if (!settled()) {
     const busy = scenario.clients.filter((_, index) => clients[index]?.busy === true);
+    const names = busy.map((client) => client.name).join(', ');
     problems.push(
-      `after heal: ${busyClients()} clients busy (${busy.map((client) => client.name).join(', ')}), ` +
+      `after heal: ${busyClients()} clients busy (${names}), ` +
         `${openTransactionCount(brokers)} partitions not stable (LSO below LEO)`,
     );
   }

@@ -3,12 +3,12 @@
  * [--export-scenario F]`: replays one seed of one scenario. The seed is the first line of
  * output, always, so a run that dies still names its universe; with `--swarm` the drawn swarm
  * parameters follow on the next lines. `--export-scenario` writes the realised scenario of the
- * run (nemesis and swarm draws written out) to a file. `--check-determinism` runs the seed twice and, when the runs differ, names
- * the first executed event where they part (exit 3).
+ * run (nemesis and swarm draws written out) to a file. `--check-determinism` runs the seed
+ * twice and, when the runs differ, names the first executed event where they part (exit 3).
  */
+import { writeFileSync } from 'node:fs';
 import { BudgetExceededError } from '../../sim/kernel';
 import { loadScenario, type ScenarioConfig } from '../../scenarios';
-import { writeFileSync } from 'node:fs';
 import {
   drawSwarm,
   exportScenarioYaml,

@@ -80,7 +80,7 @@ describe('invalid faults', () => {
 });
 
 describe('run --swarm and --export-scenario', () => {
-  it('prints the swarm draws after the seed, stores them, and exports a replayable file', async () => {
+  it('prints the swarm draws after the seed, stores them, exports a replayable file', async () => {
     const out = join(scratch.path, 'exported.yaml');
     const args = ['run', 'scenarios/replicated-random-faults.yaml', '--seed', '4', '--swarm'];
     const first = await cli([...args, '--json', '--export-scenario', out]);
