@@ -167,25 +167,42 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     sim.addNode(nodeId(name), reader);
     return reader;
   });
+  const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps });
+  return { sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis };
+}
+
+/**
+ * The nemesis with the scenario's faults and its random nemesis's drawn faults scheduled, and
+ * the operator node when the scenario runs kafka-transactions commands.
+ */
+function scheduleFaults(input: {
+  readonly sim: Simulation;
+  readonly recorder: HistoryRecorder;
+  readonly controller: Controller;
+  readonly metadata: ClusterMetadata;
+  readonly scenario: ScenarioConfig;
+  readonly deps: ClientDeps;
+}): Nemesis {
+  const { sim, scenario } = input;
   // The operator node exists only when the scenario runs kafka-transactions commands.
   const operator = scenario.faults.some((fault) => fault.kind === 'operator')
-    ? new OperatorActor(deps)
+    ? new OperatorActor(input.deps)
     : null;
   if (operator !== null) sim.addNode(nodeId(OPERATOR_NODE), operator);
   const view = clusterViewOf({
-    controller,
-    metadata,
+    controller: input.controller,
+    metadata: input.metadata,
     numPartitions: scenario.broker.transactionStateLogNumPartitions,
     clients: scenario.clients.map((client) => client.name),
     operator,
   });
-  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'), view);
+  const nemesis = new Nemesis(sim, input.recorder, sim.rootRng.fork('faults'), view);
   const drawn =
     scenario.nemesis === null
       ? []
       : drawRandomFaults(scenario.nemesis, sim.rootRng.fork('nemesis'));
   nemesis.schedule([...scenario.faults, ...drawn]);
-  return { sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis };
+  return nemesis;
 }
 
 /**

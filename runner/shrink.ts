@@ -143,7 +143,7 @@ function dropFaults(scenario: ScenarioConfig, fails: Fails): ScenarioConfig {
 
 /** The duration of a fault, or null for one without. */
 function forMsOf(fault: FaultSpec): number | null {
-  return fault.kind === 'unclean-election' ? null : fault.forMs;
+  return fault.kind === 'unclean-election' || fault.kind === 'operator' ? null : fault.forMs;
 }
 
 /** Halves each fault's duration while the kind stays. */

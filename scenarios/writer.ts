@@ -66,6 +66,7 @@ function clientOf(client: ClientConfig): Mapping {
           'transaction.interval.ms': workload.transactionIntervalMs,
           'abort.every': workload.abortEvery,
           'on.fenced': workload.onFenced,
+          'close.when.done': workload.closeWhenDone,
         };
   return { name: client.name, role: 'producer', config, workload: work };
 }
@@ -97,6 +98,7 @@ export function faultEntryOf(fault: FaultSpec): Mapping {
         from: fault.from ?? undefined,
         to: fault.to ?? undefined,
         messages: [...fault.messages],
+        count: fault.count ?? undefined,
         probability:
           fault.kind === 'drop' || fault.kind === 'duplicate'
             ? probabilityOf(fault.probability)
@@ -144,6 +146,16 @@ function otherFaultEntryOf(fault: FaultSpec): Mapping {
         'for.ms': fault.forMs ?? undefined,
         mode: fault.mode,
       });
+    case 'operator':
+      return defined({
+        kind: 'operator',
+        action: fault.action,
+        topic: fault.topic,
+        partition: fault.partition ?? undefined,
+        'start.offset': fault.startOffset ?? undefined,
+        'max.transaction.timeout.ms': fault.maxTransactionTimeoutMs,
+        ...at,
+      });
     default:
       throw new Error(`Unexpected fault kind: ${fault.kind}`);
   }
@@ -186,15 +198,22 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'unclean.leader.election.enable': broker.uncleanLeaderElectionEnable,
       'replica.lag.time.max.ms': broker.replicaLagTimeMaxMs,
       'broker.session.timeout.ms': broker.brokerSessionTimeoutMs,
+      'transaction.state.log.replication.factor': broker.transactionStateLogReplicationFactor,
+      'transaction.state.log.min.isr': broker.transactionStateLogMinIsr,
+      'transaction.partition.verification.enable': broker.transactionPartitionVerificationEnable,
     },
     network: {
       'delay.us.min': config.network.delayUsMin,
       'delay.us.max': config.network.delayUsMax,
     },
-    bugs: { 'partition.skip.producer.epoch.check': config.bugs.partitionSkipProducerEpochCheck },
+    bugs: {
+      'partition.skip.producer.epoch.check': config.bugs.partitionSkipProducerEpochCheck,
+      'verification.guard.before.epoch.check': config.bugs.verificationGuardBeforeEpochCheck,
+    },
     protocol: {
       'leader.epoch.truncation': config.protocol.leaderEpochTruncation,
       'high.watermark.strict.min.isr': config.protocol.highWatermarkStrictMinIsr,
+      'transaction.version': config.protocol.transactionVersion,
     },
     clients: config.clients.map(clientOf),
     faults: config.faults.map(faultEntryOf),

@@ -3,9 +3,10 @@
  * Method: find failing seeds of the known-bug scenarios (seeds whose run finds the expected
  * anomaly kind); export each seed's realised scenario as YAML, load it and run it with the same
  * seed: it must find the same kind, and with the same event hash. A swarm seed's export must
- * replay to the same event hash too. Shrinking runs on one failing seed per known-bug scenario
- * by default (`SIM_SEEDS` widens it: up to 5 failing seeds per scenario are taken from that
- * range); the shrunk file must still fail with the kind and hold at most half the faults plus
+ * replay to the same event hash too. The failing seeds are pooled over the known-bug scenarios
+ * (a scenario that fails on none of seeds 1..40 contributes none). Shrinking runs on two failing
+ * seeds by default and ten when `SIM_SEEDS` is set; the shrunk file must still fail with the
+ * kind and hold at most half the faults plus
  * operations.
  */
 import { describe, expect, it } from 'vitest';
@@ -29,23 +30,30 @@ function failingSeeds(file: string, count: number, seeds: readonly string[]): st
   return found;
 }
 
-describe('--export-scenario', () => {
-  const perScenario = Math.ceil(20 / KNOWN_BUGS.length);
+/** Up to `count` failing seeds over every known-bug scenario, at most `perScenario` each. */
+function failingRuns(count: number, perScenario: number): Array<{ file: string; seed: string }> {
+  const runs: Array<{ file: string; seed: string }> = [];
   for (const file of KNOWN_BUGS) {
-    it(`${file}: ${perScenario} failing seeds replay from the exported file`, () => {
+    const wanted = Math.min(perScenario, count - runs.length);
+    for (const seed of failingSeeds(file, wanted, sweepSeeds('1..40'))) runs.push({ file, seed });
+  }
+  return runs;
+}
+
+describe('--export-scenario', () => {
+  it('20 failing seeds of the known-bug scenarios replay from the exported file', () => {
+    const runs = failingRuns(20, 20);
+    expect(runs).toHaveLength(20);
+    for (const { file, seed } of runs) {
       const scenario = loadScenario(file);
       const kind = scenario.expect.anomalies[0] as string;
-      const seeds = failingSeeds(file, perScenario, sweepSeeds('1..40'));
-      expect(seeds).toHaveLength(perScenario);
-      for (const seed of seeds) {
-        const original = runScenario(scenario, { seed }).report;
-        const text = exportScenarioYaml({ scenario, seed, swarm: false });
-        const replay = runScenario(parseScenario(text, 'exported.yaml'), { seed }).report;
-        expect(replay.check.anomalyTypes as readonly string[]).toContain(kind);
-        expect(replay.eventHash).toBe(original.eventHash);
-      }
-    });
-  }
+      const original = runScenario(scenario, { seed }).report;
+      const text = exportScenarioYaml({ scenario, seed, swarm: false });
+      const replay = runScenario(parseScenario(text, 'exported.yaml'), { seed }).report;
+      expect(replay.check.anomalyTypes as readonly string[]).toContain(kind);
+      expect(replay.eventHash).toBe(original.eventHash);
+    }
+  });
 
   it('a swarm seed with a random nemesis replays its event hash from the exported file', () => {
     const base = loadScenario('scenarios/replicated-random-faults.yaml');
@@ -62,22 +70,21 @@ describe('--export-scenario', () => {
 });
 
 describe('shrink', () => {
-  const perScenario = sweepSeedsWidened() ? 5 : 1;
-  for (const file of KNOWN_BUGS) {
-    it(`${file}: shrunk files keep the kind with at most half the faults + operations`, () => {
+  const count = sweepSeedsWidened() ? 10 : 2;
+  it(`${count} failing seeds shrink to at most half the faults + operations, same kind`, () => {
+    const runs = failingRuns(count, Math.ceil(count / KNOWN_BUGS.length) + count);
+    expect(runs).toHaveLength(count);
+    for (const { file, seed } of runs) {
       const scenario = loadScenario(file);
       const kind = scenario.expect.anomalies[0] as string;
-      for (const seed of failingSeeds(file, perScenario, sweepSeeds('1..40'))) {
-        const result = shrinkScenario(scenario, { seed, kind });
-        const before = result.before.faults + result.before.operations;
-        const after = result.after.faults + result.after.operations;
-        expect(after * 2).toBeLessThanOrEqual(before);
-        const text = writeScenarioYaml(result.scenario);
-        const shrunk = parseScenario(text, 'shrunk.yaml');
-        expect(sizeOf(shrunk)).toEqual(result.after);
-        const types: readonly string[] = runScenario(shrunk, { seed }).report.check.anomalyTypes;
-        expect(types).toContain(kind);
-      }
-    });
-  }
+      const result = shrinkScenario(scenario, { seed, kind });
+      const before = result.before.faults + result.before.operations;
+      const after = result.after.faults + result.after.operations;
+      expect(after * 2).toBeLessThanOrEqual(before);
+      const shrunk = parseScenario(writeScenarioYaml(result.scenario), 'shrunk.yaml');
+      expect(sizeOf(shrunk)).toEqual(result.after);
+      const types: readonly string[] = runScenario(shrunk, { seed }).report.check.anomalyTypes;
+      expect(types).toContain(kind);
+    }
+  });
 });

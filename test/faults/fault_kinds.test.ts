@@ -51,6 +51,7 @@ const VIEW: ClusterView = {
   leaderOf: (topic, partition) => (topic === 'orders' && partition === 0 ? 'b2' : null),
   coordinatorOf: () => 'b3',
   forceUncleanElection: () => 'b2',
+  runOperatorAction: () => undefined,
 };
 
 /** A world of probes b1, b2, b3, A and controller with `faults` scheduled. */
@@ -171,6 +172,7 @@ describe('link faults', () => {
     from: 'A',
     to: 'b1',
     messages: ['Produce'],
+    count: null,
     probability: ratio(1, 1),
     delayMs: 0,
     atMs: 1,

@@ -44,12 +44,16 @@ run:
 
 describe('hold', () => {
   it('a Produce held past the transaction timeout arrives after the abort marker', () => {
+    // Before KIP-890 (transaction version 0, no partition verification): the classic hanging
+    // transaction. With KIP-890 the late Produce is refused instead.
+    const protocol = 'protocol:\n  transaction.version: 0\n';
+    const verification = '  transaction.partition.verification.enable: false\n';
     const text = transactional(`  - kind: hold
     from: A
     to: leader:orders-0
     messages: [Produce]
     at.ms: 0
-    for.ms: 10000`);
+    for.ms: 10000`).replace('broker:\n', `${protocol}broker:\n${verification}`);
     const result = runScenario(parseScenario(text, 'hold.yaml'), {
       seed: '1',
       recordEventLog: true,
@@ -93,7 +97,10 @@ describe('coordinator-failover', () => {
     for.ms: 3000`);
     const result = runScenario(parseScenario(text, 'failover.yaml'), { seed: '1' });
     const start = result.history.find((op) => op.f === 'nemesis');
-    const coordinator = new ClusterMetadata(3, [], 50).coordinatorFor('tx-a');
+    const stateLog = { numPartitions: 50, replicationFactor: 3, minInsyncReplicas: 2 };
+    const topics = [{ name: 'orders', partitions: 1, replicationFactor: 3 }];
+    const metadata = new ClusterMetadata(3, topics, stateLog);
+    const coordinator = metadata.leaderOf(metadata.transactionStatePartition('tx-a'));
     expect(start?.value).toMatchObject({
       fault: 'coordinator-failover',
       description: `crash of the coordinator of tx-a for 3000 ms (${coordinator})`,
