@@ -15,6 +15,7 @@ export { drawSwarm, swarmLines, SWARM_FAULT_KINDS, type SwarmParameters } from '
 export { exportScenarioYaml, realiseScenario } from './export_scenario';
 export {
   ShrinkNotFailingError,
+  foundKinds,
   shrinkScenario,
   sizeOf,
   type ScenarioSize,

@@ -17,6 +17,7 @@ import {
   type ScenarioConfig,
 } from '../scenarios';
 import { realiseScenario } from './export_scenario';
+import type { RunReport } from './report_types';
 import { runScenario } from './run';
 
 /** How big a scenario is, in the units shrinking reduces. */
@@ -49,6 +50,17 @@ export function sizeOf(scenario: ScenarioConfig): ScenarioSize {
   return { faults: scenario.faults.length, operations, records, clients: scenario.clients.length };
 }
 
+/**
+ * The kinds a run found: its anomaly kinds, and `liveness` when its liveness check did not
+ * converge (a liveness failure is shrunk like an anomaly kind).
+ * @example foundKinds(report) // ['zombie-write', 'liveness']
+ */
+export function foundKinds(report: RunReport): string[] {
+  const kinds: string[] = [...report.check.anomalyTypes];
+  if (!report.liveness.converged) kinds.push('liveness');
+  return kinds;
+}
+
 /** The result of shrinking. */
 export interface ShrinkResult {
   readonly scenario: ScenarioConfig;
@@ -67,7 +79,10 @@ export class ShrinkNotFailingError extends Error {
 /** Options of {@link shrinkScenario}. */
 export interface ShrinkOptions {
   readonly seed: string;
-  /** The anomaly kind to keep; @default the first kind the original run found */
+  /**
+   * The anomaly kind to keep, or `liveness` for a run whose liveness check did not converge.
+   * @default the first kind the original run found (liveness last)
+   */
   readonly kind?: string;
   /** Most runs to spend. @default 300 */
   readonly runsMax?: number;
@@ -84,16 +99,16 @@ export function shrinkScenario(base: ScenarioConfig, options: ShrinkOptions): Sh
   const original = realiseScenario(base, options.seed);
   const found = (candidate: ScenarioConfig): readonly string[] => {
     runs += 1;
-    return runScenario(candidate, { seed: options.seed }).report.check.anomalyTypes;
+    return foundKinds(runScenario(candidate, { seed: options.seed }).report);
   };
   const first = found(original);
   const kind = options.kind ?? first[0];
-  if (kind === undefined || !first.includes(kind as never)) {
+  if (kind === undefined || !first.includes(kind)) {
     const what = options.kind === undefined ? 'no anomaly' : `no ${options.kind}`;
     throw new ShrinkNotFailingError(`Cannot shrink: seed ${options.seed} finds ${what}`);
   }
   const fails = (candidate: ScenarioConfig): boolean =>
-    runs < runsMax && loads(candidate) && found(candidate).includes(kind as never);
+    runs < runsMax && loads(candidate) && found(candidate).includes(kind);
   let current = original;
   for (let progress = true; progress && runs < runsMax;) {
     const before = JSON.stringify(sizeOf(current)) + JSON.stringify(current.faults);

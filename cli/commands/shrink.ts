@@ -10,6 +10,7 @@ import { loadScenario, parseScenario, writeScenarioYaml } from '../../scenarios'
 import {
   ShrinkNotFailingError,
   drawSwarm,
+  foundKinds,
   runScenario,
   shrinkScenario,
   type ScenarioSize,
@@ -27,7 +28,7 @@ export interface ShrinkCommandOptions {
   readonly seed: string | undefined;
   /** `--out`: required. */
   readonly out: string | undefined;
-  /** `--kind`: the anomaly kind to keep. @default the first kind the seed finds */
+  /** `--kind`: the anomaly kind (or `liveness`) to keep. @default the first kind found */
   readonly kind?: string | undefined;
   /** `--swarm`: shrink the seed's swarm run. @default false */
   readonly swarm?: boolean;
@@ -77,15 +78,15 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
     `keeping ${result.kind}; replay: npx eos-sim run ${options.out} --seed ${seed}`,
   ]);
   writeFileSync(options.out, text);
-  const again = runScenario(parseScenario(text, options.out), { seed }).report.check;
+  const again = foundKinds(runScenario(parseScenario(text, options.out), { seed }).report);
   stdout.write(
     `kind    ${result.kind}\n` +
       `before  ${sizeText(result.before)}\n` +
       `after   ${sizeText(result.after)}\n` +
       `runs    ${result.runs}\n` +
       `written ${options.out} (replayed: ${
-        again.anomalyTypes.includes(result.kind as never) ? 'same kind found' : 'kind NOT found'
+        again.includes(result.kind) ? 'same kind found' : 'kind NOT found'
       })\n`,
   );
-  return again.anomalyTypes.includes(result.kind as never) ? EXIT_CODES.ok : EXIT_CODES.fail;
+  return again.includes(result.kind) ? EXIT_CODES.ok : EXIT_CODES.fail;
 }
