@@ -57,12 +57,18 @@ function clientOf(client: ClientConfig): Mapping {
   const common = { 'start.ms': workload.startMs, topics: [...workload.topics] };
   const work =
     workload.type === 'sends'
-      ? { ...common, sends: workload.sends, 'send.interval.ms': workload.sendIntervalMs }
+      ? {
+          ...common,
+          sends: workload.sends,
+          'send.interval.ms': workload.sendIntervalMs,
+          'records.per.send': workload.recordsPerSend,
+        }
       : {
           ...common,
           transactions: workload.transactions,
           'records.per.transaction': workload.recordsPerTransaction,
           'send.interval.ms': workload.sendIntervalMs,
+          'records.per.send': workload.recordsPerSend,
           'transaction.interval.ms': workload.transactionIntervalMs,
           'abort.every': workload.abortEvery,
           'on.fenced': workload.onFenced,
@@ -223,6 +229,7 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       allowed: [...config.expect.allowed],
       'detect.percent.min': config.expect.detectPercentMin,
       fenced: [...config.expect.fenced],
+      liveness: config.expect.liveness,
     },
     run: {
       'duration.ms': config.durationMs,
