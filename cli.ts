@@ -23,6 +23,7 @@ import {
   checkCommand,
   runCommand,
   scenariosCommand,
+  shrinkCommand,
   sweepCommand,
   type CliContext,
   type CliIo,
@@ -38,6 +39,8 @@ interface RunFlags {
   readonly report?: string[];
   readonly history?: string;
   readonly jepsenHistory?: string;
+  readonly swarm?: boolean;
+  readonly exportScenario?: string;
 }
 
 /** The flags of `eos-sim check`, as commander hands them over. */
@@ -52,6 +55,15 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** The flags of `eos-sim shrink`, as commander hands them over. */
+interface ShrinkFlags {
+  readonly seed?: string;
+  readonly out?: string;
+  readonly kind?: string;
+  readonly swarm?: boolean;
+  readonly runsMax?: string;
+}
+
 /** The flags of `eos-sim sweep`, as commander hands them over. */
 interface SweepFlags {
   readonly seeds?: string;
@@ -63,6 +75,7 @@ interface SweepFlags {
   readonly junit?: string;
   readonly seedTimeoutMs?: string;
   readonly requireCoverage?: string;
+  readonly swarm?: boolean;
 }
 
 /** The flags of `eos-sim report merge`, as commander hands them over. */
@@ -108,6 +121,7 @@ function addSweepCommands(
     )
     .option('--require-coverage <items>', 'fail unless each item was reached, e.g. fault:pause')
     .option('--json', 'print the summary as JSON (per-seed lines go to stderr)')
+    .option('--swarm', 'each seed draws fault kinds, rates and Kafka configs')
     .action(async (paths: string[], flags: SweepFlags) => {
       const options = {
         paths,
@@ -115,6 +129,7 @@ function addSweepCommands(
         seeds: flags.seeds,
         json: flags.json === true,
         resume: flags.resume === true,
+        swarm: flags.swarm === true,
       };
       setExitCode(await sweepCommand(options, context));
     });
@@ -169,6 +184,8 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .option('--report <file>', 'write a report: .md, .html or .json (repeatable)', collect, [])
     .option('--history <file>', 'write the history file that eos-sim check reads (JSON Lines)')
     .option('--jepsen-history <file>', "write the history in Jepsen's Kafka workload shape (EDN)")
+    .option('--swarm', 'draw fault kinds, rates and Kafka configs from the seed')
+    .option('--export-scenario <file>', 'write the realised scenario (faults written out)')
     .action((scenario: string, flags: RunFlags) => {
       const options = {
         scenario,
@@ -179,6 +196,8 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
         reports: flags.report ?? [],
         history: flags.history,
         jepsenHistory: flags.jepsenHistory,
+        swarm: flags.swarm === true,
+        exportScenario: flags.exportScenario,
       };
       setExitCode(runCommand(options, context));
     });
@@ -197,6 +216,18 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
         jepsenHistory: flags.jepsenHistory,
       };
       setExitCode(checkCommand(options, context));
+    });
+  program
+    .command('shrink')
+    .description('Shrink a failing seed to a smaller scenario with the same anomaly kind')
+    .argument('<scenario>', 'scenario file (.yaml)')
+    .option('--seed <seed>', 'the failing seed (required)')
+    .option('--out <file>', 'where to write the shrunk scenario (required)')
+    .option('--kind <anomaly>', 'the anomaly kind to keep; default: the first one found')
+    .option('--swarm', 'shrink the seed under swarm mode')
+    .option('--runs-max <n>', 'most runs to spend; default: 300')
+    .action((scenario: string, flags: ShrinkFlags) => {
+      setExitCode(shrinkCommand({ scenario, ...flags, seed: flags.seed, out: flags.out }, context));
     });
   addSweepCommands(program, { context, setExitCode });
   program

@@ -27,6 +27,7 @@ export {
   writeRunFiles,
   type RunFileOptions,
 } from './report_files';
+export { shrinkCommand, type ShrinkCommandOptions } from './commands/shrink';
 export { scenariosCommand } from './commands/scenarios';
 export { compareRuns, firstDivergence, type Divergence } from './determinism';
 export { UsageError, describeInternalError, errorMessage } from './errors';

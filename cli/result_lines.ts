@@ -25,6 +25,8 @@ export interface LineScenario {
   readonly hash: string;
   readonly expected: readonly string[];
   readonly detectPercentMin: number;
+  /** `--swarm`: the worker draws swarm parameters from each seed. @default false */
+  readonly swarm?: boolean;
 }
 
 function common(scenario: LineScenario, seed: string) {
@@ -36,7 +38,7 @@ function common(scenario: LineScenario, seed: string) {
     version: EOS_SIM_VERSION,
     expected: scenario.expected,
     detectPercentMin: scenario.detectPercentMin,
-    reproduce: reproduceCommand(scenario.file, seed),
+    reproduce: reproduceCommand(scenario.file, seed, scenario.swarm === true),
   };
 }
 

@@ -46,8 +46,9 @@ export function planSweep(paths: readonly string[], seeds: SeedRange | undefined
 }
 
 /** What a result line and a worker need to know about a planned scenario. */
-export function lineScenarioOf(scenario: ScenarioConfig): LineScenario {
+export function lineScenarioOf(scenario: ScenarioConfig, swarm = false): LineScenario {
   return {
+    ...(swarm ? { swarm } : {}),
     file: scenario.file,
     name: scenario.name,
     hash: scenario.hash,
@@ -72,6 +73,8 @@ export interface SweepOptions {
   readonly onStart?: (total: number, resumed: number) => void;
   /** Called for each line this invocation produced, as it arrives. */
   readonly onLine?: (line: SweepResultLine) => void;
+  /** `--swarm`: every seed draws its swarm parameters. @default false */
+  readonly swarm?: boolean;
 }
 
 /** What a sweep produced. */
@@ -136,9 +139,10 @@ function* pendingRequests(input: {
   shard: Shard;
   out: string | undefined;
   recorded: ReadonlyMap<string, SweepResultLine>;
+  swarm?: boolean;
 }): Generator<SeedRequest> {
   for (const { scenario, seeds } of input.plans) {
-    const lineScenario = lineScenarioOf(scenario);
+    const lineScenario = lineScenarioOf(scenario, input.swarm === true);
     for (const seed of shardSeeds(seeds, input.shard)) {
       if (input.recorded.has(resultKey({ file: scenario.file, seed }))) continue;
       yield { scenario: lineScenario, seed, out: input.out };

@@ -17,7 +17,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { threadId } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import { loadScenario, type ScenarioConfig } from '../scenarios';
-import { runScenario, type RunResult } from '../runner';
+import { drawSwarm, runScenario, type RunResult } from '../runner';
 import type { SweepResultLine } from '../reports';
 import { writeArtifacts } from './artifacts';
 import { failureOf, lineOfFailure, lineOfRun, type LineScenario } from './result_lines';
@@ -92,7 +92,12 @@ export default function runSeedTask(task: SeedTask): SeedTaskResult {
   try {
     const scenario = scenarioOf(task);
     applyTestFault(task.seed);
-    result = runScenario(scenario, { seed: task.seed });
+    if (task.scenario.swarm === true) {
+      const drawn = drawSwarm(scenario, task.seed);
+      result = runScenario(drawn.scenario, { seed: task.seed, swarm: drawn.parameters });
+    } else {
+      result = runScenario(scenario, { seed: task.seed });
+    }
     const wallMs = Math.round(performance.now() - startMs);
     line = lineOfRun({ scenario: task.scenario, seed: task.seed, result, wallMs });
   } catch (error) {

@@ -24,6 +24,8 @@ export class Nemesis {
   private readonly active = new Map<number, ActiveFault>();
   private readonly intervals: Array<{ description: string; startUs: number; endUs?: number }> = [];
   private nextId = 1;
+  /** The longest extra delay a started `delay` fault gave messages, µs. */
+  private longestDelayUsValue = 0;
 
   constructor(
     private readonly sim: Simulation,
@@ -52,6 +54,14 @@ export class Nemesis {
     for (const id of [...this.active.keys()]) this.end(id);
   }
 
+  /**
+   * The longest extra delay any started `delay` fault gave messages, µs: messages delayed just
+   * before the heal phase are still on their way that long after it.
+   */
+  get longestDelayUs(): number {
+    return this.longestDelayUsValue;
+  }
+
   /** Fault intervals so far, for the oracle. */
   faultIntervals(): FaultInterval[] {
     return this.intervals.map((interval) => ({ ...interval }));
@@ -59,6 +69,9 @@ export class Nemesis {
 
   private start(id: number, fault: ScriptedFault, rng: Rng): void {
     const started = startFault(fault, { sim: this.sim, view: this.view, rng });
+    if (fault.kind === 'delay') {
+      this.longestDelayUsValue = Math.max(this.longestDelayUsValue, fault.delayMs * 1000);
+    }
     const interval: ActiveFault['interval'] = {
       description: started.description,
       startUs: this.sim.nowUs,

@@ -129,19 +129,21 @@ function faultOf(draw: Draw): ScriptedFault | null {
 /** A majority/minority split or a bridge of the brokers; null when there are too few. */
 function brokerSplitOf(draw: Draw): ScriptedFault | null {
   const { atMs, forMs, spec, rng } = draw;
-  const brokers = rng.shuffle(spec.brokers);
   if (draw.kind === 'split') {
+    const brokers = rng.shuffle(spec.brokers);
     const minoritySize = Math.floor((brokers.length - 1) / 2);
     if (minoritySize < 1) return null;
     const minority = sorted(brokers.slice(0, minoritySize));
     const majority = sorted(brokers.slice(minoritySize));
     return { kind: 'split', minority, majority, atMs, forMs };
   }
-  if (brokers.length < 3) return null;
-  const [bridge, ...rest] = brokers as [string, ...string[]];
+  if (spec.brokers.length < 3) return null;
+  // Only the bridge is drawn; the sides follow broker order, as a scripted `bridge:` has them.
+  const bridge = rng.pick(spec.brokers);
+  const rest = spec.brokers.filter((broker) => broker !== bridge);
   const half = Math.floor(rest.length / 2);
-  const left = sorted(rest.slice(0, half));
-  const right = sorted(rest.slice(half));
+  const left = rest.slice(0, half);
+  const right = rest.slice(half);
   return { kind: 'bridge', bridge, left, right, atMs, forMs };
 }
 

@@ -13,3 +13,14 @@ export {
   type CoverageCategory,
   type RunCoverage,
 } from './coverage';
+export { drawSwarm, swarmLines, SWARM_FAULT_KINDS, type SwarmParameters } from './swarm';
+export { exportScenarioYaml, realiseScenario } from './export_scenario';
+export {
+  ShrinkNotFailingError,
+  foundKinds,
+  shrinkScenario,
+  sizeOf,
+  type ScenarioSize,
+  type ShrinkOptions,
+  type ShrinkResult,
+} from './shrink';

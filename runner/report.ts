@@ -14,6 +14,7 @@ import type {
   RunOutcome,
   RunReport,
 } from './report_types';
+import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
 import { anomalySequence } from './anomaly_messages';
@@ -23,9 +24,9 @@ import { buildTimeline } from './timeline';
 
 const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
-/** The command that replays a run exactly. */
-export function reproduceCommand(file: string, seed: string): string {
-  return `npx eos-sim run ${file} --seed ${seed}`;
+/** The command that replays a run exactly; `swarm` adds `--swarm`. */
+export function reproduceCommand(file: string, seed: string, swarm = false): string {
+  return `npx eos-sim run ${file} --seed ${seed}${swarm ? ' --swarm' : ''}`;
 }
 
 function countOperations(history: History): OperationCount[] {
@@ -63,6 +64,8 @@ export interface ReportInput {
   readonly budgetError?: string;
   /** The run's delivered messages (empty when none were logged) and how many were dropped. */
   readonly messages: { readonly entries: readonly MessageLogEntry[]; readonly dropped: number };
+  /** What swarm mode drew, when it was on. */
+  readonly swarm?: SwarmParameters;
 }
 
 /** The first anomaly of each kind, with its meaning and the messages around it. */
@@ -160,7 +163,8 @@ export function buildReport(input: ReportInput): RunReport {
     metrics: buildMetrics(history, oracle),
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
-    reproduce: reproduceCommand(scenario.file, input.seed),
+    reproduce: reproduceCommand(scenario.file, input.seed, input.swarm !== undefined),
+    ...(input.swarm === undefined ? {} : { swarm: input.swarm }),
     ...(input.budgetError === undefined ? {} : { error: input.budgetError }),
   };
 }

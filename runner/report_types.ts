@@ -7,6 +7,7 @@
 import type { AnomalyKind, CheckResult } from '../sim/checker';
 import type { EpochGrant, FaultInterval } from '../sim/history';
 import type { RunMetrics } from './metrics_types';
+import type { SwarmParameters } from './swarm';
 
 /**
  * How a run ended. `fail`: an anomaly the configuration does not allow, or an unmet
@@ -173,6 +174,8 @@ export interface RunReport {
   /** Whether the cluster settled after heal (no open transactions, clients idle). */
   readonly liveness: { readonly converged: boolean; readonly detail: string };
   readonly reproduce: string;
+  /** What swarm mode drew for this seed (`--swarm`), when it was on. */
+  readonly swarm?: SwarmParameters;
   /** Set when the run stopped early (budget exceeded). */
   readonly error?: string;
 }

@@ -23,6 +23,7 @@ import { buildOracle } from './oracle';
 import { MessageLog, type MessageLogEntry } from './message_log';
 import { buildReport } from './report';
 import type { RunReport } from './report_types';
+import type { SwarmParameters } from './swarm';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -32,6 +33,8 @@ export interface RunOptions {
   readonly recordEventLog?: boolean;
   /** Receives trace lines from actors. */
   readonly trace?: (line: string) => void;
+  /** What swarm mode drew (see `drawSwarm`): stored in the report. */
+  readonly swarm?: SwarmParameters;
 }
 
 /** A finished run. */
@@ -114,6 +117,7 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     liveness,
     ...(budgetError === undefined ? {} : { budgetError }),
     messages: { entries: messages.entries, dropped: messages.dropped },
+    ...(options.swarm === undefined ? {} : { swarm: options.swarm }),
   });
   return {
     report,
@@ -176,25 +180,42 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     sim.addNode(nodeId(name), reader);
     return reader;
   });
+  const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps });
+  return { sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis };
+}
+
+/**
+ * The nemesis with the scenario's faults and its random nemesis's drawn faults scheduled, and
+ * the operator node when the scenario runs kafka-transactions commands.
+ */
+function scheduleFaults(input: {
+  readonly sim: Simulation;
+  readonly recorder: HistoryRecorder;
+  readonly controller: Controller;
+  readonly metadata: ClusterMetadata;
+  readonly scenario: ScenarioConfig;
+  readonly deps: ClientDeps;
+}): Nemesis {
+  const { sim, scenario } = input;
   // The operator node exists only when the scenario runs kafka-transactions commands.
   const operator = scenario.faults.some((fault) => fault.kind === 'operator')
-    ? new OperatorActor(deps)
+    ? new OperatorActor(input.deps)
     : null;
   if (operator !== null) sim.addNode(nodeId(OPERATOR_NODE), operator);
   const view = clusterViewOf({
-    controller,
-    metadata,
+    controller: input.controller,
+    metadata: input.metadata,
     numPartitions: scenario.broker.transactionStateLogNumPartitions,
     clients: scenario.clients.map((client) => client.name),
     operator,
   });
-  const nemesis = new Nemesis(sim, recorder, sim.rootRng.fork('faults'), view);
+  const nemesis = new Nemesis(sim, input.recorder, sim.rootRng.fork('faults'), view);
   const drawn =
     scenario.nemesis === null
       ? []
       : drawRandomFaults(scenario.nemesis, sim.rootRng.fork('nemesis'));
   nemesis.schedule([...scenario.faults, ...drawn]);
-  return { sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis };
+  return nemesis;
 }
 
 /**
@@ -233,11 +254,15 @@ function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean
   });
   const busyClients = (): number => clients.filter((client) => client.busy).length;
   const settled = (): boolean => busyClients() === 0 && openTransactionCount(brokers) === 0;
-  sim.runUntil(sim.nowUs + scenario.healMs * 1000, () => control.stopping && settled());
+  // Messages a delay fault held back are still on their way after the fault ends.
+  const healUs = scenario.healMs * 1000 + nemesis.longestDelayUs;
+  sim.runUntil(sim.nowUs + healUs, () => control.stopping && settled());
   const problems: string[] = [];
   if (!settled()) {
+    const busy = scenario.clients.filter((_, index) => clients[index]?.busy === true);
+    const names = busy.map((client) => client.name).join(', ');
     problems.push(
-      `after heal: ${busyClients()} clients busy, ` +
+      `after heal: ${busyClients()} clients busy (${names}), ` +
         `${openTransactionCount(brokers)} partitions not stable (LSO below LEO)`,
     );
   }

@@ -230,6 +230,12 @@ function keyText(key: unknown): string | undefined {
   return isScalar(key) ? String(key.value) : undefined;
 }
 
+/** The scenario's brokers, and its brokers and clients. */
+function nodeSetOf(scenario: ScenarioFile): { brokers: string[]; nodes: string[] } {
+  const brokers = brokerNames(scenario.cluster.brokers);
+  return { brokers, nodes: [...brokers, ...scenario.clients.map((client) => client.name)] };
+}
+
 /** A validated file → the resolved config, Kafka keys mapped to camelCase, defaults filled. */
 function resolveScenario(options: {
   readonly scenario: ScenarioFile;
@@ -239,8 +245,7 @@ function resolveScenario(options: {
 }): ScenarioConfig {
   const { scenario, lines } = options;
   const { broker, network, run } = scenario;
-  const brokers = brokerNames(scenario.cluster.brokers);
-  const nodeSet = { brokers, nodes: [...brokers, ...scenario.clients.map((c) => c.name)] };
+  const nodeSet = nodeSetOf(scenario);
   const clients = scenario.clients.map(resolveClient);
   return {
     file: options.file,

@@ -49,3 +49,11 @@ export function setSweepSeedsOverride(seeds: readonly string[] | undefined): voi
 export function sweepSeeds(defaultRange: string): readonly string[] {
   return override ?? parseSeedRange(defaultRange);
 }
+
+/**
+ * Whether `SIM_SEEDS` widened the sweeps (tests that scale other work with it ask this).
+ * @example const perScenario = sweepSeedsWidened() ? 5 : 1;
+ */
+export function sweepSeedsWidened(): boolean {
+  return override !== undefined;
+}

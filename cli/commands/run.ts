@@ -1,14 +1,24 @@
 /**
  * `eos-sim run <scenario> [--seed N] [--json] [--check-determinism] [--verbose] [--report F]...
- * [--history F] [--jepsen-history F]`: replays one seed of one scenario and writes the reports
- * (`.md`, `.html`, `.json` by extension) and history files asked for. The seed is the first
- * line of output, always, so a run that dies still names its universe. `--check-determinism`
- * runs the seed twice and, when the runs differ, names the first executed event where they part
- * (exit 3).
+ * [--history F] [--jepsen-history F] [--swarm] [--export-scenario F]`: replays one seed of one
+ * scenario and writes the reports (`.md`, `.html`, `.json` by extension) and history files asked
+ * for. The seed is the first line of output, always, so a run that dies still names its
+ * universe; with `--swarm` the drawn swarm parameters follow on the next lines.
+ * `--export-scenario` writes the realised scenario of the run (nemesis and swarm draws written
+ * out) to a file. `--check-determinism` runs the seed twice and, when the runs differ, names the
+ * first executed event where they part (exit 3).
  */
+import { writeFileSync } from 'node:fs';
 import { BudgetExceededError } from '../../sim/kernel';
 import { loadScenario, type ScenarioConfig } from '../../scenarios';
-import { runScenario, type RunResult } from '../../runner';
+import {
+  drawSwarm,
+  exportScenarioYaml,
+  runScenario,
+  swarmLines,
+  type RunResult,
+  type SwarmParameters,
+} from '../../runner';
 import { renderRunReport } from '../../reports';
 import { compareRuns } from '../determinism';
 import { describeInternalError, errorMessage } from '../errors';
@@ -35,6 +45,10 @@ export interface RunCommandOptions {
   readonly history?: string | undefined;
   /** `--jepsen-history F`: write the history in Jepsen's Kafka workload shape (EDN). */
   readonly jepsenHistory?: string | undefined;
+  /** `--swarm`: draw fault kinds, rates and Kafka configs from the seed. @default false */
+  readonly swarm?: boolean;
+  /** `--export-scenario F`: write the realised scenario to F. */
+  readonly exportScenario?: string | undefined;
 }
 
 /** A run that threw: the exit code has been decided and the error printed. */
@@ -51,10 +65,24 @@ interface RunFailed {
 export function runCommand(options: RunCommandOptions, context: CliContext): ExitCode {
   const seed = options.seed === undefined ? context.inventSeed() : parseSeed(options.seed);
   checkReportPaths(options.reports ?? []);
-  const scenario = loadScenario(options.scenario);
+  const loaded = loadScenario(options.scenario);
   const { stdout, stderr } = context.io;
   stdout.write(`seed=${seed}\n`);
-  const first = runOnce({ scenario, seed, options, context });
+  const drawn = options.swarm === true ? drawSwarm(loaded, seed) : undefined;
+  const scenario = drawn?.scenario ?? loaded;
+  if (drawn !== undefined) stdout.write(swarmLines(drawn.parameters).join('\n') + '\n');
+  if (options.exportScenario !== undefined) {
+    const text = exportScenarioYaml({ scenario, seed, swarm: drawn !== undefined });
+    writeFileSync(options.exportScenario, text);
+    (options.json ? stderr : stdout).write(`scenario written: ${options.exportScenario}\n`);
+  }
+  const first = runOnce({
+    scenario,
+    seed,
+    options,
+    context,
+    ...(drawn === undefined ? {} : { swarm: drawn.parameters }),
+  });
   if (!('report' in first)) return first.exitCode;
   stdout.write(
     options.json
@@ -68,7 +96,8 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
   });
   for (const line of written) stderr.write(`${line}\n`);
   if (options.checkDeterminism) {
-    const second = runOnce({ scenario, seed, options, context });
+    const swarm = drawn === undefined ? {} : { swarm: drawn.parameters };
+    const second = runOnce({ scenario, seed, options, context, ...swarm });
     if (!('report' in second)) return second.exitCode;
     const verdict = compareRuns(first, second);
     // With --json, stdout holds only the seed line and the report, so the verdict goes aside.
@@ -84,10 +113,12 @@ function runOnce(input: {
   seed: string;
   options: RunCommandOptions;
   context: CliContext;
+  swarm?: SwarmParameters;
 }): RunResult | RunFailed {
   const { scenario, seed, options, context } = input;
   try {
-    return runScenario(scenario, { seed, recordEventLog: options.checkDeterminism });
+    const swarm = input.swarm === undefined ? {} : { swarm: input.swarm };
+    return runScenario(scenario, { seed, recordEventLog: options.checkDeterminism, ...swarm });
   } catch (error) {
     // The runner turns a budget overrun into an outcome; this catches one raised outside it.
     if (error instanceof BudgetExceededError) {

@@ -45,6 +45,8 @@ export interface SweepCommandOptions {
   readonly seedTimeoutMs?: string | undefined;
   /** `--require-coverage a,b`. */
   readonly requireCoverage?: string | undefined;
+  /** `--swarm`: each seed draws fault kinds, rates and Kafka configs. @default false */
+  readonly swarm?: boolean;
 }
 
 /** Where a sweep writes unless `--out` says otherwise (git-ignored). */
@@ -106,6 +108,7 @@ export async function sweepCommand(
     resume: options.resume === true,
     seedTimeoutMs: settings.seedTimeoutMs,
     keepLines: options.junit !== undefined,
+    swarm: options.swarm === true,
     onStart: (total, resumed) => progress.start(total, resumed, settings.workers),
     onLine: (line: SweepResultLine) => {
       if (line.outcome !== 'pass') {

@@ -155,6 +155,7 @@ export class ClientActor implements Actor<KafkaMessage> {
 
   onCrash(_mode: CrashMode): void {
     this.producerGenerations = 0;
+    this.processes.retireAll();
     this.clientMetadata = null;
     this.producer = null;
     this.consumer = null;

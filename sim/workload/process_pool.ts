@@ -21,6 +21,14 @@ export class ProcessPool {
   }
 
   /**
+   * Retires every idle process: after a crash of the client the application continues as new
+   * processes, so one process never goes back to an earlier position (Jepsen's rule).
+   */
+  retireAll(): void {
+    this.idle.length = 0;
+  }
+
+  /**
    * Returns a process after an `ok` or `fail` completion. The idle list stays sorted in plain
    * code-unit order; a binary-search insert keeps a release O(log n) comparisons where sorting the
    * whole list was O(n log n), which a producer with thousands of sends in flight felt.

@@ -223,10 +223,9 @@ export class TransactionsApp {
       ...(txn.endTxnUs === undefined ? {} : { endTxnUs: txn.endTxnUs }),
     };
     this.deps.writer.complete(txn.op, type, value, error === 'NONE' ? undefined : error);
-    if (type === 'ok' && txn.commit && txn.probe) {
-      this.probeDone = true;
-      this.probePending = false;
-    }
+    // The probe window stays open after the first commit: the application keeps running (and
+    // restarting when fenced) until the runner ends the probe, as a deployment would.
+    if (type === 'ok' && txn.commit && txn.probe) this.probeDone = true;
     if (this.producer.state === 'FATAL_ERROR') {
       const restart = !this.deps.control.stopping || this.probePending;
       if (this.spec.onFenced === 'restart' && restart) this.restart();

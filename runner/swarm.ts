@@ -1,0 +1,202 @@
+/**
+ * Swarm mode (`--swarm`, style rule 8): each seed draws, from its own `swarm` stream, which
+ * fault kinds the random nemesis uses, how often and how long faults last, whether durations are
+ * sized around the timeouts, and a legal set of Kafka configs scaled around the scenario's own
+ * settings (each timeout within ½ … 2 × the scenario's value, and Kafka's constraints kept:
+ * delivery.timeout.ms >= request.timeout.ms, transaction.timeout.ms <=
+ * transaction.max.timeout.ms, max.in.flight.requests.per.connection <= 5). Only fault kinds inside
+ * Kafka's exactly-once guarantee are drawn, and the settings the guarantee rests on (acks,
+ * idempotence, min.insync.replicas, unclean.leader.election.enable, the bug switches) are kept,
+ * so a safe scenario stays safe and a known-bad one keeps its bug. The scenario's scripted faults
+ * are kept; its own nemesis, if any, is replaced. The `swarm` stream is new, so no other stream
+ * draws differently.
+ */
+import { Rng, ratio } from '../sim/kernel';
+import {
+  scenarioTimeoutsMs,
+  type ClientConfig,
+  type RandomNemesisConfig,
+  type ScenarioConfig,
+} from '../scenarios';
+
+/**
+ * The kinds swarm mode may turn on: every random kind inside the guarantee except clock skew.
+ * Clock skew is left out because the model stamps its oracle (high watermark and last stable
+ * offset changes) with the node's skewed clock, so the checker would misjudge visibility.
+ */
+export const SWARM_FAULT_KINDS = [
+  'crash',
+  'pause',
+  'partition',
+  'one-way',
+  'split',
+  'bridge',
+  'drop',
+  'duplicate',
+  'delay',
+  'hold',
+  'coordinator-failover',
+] as const;
+
+/** What a seed's swarm drew: printed on the first lines of a run and stored in its report. */
+export interface SwarmParameters {
+  readonly kinds: readonly string[];
+  readonly intervalMs: number;
+  readonly durationMsMin: number;
+  readonly durationMsMax: number;
+  readonly timeoutAware: boolean;
+  /** Drop and duplicate probability, in parts per million. */
+  readonly probabilityPpm: number;
+  /** Kafka config keys verbatim (`b1`-wide broker keys, `<client>.<key>` for clients). */
+  readonly configs: Readonly<Record<string, number>>;
+}
+
+/** A value scaled by a factor uniform in ½ … 2, at least `min`. */
+function scaled(rng: Rng, value: number, min = 1): number {
+  return Math.max(min, rng.intInclusive(Math.floor(value / 2), value * 2));
+}
+
+function swarmClient(rng: Rng, client: ClientConfig, maxTimeoutMs: number): ClientConfig {
+  const requestTimeoutMs = scaled(rng, client.settings.requestTimeoutMs, 100);
+  if (client.role === 'consumer') {
+    return { ...client, settings: { ...client.settings, requestTimeoutMs } };
+  }
+  const settings = client.settings;
+  return {
+    ...client,
+    settings: {
+      ...settings,
+      requestTimeoutMs,
+      deliveryTimeoutMs: Math.max(requestTimeoutMs, scaled(rng, settings.deliveryTimeoutMs)),
+      retryBackoffMs: rng.intInclusive(10, 500),
+      maxInFlightRequestsPerConnection: rng.intInclusive(1, 5),
+      transactionTimeoutMs: Math.min(maxTimeoutMs, scaled(rng, settings.transactionTimeoutMs)),
+    },
+  };
+}
+
+/** The configs the swarm drew, as `key: value` lines would print them. */
+function configsOf(scenario: ScenarioConfig): Record<string, number> {
+  const configs: Record<string, number> = {
+    'replica.lag.time.max.ms': scenario.broker.replicaLagTimeMaxMs,
+    'broker.session.timeout.ms': scenario.broker.brokerSessionTimeoutMs,
+    'transaction.abort.timed.out.transaction.cleanup.interval.ms':
+      scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
+    'delay.us.min': scenario.network.delayUsMin,
+    'delay.us.max': scenario.network.delayUsMax,
+  };
+  for (const client of scenario.clients) {
+    configs[`${client.name}.request.timeout.ms`] = client.settings.requestTimeoutMs;
+    if (client.role !== 'producer') continue;
+    configs[`${client.name}.delivery.timeout.ms`] = client.settings.deliveryTimeoutMs;
+    configs[`${client.name}.retry.backoff.ms`] = client.settings.retryBackoffMs;
+    configs[`${client.name}.max.in.flight.requests.per.connection`] =
+      client.settings.maxInFlightRequestsPerConnection;
+    if (client.settings.transactionalId !== null) {
+      configs[`${client.name}.transaction.timeout.ms`] = client.settings.transactionTimeoutMs;
+    }
+  }
+  return configs;
+}
+
+/** The drawn nemesis. */
+function swarmNemesis(rng: Rng, scenario: ScenarioConfig): RandomNemesisConfig {
+  let kinds = SWARM_FAULT_KINDS.filter(() => rng.chance(ratio(1, 2)));
+  if (kinds.length === 0) kinds = [rng.pick(SWARM_FAULT_KINDS)];
+  const durationMsMin = rng.intInclusive(200, 3000);
+  const brokers = Array.from({ length: scenario.brokers }, (_, index) => `b${index + 1}`);
+  const clients = scenario.clients.map((client) => client.name);
+  const transactionalIds: string[] = [];
+  for (const client of scenario.clients) {
+    const id = client.role === 'producer' ? client.settings.transactionalId : null;
+    if (id !== null && !transactionalIds.includes(id)) transactionalIds.push(id);
+  }
+  const timeoutAware = rng.chance(ratio(1, 2));
+  return {
+    kinds,
+    targets: [...brokers, ...clients],
+    nodes: [...brokers, ...clients],
+    brokers,
+    startMs: rng.intInclusive(0, 2000),
+    stopMs: Math.max(1, Math.floor((scenario.durationMs * 3) / 4)),
+    intervalMs: rng.intInclusive(1000, 10000),
+    durationMsMin,
+    durationMsMax: rng.intInclusive(durationMsMin, 15000),
+    timeoutsMs: timeoutAware
+      ? scenarioTimeoutsMs({ clients: scenario.clients, ...scenario.broker })
+      : [],
+    probability: ratio(rng.intInclusive(10_000, 300_000), 1_000_000),
+    partitions: scenario.topics.flatMap((topic) =>
+      Array.from({ length: topic.partitions }, (_, partition) => ({
+        topic: topic.name,
+        partition,
+      })),
+    ),
+    transactionalIds,
+  };
+}
+
+/**
+ * Draws the swarm of one seed: the scenario with drawn configs and nemesis, and the parameters.
+ * @example const { scenario, parameters } = drawSwarm(loadScenario(file), '7');
+ */
+export function drawSwarm(
+  base: ScenarioConfig,
+  seed: string,
+): { scenario: ScenarioConfig; parameters: SwarmParameters } {
+  const rng = new Rng(seed).fork('swarm');
+  const nemesis = swarmNemesis(rng, base);
+  const broker = {
+    ...base.broker,
+    replicaLagTimeMaxMs: scaled(rng, base.broker.replicaLagTimeMaxMs, 500),
+    brokerSessionTimeoutMs: scaled(rng, base.broker.brokerSessionTimeoutMs, 1000),
+    transactionAbortTimedOutTransactionCleanupIntervalMs: scaled(
+      rng,
+      base.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
+      100,
+    ),
+  };
+  const delayUsMin = scaled(rng, base.network.delayUsMin, 0);
+  const network = {
+    delayUsMin,
+    delayUsMax: Math.max(delayUsMin, scaled(rng, base.network.delayUsMax)),
+  };
+  const clients = base.clients.map((client) =>
+    swarmClient(rng, client, broker.transactionMaxTimeoutMs),
+  );
+  const scenario: ScenarioConfig = { ...base, broker, network, clients, nemesis };
+  // Timeout-aware sizing follows the drawn timeouts, not the scenario's.
+  const sized =
+    nemesis.timeoutsMs.length === 0
+      ? scenario
+      : {
+          ...scenario,
+          nemesis: { ...nemesis, timeoutsMs: scenarioTimeoutsMs({ clients, ...broker }) },
+        };
+  const parameters: SwarmParameters = {
+    kinds: nemesis.kinds,
+    intervalMs: nemesis.intervalMs,
+    durationMsMin: nemesis.durationMsMin,
+    durationMsMax: nemesis.durationMsMax,
+    timeoutAware: nemesis.timeoutsMs.length > 0,
+    probabilityPpm: nemesis.probability.numerator,
+    configs: configsOf(sized),
+  };
+  return { scenario: sized, parameters };
+}
+
+/**
+ * The swarm parameters as the lines a run prints after `seed=N`.
+ * @example swarmLines(parameters)[0] // 'swarm kinds=crash,pause interval.ms=4000 ...'
+ */
+export function swarmLines(parameters: SwarmParameters): string[] {
+  const configs = Object.entries(parameters.configs)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+  return [
+    `swarm kinds=${parameters.kinds.join(',')} interval.ms=${parameters.intervalMs} ` +
+      `duration.ms=${parameters.durationMsMin}..${parameters.durationMsMax} ` +
+      `timeout.aware=${parameters.timeoutAware} probability.ppm=${parameters.probabilityPpm}`,
+    `swarm configs ${configs}`,
+  ];
+}

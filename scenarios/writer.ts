@@ -1,0 +1,251 @@
+/**
+ * Writes a resolved {@link ScenarioConfig} back as scenario-file YAML, every setting explicit,
+ * so that loading the text gives the same config (the round trip is tested for every bundled
+ * scenario). `eos-sim run --export-scenario` and `eos-sim shrink` write the realised fault
+ * schedule of a run this way: a file that replays without the seed's nemesis and swarm draws.
+ */
+import { stringify } from 'yaml';
+import type {
+  ClientConfig,
+  FaultSpec,
+  RandomNemesisConfig,
+  ScenarioConfig,
+} from './scenario_types';
+
+type Mapping = Record<string, unknown>;
+
+/** Leaves out keys whose value is undefined. */
+function defined(mapping: Mapping): Mapping {
+  return Object.fromEntries(Object.entries(mapping).filter(([, value]) => value !== undefined));
+}
+
+/** A probability ratio as the decimal number a file holds. */
+function probabilityOf(ratio: { numerator: number; denominator: number }): number {
+  return ratio.numerator / ratio.denominator;
+}
+
+function clientOf(client: ClientConfig): Mapping {
+  if (client.role === 'consumer') {
+    const { settings, workload } = client;
+    return {
+      name: client.name,
+      role: 'consumer',
+      config: {
+        'isolation.level': settings.isolationLevel,
+        'auto.offset.reset': settings.autoOffsetReset,
+        'request.timeout.ms': settings.requestTimeoutMs,
+      },
+      workload: {
+        'start.ms': workload.startMs,
+        topics: [...workload.topics],
+        'poll.interval.ms': workload.pollIntervalMs,
+      },
+    };
+  }
+  const { settings, workload } = client;
+  const config = defined({
+    'transactional.id': settings.transactionalId ?? undefined,
+    'enable.idempotence': settings.enableIdempotence,
+    acks: settings.acks === -1 ? 'all' : settings.acks,
+    'max.in.flight.requests.per.connection': settings.maxInFlightRequestsPerConnection,
+    retries: settings.retries,
+    'request.timeout.ms': settings.requestTimeoutMs,
+    'delivery.timeout.ms': settings.deliveryTimeoutMs,
+    'retry.backoff.ms': settings.retryBackoffMs,
+    'transaction.timeout.ms': settings.transactionTimeoutMs,
+  });
+  const common = { 'start.ms': workload.startMs, topics: [...workload.topics] };
+  const work =
+    workload.type === 'sends'
+      ? {
+          ...common,
+          sends: workload.sends,
+          'send.interval.ms': workload.sendIntervalMs,
+          'records.per.send': workload.recordsPerSend,
+        }
+      : {
+          ...common,
+          transactions: workload.transactions,
+          'records.per.transaction': workload.recordsPerTransaction,
+          'send.interval.ms': workload.sendIntervalMs,
+          'records.per.send': workload.recordsPerSend,
+          'transaction.interval.ms': workload.transactionIntervalMs,
+          'abort.every': workload.abortEvery,
+          'on.fenced': workload.onFenced,
+          'close.when.done': workload.closeWhenDone,
+        };
+  return { name: client.name, role: 'producer', config, workload: work };
+}
+
+/**
+ * One resolved fault as a `faults:` entry.
+ * @example faultEntryOf({ kind: 'pause', target: 'A', atMs: 10, forMs: 5 })
+ * // { kind: 'pause', target: 'A', 'at.ms': 10, 'for.ms': 5 }
+ */
+export function faultEntryOf(fault: FaultSpec): Mapping {
+  const at = { 'at.ms': fault.atMs };
+  switch (fault.kind) {
+    case 'pause':
+      return { kind: 'pause', target: fault.target, ...at, 'for.ms': fault.forMs };
+    case 'crash':
+      return defined({
+        kind: 'crash',
+        target: fault.target,
+        ...at,
+        'for.ms': fault.forMs ?? undefined,
+        mode: fault.mode,
+      });
+    case 'drop':
+    case 'duplicate':
+    case 'delay':
+    case 'hold':
+      return defined({
+        kind: fault.kind,
+        from: fault.from ?? undefined,
+        to: fault.to ?? undefined,
+        messages: [...fault.messages],
+        count: fault.count ?? undefined,
+        probability:
+          fault.kind === 'drop' || fault.kind === 'duplicate'
+            ? probabilityOf(fault.probability)
+            : undefined,
+        'delay.ms': fault.kind === 'delay' ? fault.delayMs : undefined,
+        ...at,
+        'for.ms': fault.forMs,
+      });
+    default:
+      return otherFaultEntryOf(fault);
+  }
+}
+
+function otherFaultEntryOf(fault: FaultSpec): Mapping {
+  const at = { 'at.ms': fault.atMs };
+  switch (fault.kind) {
+    case 'partition':
+      return {
+        kind: 'partition',
+        nodes: [...fault.nodes],
+        between: [...fault.between],
+        direction: fault.direction,
+        ...at,
+        'for.ms': fault.forMs,
+      };
+    case 'split':
+      return { kind: 'split', minority: [...fault.minority], ...at, 'for.ms': fault.forMs };
+    case 'bridge':
+      return { kind: 'bridge', bridge: fault.bridge, ...at, 'for.ms': fault.forMs };
+    case 'clock-skew':
+      return defined({
+        kind: 'clock-skew',
+        target: fault.target,
+        'skew.ms': fault.skewMs,
+        ...at,
+        'for.ms': fault.forMs ?? undefined,
+      });
+    case 'unclean-election':
+      return { kind: 'unclean-election', partition: `${fault.topic}-${fault.partition}`, ...at };
+    case 'coordinator-failover':
+      return defined({
+        kind: 'coordinator-failover',
+        'transactional.id': fault.transactionalId,
+        ...at,
+        'for.ms': fault.forMs ?? undefined,
+        mode: fault.mode,
+      });
+    case 'operator':
+      return defined({
+        kind: 'operator',
+        action: fault.action,
+        topic: fault.topic,
+        partition: fault.partition ?? undefined,
+        'start.offset': fault.startOffset ?? undefined,
+        'max.transaction.timeout.ms': fault.maxTransactionTimeoutMs,
+        ...at,
+      });
+    default:
+      throw new Error(`Unexpected fault kind: ${fault.kind}`);
+  }
+}
+
+function nemesisOf(nemesis: RandomNemesisConfig): Mapping {
+  return {
+    kinds: [...nemesis.kinds],
+    targets: [...nemesis.targets],
+    'start.ms': nemesis.startMs,
+    'stop.ms': nemesis.stopMs,
+    'interval.ms': nemesis.intervalMs,
+    'duration.ms.min': nemesis.durationMsMin,
+    'duration.ms.max': nemesis.durationMsMax,
+    'timeout.aware': nemesis.timeoutsMs.length > 0,
+    probability: probabilityOf(nemesis.probability),
+  };
+}
+
+/** The file's mapping of a resolved scenario. */
+export function scenarioMappingOf(config: ScenarioConfig): Mapping {
+  const { broker } = config;
+  return defined({
+    name: config.name,
+    description: config.description,
+    cluster: {
+      brokers: config.brokers,
+      topics: config.topics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions,
+        'replication.factor': topic.replicationFactor,
+      })),
+    },
+    broker: {
+      'transaction.max.timeout.ms': broker.transactionMaxTimeoutMs,
+      'transaction.abort.timed.out.transaction.cleanup.interval.ms':
+        broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
+      'transaction.state.log.num.partitions': broker.transactionStateLogNumPartitions,
+      'min.insync.replicas': broker.minInsyncReplicas,
+      'unclean.leader.election.enable': broker.uncleanLeaderElectionEnable,
+      'replica.lag.time.max.ms': broker.replicaLagTimeMaxMs,
+      'broker.session.timeout.ms': broker.brokerSessionTimeoutMs,
+      'transaction.state.log.replication.factor': broker.transactionStateLogReplicationFactor,
+      'transaction.state.log.min.isr': broker.transactionStateLogMinIsr,
+      'transaction.partition.verification.enable': broker.transactionPartitionVerificationEnable,
+    },
+    network: {
+      'delay.us.min': config.network.delayUsMin,
+      'delay.us.max': config.network.delayUsMax,
+    },
+    bugs: {
+      'partition.skip.producer.epoch.check': config.bugs.partitionSkipProducerEpochCheck,
+      'verification.guard.before.epoch.check': config.bugs.verificationGuardBeforeEpochCheck,
+    },
+    protocol: {
+      'leader.epoch.truncation': config.protocol.leaderEpochTruncation,
+      'high.watermark.strict.min.isr': config.protocol.highWatermarkStrictMinIsr,
+      'transaction.version': config.protocol.transactionVersion,
+    },
+    clients: config.clients.map(clientOf),
+    faults: config.faults.map(faultEntryOf),
+    nemesis: config.nemesis === null ? undefined : nemesisOf(config.nemesis),
+    expect: {
+      anomalies: [...config.expect.anomalies],
+      allowed: [...config.expect.allowed],
+      'detect.percent.min': config.expect.detectPercentMin,
+      fenced: [...config.expect.fenced],
+      liveness: config.expect.liveness,
+    },
+    run: {
+      'duration.ms': config.durationMs,
+      'heal.ms': config.healMs,
+      'liveness.ms': config.livenessMs,
+      'events.max': config.eventsMax,
+      seeds: `${config.seeds.first}..${config.seeds.last}`,
+    },
+  });
+}
+
+/**
+ * The YAML text of a resolved scenario, with an optional comment block on top.
+ * @example writeScenarioYaml(loadScenario('scenarios/zombie-fencing.yaml'))
+ */
+export function writeScenarioYaml(config: ScenarioConfig, header: readonly string[] = []): string {
+  const comments = header.map((line) => `# ${line}\n`).join('');
+  return comments + stringify(scenarioMappingOf(config), { lineWidth: 100 });
+}

@@ -1,0 +1,85 @@
+/**
+ * Goal: swarm mode draws legal, reproducible parameters, keeps what the guarantee rests on,
+ * still catches the known bugs, and finds nothing on the safe configuration. Method: draw the
+ * swarm of fixed seeds and check every drawn config against Kafka's constraints; run the
+ * known-bug scenarios under swarm over a small seed range and require a detection; run the safe
+ * replicated scenario under swarm over `sweepSeeds('1..5')` (opt-in wider with `SIM_SEEDS`,
+ * e.g. `SIM_SEEDS=1..1000`) and require no anomaly and a converged liveness check on every seed.
+ */
+import { describe, expect, it } from 'vitest';
+import { listScenarioFiles, loadScenario } from '../../scenarios';
+import { SWARM_FAULT_KINDS, drawSwarm, runScenario } from '../../runner';
+import { sweepSeeds } from '../seed_range';
+
+const SAFE = 'scenarios/replicated-random-faults.yaml';
+
+describe('drawSwarm', () => {
+  it('is a function of the seed, and seeds differ', () => {
+    const base = loadScenario(SAFE);
+    expect(drawSwarm(base, '7')).toEqual(drawSwarm(base, '7'));
+    expect(drawSwarm(base, '7').parameters).not.toEqual(drawSwarm(base, '8').parameters);
+  });
+
+  it('draws legal configs and keeps what the guarantee rests on', () => {
+    for (const file of listScenarioFiles('scenarios')) {
+      const base = loadScenario(file);
+      for (const seed of ['1', '2', '3', '4', '5']) {
+        const { scenario, parameters } = drawSwarm(base, seed);
+        expect(parameters.kinds.length).toBeGreaterThan(0);
+        for (const kind of parameters.kinds) expect(SWARM_FAULT_KINDS).toContain(kind);
+        expect(scenario.network.delayUsMax).toBeGreaterThanOrEqual(scenario.network.delayUsMin);
+        expect(scenario.broker.minInsyncReplicas).toBe(base.broker.minInsyncReplicas);
+        expect(scenario.broker.uncleanLeaderElectionEnable).toBe(
+          base.broker.uncleanLeaderElectionEnable,
+        );
+        expect(scenario.bugs).toEqual(base.bugs);
+        expect(scenario.faults).toEqual(base.faults);
+        scenario.clients.forEach((client, index) => {
+          const before = base.clients[index];
+          if (client.role !== 'producer' || before?.role !== 'producer') return;
+          const settings = client.settings;
+          expect(settings.acks).toBe(before.settings.acks);
+          expect(settings.enableIdempotence).toBe(before.settings.enableIdempotence);
+          expect(settings.deliveryTimeoutMs).toBeGreaterThanOrEqual(settings.requestTimeoutMs);
+          expect(settings.transactionTimeoutMs).toBeLessThanOrEqual(
+            scenario.broker.transactionMaxTimeoutMs,
+          );
+          expect(settings.maxInFlightRequestsPerConnection).toBeLessThanOrEqual(5);
+        });
+      }
+    }
+  });
+});
+
+describe('known bugs under swarm', () => {
+  for (const file of listScenarioFiles('scenarios/known-bugs')) {
+    it(`${file} is caught under swarm on some seed of 1..8 if it is caught without`, () => {
+      const base = loadScenario(file);
+      const kind = base.expect.anomalies[0] as string;
+      const caught = { plain: 0, swarm: 0 };
+      for (const seed of ['1', '2', '3', '4', '5', '6', '7', '8']) {
+        const plain = runScenario(base, { seed }).report.check.anomalyTypes as readonly string[];
+        if (plain.includes(kind)) caught.plain += 1;
+        const { scenario, parameters } = drawSwarm(base, seed);
+        const report = runScenario(scenario, { seed, swarm: parameters }).report;
+        if ((report.check.anomalyTypes as readonly string[]).includes(kind)) caught.swarm += 1;
+      }
+      if (caught.plain > 0) expect(caught.swarm).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('the safe configuration under swarm', () => {
+  it(`${SAFE}: no anomaly and a converged liveness check on every seed`, () => {
+    const base = loadScenario(SAFE);
+    const failures: string[] = [];
+    for (const seed of sweepSeeds('1..5')) {
+      const { scenario, parameters } = drawSwarm(base, seed);
+      const report = runScenario(scenario, { seed, swarm: parameters }).report;
+      if (report.check.anomalyTypes.length > 0 || !report.liveness.converged) {
+        failures.push(`${seed}: ${report.check.anomalyTypes.join(',')} ${report.liveness.detail}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
