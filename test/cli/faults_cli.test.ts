@@ -125,14 +125,27 @@ describe('shrink', () => {
 });
 
 describe('liveness exit code', () => {
-  it('shared-transactional-id exits 2 and says neither producer made progress', async () => {
+  it('a stall the scenario does not expect exits 2', async () => {
+    const text = readFileSync('scenarios/shared-transactional-id.yaml', 'utf8');
+    const file = scratch.write(
+      'shared-transactional-id-required.yaml',
+      text.replace('  liveness: false', '  liveness: true'),
+    );
+    const { code, stdout } = await cli(['run', file, '--seed', '1']);
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/producers without progress: A, B \(\d+ fencing errors/);
+  });
+
+  it('shared-transactional-id (a stall it expects) says neither producer made progress', async () => {
     const { code, stdout } = await cli([
       'run',
       'scenarios/shared-transactional-id.yaml',
       '--seed',
       '1',
     ]);
-    expect(code).toBe(2);
-    expect(stdout).toMatch(/producers without progress: A, B \(\d+ fencing errors/);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /did NOT converge \(producers without progress: A, B \(\d+ fencing errors/,
+    );
   });
 });

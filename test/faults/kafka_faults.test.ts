@@ -116,7 +116,8 @@ describe('liveness after heal', () => {
     const result = runScenario(loadScenario('scenarios/shared-transactional-id.yaml'), {
       seed: '1',
     });
-    expect(result.report.outcome).toBe('liveness');
+    // expect.liveness is false here: the verdict is reported, the run does not fail on it.
+    expect(result.report.outcome).toBe('pass');
     expect(result.report.liveness.converged).toBe(false);
     expect(result.report.liveness.detail).toMatch(
       /producers without progress: A, B \(\d+ fencing errors: A \d+, B \d+\)/,
