@@ -152,6 +152,42 @@ function addSweepCommands(
     });
 }
 
+/** `eos-sim check` (the checkers on a history file) and `eos-sim shrink`. */
+function addHistoryCommands(
+  program: Command,
+  options: { context: CliContext; setExitCode: (code: ExitCode) => void },
+): void {
+  const { context, setExitCode } = options;
+  program
+    .command('check')
+    .description('Run the checkers alone on a history file (docs/history.md)')
+    .argument('<history>', 'history file (.jsonl), e.g. from eos-sim run --history')
+    .option('--json', 'print the check result as JSON')
+    .option('--all-errors', 'list every anomaly, not the first 20 of each kind')
+    .option('--jepsen-history <file>', "also write the history in Jepsen's Kafka shape (EDN)")
+    .action((file: string, flags: CheckFlags) => {
+      const options = {
+        file,
+        json: flags.json === true,
+        allErrors: flags.allErrors === true,
+        jepsenHistory: flags.jepsenHistory,
+      };
+      setExitCode(checkCommand(options, context));
+    });
+  program
+    .command('shrink')
+    .description('Shrink a failing seed to a smaller scenario with the same anomaly kind')
+    .argument('<scenario>', 'scenario file (.yaml)')
+    .option('--seed <seed>', 'the failing seed (required)')
+    .option('--out <file>', 'where to write the shrunk scenario (required)')
+    .option('--kind <anomaly>', 'the anomaly kind to keep; default: the first one found')
+    .option('--swarm', 'shrink the seed under swarm mode')
+    .option('--runs-max <n>', 'most runs to spend; default: 300')
+    .action((scenario: string, flags: ShrinkFlags) => {
+      setExitCode(shrinkCommand({ scenario, ...flags, seed: flags.seed, out: flags.out }, context));
+    });
+}
+
 /** Builds the program; each action stores its exit code through `setExitCode`. */
 function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void): Command {
   const { io } = context;
@@ -201,34 +237,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
       };
       setExitCode(runCommand(options, context));
     });
-  program
-    .command('check')
-    .description('Run the checkers alone on a history file (docs/history.md)')
-    .argument('<history>', 'history file (.jsonl), e.g. from eos-sim run --history')
-    .option('--json', 'print the check result as JSON')
-    .option('--all-errors', 'list every anomaly, not the first 20 of each kind')
-    .option('--jepsen-history <file>', "also write the history in Jepsen's Kafka shape (EDN)")
-    .action((file: string, flags: CheckFlags) => {
-      const options = {
-        file,
-        json: flags.json === true,
-        allErrors: flags.allErrors === true,
-        jepsenHistory: flags.jepsenHistory,
-      };
-      setExitCode(checkCommand(options, context));
-    });
-  program
-    .command('shrink')
-    .description('Shrink a failing seed to a smaller scenario with the same anomaly kind')
-    .argument('<scenario>', 'scenario file (.yaml)')
-    .option('--seed <seed>', 'the failing seed (required)')
-    .option('--out <file>', 'where to write the shrunk scenario (required)')
-    .option('--kind <anomaly>', 'the anomaly kind to keep; default: the first one found')
-    .option('--swarm', 'shrink the seed under swarm mode')
-    .option('--runs-max <n>', 'most runs to spend; default: 300')
-    .action((scenario: string, flags: ShrinkFlags) => {
-      setExitCode(shrinkCommand({ scenario, ...flags, seed: flags.seed, out: flags.out }, context));
-    });
+  addHistoryCommands(program, { context, setExitCode });
   addSweepCommands(program, { context, setExitCode });
   program
     .command('scenarios')

@@ -200,6 +200,9 @@ export class ClientActor implements Actor<KafkaMessage> {
   }
 }
 
+/** How long a final read waits before asking for end offsets again (`retry.backoff.ms`). */
+const FINAL_READ_RETRY_US = 100_000;
+
 /** A node that only performs the final read of every partition at one isolation level. */
 export class FinalReaderActor implements Actor<KafkaMessage> {
   private reader: FinalReader | null = null;
@@ -235,7 +238,9 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
       this.name,
       new ProcessPool(this.name),
     );
-    this.reader = new FinalReader(this.consumer, writer, this.deps.metadata.dataPartitions());
+    this.reader = new FinalReader(this.consumer, writer, this.deps.metadata.dataPartitions(), () =>
+      ctx.setTimer(FINAL_READ_RETRY_US, { owner: 'final-read-retry' }),
+    );
     this.reader.begin();
   }
 
@@ -257,7 +262,9 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
   }
 
   onTimer(payload: unknown): void {
-    if ((payload as { owner: string }).owner === 'metadata') {
+    if ((payload as { owner: string }).owner === 'final-read-retry') {
+      this.reader?.begin();
+    } else if ((payload as { owner: string }).owner === 'metadata') {
       this.clientMetadata?.onTimer(payload as MetadataTimer);
     } else {
       this.consumer?.onTimer(payload as Parameters<KafkaConsumer['onTimer']>[0]);

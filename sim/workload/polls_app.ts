@@ -98,6 +98,8 @@ export class FinalReader {
     private readonly consumer: KafkaConsumer,
     private readonly writer: HistoryWriter,
     private readonly partitions: readonly TopicPartition[],
+    /** Calls `begin` again later: a partition without a leader answers at once. */
+    private readonly retryLater: () => void,
   ) {}
 
   /** Starts the final read. */
@@ -105,8 +107,9 @@ export class FinalReader {
     this.consumer.assign(this.partitions);
     for (const tp of this.partitions) this.consumer.seek(tp, 0);
     this.consumer.endOffsets(this.partitions, (offsets) => {
-      // A ListOffsets request timed out: ask again.
-      if (offsets.size < this.partitions.length) return this.begin();
+      // A ListOffsets request timed out, or a partition has no leader yet: ask again later
+      // (answering at once from the same state would recurse forever).
+      if (offsets.size < this.partitions.length) return this.retryLater();
       this.targets = offsets;
       this.readMore();
     });

@@ -136,7 +136,7 @@ describe('liveness exit code', () => {
     expect(stdout).toMatch(/producers without progress: A, B \(\d+ fencing errors/);
   });
 
-  it('shared-transactional-id (a stall it expects) says neither producer made progress', async () => {
+  it('shared-transactional-id, a stall it expects: neither producer made progress', async () => {
     const { code, stdout } = await cli([
       'run',
       'scenarios/shared-transactional-id.yaml',
