@@ -10,6 +10,7 @@
  * `sim/` (style rule 10).
  */
 import { Simulation, nodeId, type Actor, type ActorContext, type Envelope } from '../sim/kernel';
+import { median } from './median';
 
 /** How much work one kernel benchmark does. */
 export interface KernelBenchOptions {
@@ -145,14 +146,6 @@ function timeKernelLoop(eventsCount: number): number {
   const elapsedMs = performance.now() - startMs;
   if (sim.eventsRun !== eventsCount) throw new Error(`Kernel loop ran ${sim.eventsRun} events`);
   return elapsedMs;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { loadScenario } from '../scenarios';
 import { runScenario } from '../runner';
+import { median } from './median';
 
 /** Medians over the seeds of one scenario. */
 export interface ScenarioBenchResult {
@@ -14,14 +15,6 @@ export interface ScenarioBenchResult {
   readonly eventsPerSecond: number;
   readonly simulatedSecondsPerWallSecond: number;
   readonly wallMsPerRun: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Runs `file` for seeds 1..seedsCount after one warm-up run. */

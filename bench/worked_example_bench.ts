@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 import { buildWorld, runScenario } from '../runner';
 import { loadScenario } from '../scenarios';
+import { median } from './median';
 
 /** The scenario this benchmark runs. */
 export const WORKED_EXAMPLE = 'examples/lso-worked-example.yaml';
@@ -34,14 +35,6 @@ export interface WorkedExampleBenchResult {
   readonly repetitionsCount: number;
   readonly full: WorkedExampleSample;
   readonly workloadOnly: WorkedExampleSample;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** One run in this process; `mode` picks the full run or the workload phase only. */
