@@ -1,4 +1,4 @@
-/** The median of a non-empty list: benchmarks quote medians, which damp a shared machine's noise. */
+/** The median of a non-empty list (benchmarks quote medians: they damp a shared machine). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
