@@ -294,6 +294,7 @@ export class KafkaProducer {
         kind: 'FindCoordinator',
         correlationId: 0,
         key: transactionalId,
+        keyType: 'transaction',
       });
       return;
     }

@@ -5,3 +5,5 @@ export * from './messages';
 export * from './records';
 export * from './transaction_log';
 export * from './admin_messages';
+export * from './group_log';
+export * from './group_messages';

@@ -33,6 +33,22 @@ export const KAFKA_MESSAGE_KINDS = [
   'ListTransactionsResponse',
   'DescribeTransactions',
   'DescribeTransactionsResponse',
+  'JoinGroup',
+  'JoinGroupResponse',
+  'SyncGroup',
+  'SyncGroupResponse',
+  'Heartbeat',
+  'HeartbeatResponse',
+  'LeaveGroup',
+  'LeaveGroupResponse',
+  'OffsetCommit',
+  'OffsetCommitResponse',
+  'OffsetFetch',
+  'OffsetFetchResponse',
+  'AddOffsetsToTxn',
+  'AddOffsetsToTxnResponse',
+  'TxnOffsetCommit',
+  'TxnOffsetCommitResponse',
 ] as const;
 
 /** One of {@link KAFKA_MESSAGE_KINDS}. */

@@ -14,6 +14,7 @@ import type {
   ListTransactionsResponse,
 } from './admin_messages';
 import type { KafkaErrorCode } from './errors';
+import type { GroupRequest, GroupResponse } from './group_messages';
 import type { LogBatch, ProducedBatch } from './records';
 
 /** A partition of a topic. */
@@ -124,8 +125,10 @@ export interface ListOffsetsResponse {
 export interface FindCoordinatorRequest {
   readonly kind: 'FindCoordinator';
   readonly correlationId: number;
-  /** The transactional.id whose coordinator is wanted. */
+  /** The transactional.id or group.id whose coordinator is wanted. */
   readonly key: string;
+  /** FindCoordinator keyType: 0 = group (`__consumer_offsets`), 1 = transaction. */
+  readonly keyType: 'group' | 'transaction';
 }
 
 export interface FindCoordinatorResponse {
@@ -295,7 +298,8 @@ export type KafkaRequest =
   | PartitionChangeNotice
   | DescribeProducersRequest
   | ListTransactionsRequest
-  | DescribeTransactionsRequest;
+  | DescribeTransactionsRequest
+  | GroupRequest;
 
 /** Every response. */
 export type KafkaResponse =
@@ -312,7 +316,8 @@ export type KafkaResponse =
   | AlterPartitionResponse
   | DescribeProducersResponse
   | ListTransactionsResponse
-  | DescribeTransactionsResponse;
+  | DescribeTransactionsResponse
+  | GroupResponse;
 
 /** Any Kafka message, or the transport's notice that a connection was reset. */
 export type KafkaMessage = KafkaRequest | KafkaResponse | ConnectionReset;

@@ -5,6 +5,7 @@
  * the batch covers `recordCount` consecutive sequences (R2.2).
  */
 
+import type { GroupLogRecord } from './group_log';
 import type { TransactionLogRecord } from './transaction_log';
 
 /** `producerId`/`producerEpoch`/`sequence` value meaning "none" (idempotence off, markers). */
@@ -34,6 +35,8 @@ export interface ProducedBatch {
   readonly values: readonly number[];
   /** Set on a `__transaction_state` record written by a transaction coordinator. */
   readonly transactionLog?: TransactionLogRecord;
+  /** Set on a `__consumer_offsets` record written by a group coordinator (one record). */
+  readonly groupLog?: GroupLogRecord;
 }
 
 /** A batch in a partition's log. */
@@ -52,6 +55,8 @@ export interface LogBatch {
   readonly values: readonly number[];
   /** Set on a `__transaction_state` record (one record, value 0 in `values`). */
   readonly transactionLog?: TransactionLogRecord;
+  /** Set on a `__consumer_offsets` record written by a group coordinator (one record). */
+  readonly groupLog?: GroupLogRecord;
   /** LogAppendTime in virtual microseconds. */
   readonly appendUs: number;
   /** The leader epoch the batch was appended under (partitionLeaderEpoch, R1.1). */
