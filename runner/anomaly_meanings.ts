@@ -35,6 +35,16 @@ const MEANINGS: Readonly<Partial<Record<string, string>>> = {
   invariant:
     'A simulator invariant broke during the run (for example log start offset ≤ last stable ' +
     'offset ≤ high watermark ≤ log end offset, or one leader per leader epoch).',
+  'torn-transaction':
+    'A committed transaction is only partly visible: some of its records were aborted, lost or ' +
+    'never written while the rest became visible, so it was not atomic.',
+  'fatal-txn-error':
+    'A producer that followed the transactional protocol was told a fatal error ' +
+    '(INVALID_TXN_STATE) and had to close: the protocol refused a legal sequence of calls.',
+  'eos-violation':
+    'A read-process-write pipeline did not turn one committed input record into exactly one ' +
+    'committed output: an input was processed twice (a zombie or a stale offset fetch was not ' +
+    'fenced) or skipped (offsets committed past output that was aborted or never written).',
   'hanging-transaction':
     'A partition holds an open transaction that no coordinator will complete, so the last ' +
     'stable offset stays pinned at its first offset and read_committed consumers stall.',

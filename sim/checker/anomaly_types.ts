@@ -20,6 +20,7 @@ export const ANOMALY_KINDS = [
   'torn-transaction',
   'hanging-transaction',
   'fatal-txn-error',
+  'eos-violation',
   'invariant',
 ] as const;
 
@@ -65,8 +66,29 @@ export interface Anomaly {
    * `CompleteAbort`; `none` when no coordinator knows the producerId.
    */
   readonly coordinatorState?: string;
+  /** The committed outputs of one input record and who wrote each (`eos-violation`). */
+  readonly writers?: readonly PipelineWriter[];
   /** Faults active at `timeUs`, as described in the history. */
   readonly activeFaults: readonly string[];
+}
+
+/**
+ * One committed output record of a read-process-write pipeline and the instance that wrote it:
+ * its client, transactional.id, producer identity, and the consumer group generation and member
+ * id its transaction committed the input offsets under (KIP-447).
+ */
+export interface PipelineWriter {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly value: number;
+  readonly client: string;
+  readonly process: string;
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly generationId: number;
+  readonly memberId: string;
 }
 
 /**

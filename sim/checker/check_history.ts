@@ -11,6 +11,7 @@ import type { Anomaly, AnomalyKind, CheckResult } from './anomaly_types';
 import { checkAbortedRead } from './aborted_read';
 import { CheckContext } from './check_context';
 import { checkDuplicate } from './duplicate';
+import { checkEosViolation } from './eos_violation';
 import { checkFatalTxnError } from './fatal_txn_error';
 import { checkHangingTransaction } from './hanging_transaction';
 import { checkInconsistentOffsets } from './inconsistent_offsets';
@@ -45,6 +46,7 @@ export const CHECKERS: readonly NamedChecker[] = [
   { name: 'torn-transaction', check: checkTornTransaction },
   { name: 'hanging-transaction', check: checkHangingTransaction },
   { name: 'fatal-txn-error', check: checkFatalTxnError },
+  { name: 'eos-violation', check: checkEosViolation },
   { name: 'invariant', check: checkInvariant },
 ];
 

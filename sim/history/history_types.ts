@@ -16,6 +16,30 @@ export interface SendMicroOp {
   /** The record's value: a number unique across the whole run. */
   readonly value: number;
   readonly offset?: number;
+  /**
+   * The input record a read-process-write pipeline made this output from (as a real pipeline
+   * would carry in a header); absent for records that are not a pipeline's output.
+   */
+  readonly source?: DeliveredRecord;
+}
+
+/**
+ * The consumer group metadata a pipeline's transaction committed its offsets with
+ * (`consumer.groupMetadata()`, KIP-447); generation -1 and an empty member id for the
+ * groupId-only API.
+ */
+export interface TxnGroupMetadata {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+}
+
+/** One input offset a pipeline committed: the next record of the partition to read. */
+export interface CommittedInputOffset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
 }
 
 /** One record a consumer delivered to the application. */
@@ -48,6 +72,16 @@ export interface TxnValue {
    * time it gives the commit or abort phase timing.
    */
   readonly endTxnUs?: number;
+  /**
+   * A read-process-write transaction: the input offsets it committed and how
+   * (`transaction`: sendOffsetsToTransaction; `commit-sync`/`auto-commit`: outside the
+   * transaction, a misuse), with the group metadata it sent. Absent for plain producers.
+   */
+  readonly consumed?: {
+    readonly offsets: readonly CommittedInputOffset[];
+    readonly commit: 'transaction' | 'commit-sync' | 'auto-commit';
+    readonly group: TxnGroupMetadata;
+  };
 }
 
 /** `send`: one record of a non-transactional (possibly idempotent) producer. */

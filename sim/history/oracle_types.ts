@@ -160,6 +160,12 @@ export interface Oracle {
    * partition's last stable offset stay pinned. Absent: Kafka's default, 900000.
    */
   readonly transactionMaxTimeoutMs?: number;
+  /**
+   * Every consumer group at its group coordinator at the end of the run, sorted by groupId
+   * (absent outside the simulator or without groups). The eos-violation checker reads the
+   * committed offsets to tell an input a pipeline skipped from one it has not reached yet.
+   */
+  readonly groups?: readonly OracleGroup[];
   /** Virtual time the oracle was taken, at the end of the run (absent outside the simulator). */
   readonly endUs?: number;
   readonly faults: readonly FaultInterval[];
@@ -173,5 +179,21 @@ export interface Oracle {
     readonly topic: string;
     readonly partition: number;
     readonly description: string;
+  }>;
+}
+
+/** A consumer group as its coordinator holds it at the end of a run (R6.1, R6.4). */
+export interface OracleGroup {
+  readonly groupId: string;
+  /** The broker leading the group's `__consumer_offsets` partition. */
+  readonly coordinator: string;
+  /** `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable` or `Dead`. */
+  readonly state: string;
+  readonly generationId: number;
+  /** Materialised committed offsets (pending transactional ones excluded), sorted. */
+  readonly committedOffsets: ReadonlyArray<{
+    readonly topic: string;
+    readonly partition: number;
+    readonly offset: number;
   }>;
 }

@@ -299,6 +299,7 @@ export function oracleOf(options: {
   readonly coordinatorTransactions?: readonly OracleCoordinatorTransaction[];
   readonly transactionMaxTimeoutMs?: number;
   readonly endUs?: number;
+  readonly groups?: Oracle['groups'];
 }): Oracle {
   return {
     partitions: options.partitions ?? [],
@@ -314,5 +315,6 @@ export function oracleOf(options: {
       ? {}
       : { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs }),
     ...(options.endUs === undefined ? {} : { endUs: options.endUs }),
+    ...(options.groups === undefined ? {} : { groups: options.groups }),
   };
 }
