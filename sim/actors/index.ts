@@ -4,7 +4,16 @@
  */
 export * from './protocol';
 export { Broker, type BrokerOptions } from './broker/broker';
-export { ClusterMetadata } from './broker/cluster_metadata';
+export { ClusterMetadata, type ConsumerOffsetsLogSpec } from './broker/cluster_metadata';
+export {
+  DEFAULT_GROUP_COORDINATOR_SETTINGS,
+  GROUP_LOG_LOAD_US,
+  GroupCoordinator,
+  type GroupCoordinatorSettings,
+  type GroupSummary,
+} from './group/group_coordinator';
+export { NEW_MEMBER_JOIN_TIMEOUT_MS, type GroupTimer } from './group/group_membership';
+export { VALID_PREVIOUS_GROUP_STATES, type GroupState } from './group/group_metadata';
 export {
   PartitionLog,
   DIRTY_EXPIRE_US,

@@ -2,8 +2,9 @@
  * A Kafka broker: it heartbeats to the controller, holds its replicas (leading some, following
  * others) through the replica manager and fetcher, answers Produce, Fetch, ListOffsets and
  * Metadata, answers FindCoordinator for anyone, hosts a transaction coordinator for the
- * `__transaction_state` partitions it leads, verifies transactional writes with the coordinator
- * (KIP-890), and appends WriteTxnMarkers as leader. Logs survive a process crash; producer and
+ * `__transaction_state` partitions it leads and a group coordinator for the `__consumer_offsets`
+ * partitions it leads, verifies transactional writes with the coordinator (KIP-890), and appends
+ * WriteTxnMarkers as leader (telling the group coordinator of markers on its partitions). Logs survive a process crash; producer and
  * transaction state are rebuilt from them on restart, and a power loss also drops the unflushed
  * tail.
  */
@@ -12,23 +13,31 @@ import type {
   KafkaErrorCode,
   KafkaMessage,
   ListOffsetsRequest,
+  LogBatch,
   ProduceRequest,
   TransactionLogRecord,
   WriteTxnMarkersRequest,
 } from '../protocol';
-import { TRANSACTION_STATE_TOPIC, partitionKey } from '../protocol';
+import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, partitionKey } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
 import {
   TransactionCoordinator,
   type CoordinatorSettings,
   type CoordinatorTimer,
 } from '../coordinator/transaction_coordinator';
+import {
+  DEFAULT_GROUP_COORDINATOR_SETTINGS,
+  GroupCoordinator,
+  type GroupCoordinatorSettings,
+} from '../group/group_coordinator';
+import type { GroupTimer } from '../group/group_membership';
 import type { ClusterMetadata } from './cluster_metadata';
 import { describeProducers, describeTransactions, listTransactions } from './admin_handlers';
 import type { PartitionBugs } from './partition_log';
 import type { PartitionReplica, ReplicationSettings } from './partition_replica';
 import { ReplicaFetcher, type FetcherTimer } from './replica_fetcher';
 import { ReplicaManager, type AppendOutcome, type ReplicaTimer } from './replica_manager';
+import { addOffsetsToTxn, verifyOffsetsTransaction, type OffsetsBroker } from './offsets_requests';
 import { TransactionVerifier, type VerifierTimer } from './transaction_verifier';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -49,15 +58,28 @@ export interface BrokerOptions {
   readonly fetchBatchesMax: number;
   /** `transaction.partition.verification.enable` (KIP-890 part 1). @default true */
   readonly transactionPartitionVerificationEnable: boolean;
+  /**
+   * `group.initial.rebalance.delay.ms`, `group.min.session.timeout.ms` and
+   * `group.max.session.timeout.ms`; `offsets.topic.num.partitions` comes from the metadata.
+   * @default Kafka's defaults (3000, 6000, 1800000)
+   */
+  readonly group?: Omit<GroupCoordinatorSettings, 'offsetsTopicNumPartitions'>;
 }
 
 type BrokerTimer =
-  CoordinatorTimer | ReplicaTimer | FetcherTimer | VerifierTimer | { readonly owner: 'heartbeat' };
+  | CoordinatorTimer
+  | GroupTimer
+  | ReplicaTimer
+  | FetcherTimer
+  | VerifierTimer
+  | { readonly owner: 'heartbeat' };
 
 /** One broker node. */
 export class Broker implements Actor<KafkaMessage> {
   readonly replicaManager: ReplicaManager;
   readonly coordinator: TransactionCoordinator;
+  /** The group coordinator of the `__consumer_offsets` partitions this broker leads. */
+  readonly groupCoordinator: GroupCoordinator;
   private readonly fetcher: ReplicaFetcher;
   private readonly verifier = new TransactionVerifier();
   private readonly brokerIndex: number;
@@ -99,6 +121,44 @@ export class Broker implements Actor<KafkaMessage> {
         ),
       readTransactionLog: (partition) => this.readTransactionLog(partition),
     });
+    this.groupCoordinator = this.newGroupCoordinator();
+  }
+
+  /** What the offset request handlers use of this broker. */
+  private offsetsBroker(): OffsetsBroker {
+    return {
+      metadata: this.options.metadata,
+      coordinator: this.coordinator,
+      replicaManager: this.replicaManager,
+      verifier: this.verifier,
+      verificationEnable: this.options.transactionPartitionVerificationEnable,
+      verificationGuardBeforeEpochCheck: this.options.bugs.verificationGuardBeforeEpochCheck,
+      transactionCoordinatorOf: (transactionalId) => this.coordinatorNodeFor(transactionalId),
+    };
+  }
+
+  private newGroupCoordinator(): GroupCoordinator {
+    const offsetsTopic = CONSUMER_OFFSETS_TOPIC;
+    return new GroupCoordinator(
+      {
+        ...DEFAULT_GROUP_COORDINATOR_SETTINGS,
+        ...this.options.group,
+        offsetsTopicNumPartitions: this.options.metadata.consumerOffsetsLog?.numPartitions ?? 50,
+      },
+      {
+        brokerId: this.options.id,
+        appendGroupLog: (partition, append, ctx, callbacks) =>
+          this.replicaManager.appendGroupLog(
+            { topic: offsetsTopic, partition },
+            append,
+            ctx,
+            callbacks,
+          ),
+        readGroupLog: (partition) => this.readLog(partitionKey({ topic: offsetsTopic, partition })),
+        verifyTransaction: (partition, request, ctx, done) =>
+          verifyOffsetsTransaction({ partition, request, broker: this.offsetsBroker() }, ctx, done),
+      },
+    );
   }
 
   /** The partition logs this broker holds, keyed `topic-partition` (oracle). */
@@ -135,6 +195,7 @@ export class Broker implements Actor<KafkaMessage> {
   onCrash(mode: CrashMode, nowUs: number): void {
     this.crashed = { mode, atUs: nowUs };
     this.coordinator.onCrash();
+    this.groupCoordinator.onCrash();
     this.verifier.onCrash();
     this.replicaManager.onCrash(nowUs);
     this.fetcher.onCrash();
@@ -145,6 +206,8 @@ export class Broker implements Actor<KafkaMessage> {
     switch (timer.owner) {
       case 'coordinator':
         return this.coordinator.onTimer(timer, ctx);
+      case 'group':
+        return this.groupCoordinator.onTimer(timer, ctx);
       case 'fetcher':
         return this.fetcher.onTimer(timer, ctx);
       case 'verifier':
@@ -190,6 +253,16 @@ export class Broker implements Actor<KafkaMessage> {
         return this.onTransactionRequest(message, source, ctx);
       case 'AddPartitionsToTxnResponse':
         return this.verifier.onResponse(message, ctx);
+      case 'AddOffsetsToTxn':
+        return addOffsetsToTxn(message, source, ctx, this.offsetsBroker());
+      case 'JoinGroup':
+      case 'SyncGroup':
+      case 'Heartbeat':
+      case 'LeaveGroup':
+      case 'OffsetCommit':
+      case 'OffsetFetch':
+      case 'TxnOffsetCommit':
+        return this.groupCoordinator.handle(message, source, ctx);
       case 'WriteTxnMarkers':
         return this.onWriteTxnMarkers(message, source, ctx);
       case 'DescribeProducers':
@@ -310,13 +383,25 @@ export class Broker implements Actor<KafkaMessage> {
     );
   }
 
-  /** FindCoordinator (R3.1): the leader of the id's `__transaction_state` partition. */
+  /** The broker leading the `__consumer_offsets` partition of a group (R6.1), or null. */
+  private groupCoordinatorNodeFor(groupId: string): NodeId | null {
+    const tp = this.options.metadata.consumerOffsetsPartition(groupId);
+    return tp === null ? null : this.replicaManager.leaderOf(tp);
+  }
+
+  /**
+   * FindCoordinator (R3.1, R6.1): the leader of the key's `__transaction_state` or
+   * `__consumer_offsets` partition, or COORDINATOR_NOT_AVAILABLE.
+   */
   private onFindCoordinator(
     request: Extract<KafkaMessage, { kind: 'FindCoordinator' }>,
     client: NodeId,
     ctx: Ctx,
   ): void {
-    const node = this.coordinatorNodeFor(request.key);
+    const node =
+      request.keyType === 'group'
+        ? this.groupCoordinatorNodeFor(request.key)
+        : this.coordinatorNodeFor(request.key);
     ctx.send(client, {
       kind: 'FindCoordinatorResponse',
       correlationId: request.correlationId,
@@ -325,9 +410,15 @@ export class Broker implements Actor<KafkaMessage> {
     });
   }
 
-  /** A `__transaction_state` replica changed role: its coordinator loads or unloads it. */
+  /** An internal topic's replica changed role: its coordinator loads or unloads it. */
   private onRoleChange(replica: PartitionReplica, ctx: Ctx): void {
-    if (replica.state.topic !== TRANSACTION_STATE_TOPIC) return;
+    const { topic, partition, leaderEpoch } = replica.state;
+    if (topic === CONSUMER_OFFSETS_TOPIC) {
+      if (replica.role === 'leader') this.groupCoordinator.onElected(partition, leaderEpoch, ctx);
+      else this.groupCoordinator.onResigned(partition, ctx);
+      return;
+    }
+    if (topic !== TRANSACTION_STATE_TOPIC) return;
     if (replica.role === 'leader') {
       this.coordinator.onElected(replica.state.partition, replica.state.leaderEpoch, ctx);
     } else {
@@ -337,15 +428,16 @@ export class Broker implements Actor<KafkaMessage> {
 
   /** The records of this broker's replica of `__transaction_state-<partition>`, oldest first. */
   private readTransactionLog(partition: number): TransactionLogRecord[] {
-    const replica = this.replicaManager.replicas.get(
-      partitionKey({ topic: TRANSACTION_STATE_TOPIC, partition }),
-    );
-    if (replica === undefined) return [];
     const records: TransactionLogRecord[] = [];
-    for (const batch of replica.log.log) {
+    for (const batch of this.readLog(partitionKey({ topic: TRANSACTION_STATE_TOPIC, partition }))) {
       if (batch.transactionLog !== undefined) records.push(batch.transactionLog);
     }
     return records;
+  }
+
+  /** Every batch of this broker's replica of a partition, oldest first. */
+  private readLog(key: string): readonly LogBatch[] {
+    return this.replicaManager.replicas.get(key)?.log.log ?? [];
   }
 
   /** R1.18: LSO or HW at the leader; earliest is the log start offset. */
@@ -421,6 +513,14 @@ export class Broker implements Actor<KafkaMessage> {
     };
     for (const tp of request.partitions) {
       this.replicaManager.appendMarker(tp, request, ctx, (error) => {
+        // Kafka's handleTxnCompletion: the group coordinator learns of a durable marker.
+        if (error === 'NONE' && tp.topic === CONSUMER_OFFSETS_TOPIC) {
+          this.groupCoordinator.onTxnCompletion(
+            tp.partition,
+            request.producerId,
+            request.committed,
+          );
+        }
         results.push({ topic: tp.topic, partition: tp.partition, error });
         outstanding -= 1;
         finish();

@@ -1,15 +1,16 @@
 /**
  * The cluster as created before the run: brokers `b1..bN`, the topics with their replica
- * assignments, and the internal `__transaction_state` topic when transactions are used (Kafka
- * creates it on the first FindCoordinator for a transactional.id; here it exists from the
- * start). Partition p of the t-th topic has `replication.factor` replicas on consecutive brokers
- * starting at (t + p) mod N, the first being the initial leader (epoch 0, ISR = all replicas).
- * Leadership then changes only through the controller. The coordinator of a transactional.id is
- * whichever broker leads its `__transaction_state` partition (R3.1).
+ * assignments, the internal `__transaction_state` topic when transactions are used and
+ * `__consumer_offsets` when consumer groups are (Kafka creates each on the first
+ * FindCoordinator of its key type; here they exist from the start). Partition p of the t-th
+ * topic has `replication.factor` replicas on consecutive brokers starting at (t + p) mod N, the
+ * first being the initial leader (epoch 0, ISR = all replicas). Leadership then changes only
+ * through the controller. The coordinator of a transactional.id is whichever broker leads its
+ * `__transaction_state` partition (R3.1); that of a group, its `__consumer_offsets` one (R6.1).
  */
 import { assert, nodeId, type NodeId } from '../../kernel';
 import type { PartitionState, TopicPartition } from '../protocol';
-import { TRANSACTION_STATE_TOPIC } from '../protocol';
+import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../protocol';
 import { transactionStatePartitionFor } from '../coordinator/transaction_metadata';
 
 /** The `__transaction_state` topic's broker settings (EXP-05). */
@@ -20,6 +21,17 @@ export interface TransactionStateLogSpec {
   readonly replicationFactor: number;
   /** `transaction.state.log.min.isr`. @default 2 */
   readonly minInsyncReplicas: number;
+}
+
+/**
+ * The `__consumer_offsets` topic's broker settings (R6.1). Its `min.insync.replicas` is the
+ * broker's: Kafka has no offsets-topic override of it.
+ */
+export interface ConsumerOffsetsLogSpec {
+  /** `offsets.topic.num.partitions`. @default 50 */
+  readonly numPartitions: number;
+  /** `offsets.topic.replication.factor`, capped at the broker count. @default 3 */
+  readonly replicationFactor: number;
 }
 
 /** A topic to create. */
@@ -40,19 +52,26 @@ export class ClusterMetadata {
     topics: readonly TopicSpec[],
     /** null when no client is transactional: the topic is never created. */
     readonly transactionStateLog: TransactionStateLogSpec | null,
+    /** null when no client uses a consumer group: the topic is never created. */
+    readonly consumerOffsetsLog: ConsumerOffsetsLogSpec | null = null,
   ) {
     assert(brokerCount >= 1, 'a cluster needs at least one broker');
     this.brokers = Array.from({ length: brokerCount }, (_, index) => nodeId(`b${index + 1}`));
-    const internal: TopicSpec[] =
-      transactionStateLog === null
-        ? []
-        : [
-            {
-              name: TRANSACTION_STATE_TOPIC,
-              partitions: transactionStateLog.numPartitions,
-              replicationFactor: Math.min(transactionStateLog.replicationFactor, brokerCount),
-            },
-          ];
+    const internal: TopicSpec[] = [];
+    if (transactionStateLog !== null) {
+      internal.push({
+        name: TRANSACTION_STATE_TOPIC,
+        partitions: transactionStateLog.numPartitions,
+        replicationFactor: Math.min(transactionStateLog.replicationFactor, brokerCount),
+      });
+    }
+    if (consumerOffsetsLog !== null) {
+      internal.push({
+        name: CONSUMER_OFFSETS_TOPIC,
+        partitions: consumerOffsetsLog.numPartitions,
+        replicationFactor: Math.min(consumerOffsetsLog.replicationFactor, brokerCount),
+      });
+    }
     [...topics, ...internal].forEach((spec, index) => {
       assert(
         spec.replicationFactor >= 1 && spec.replicationFactor <= brokerCount,
@@ -125,6 +144,15 @@ export class ClusterMetadata {
         isr: replicas,
       };
     });
+  }
+
+  /** The `__consumer_offsets` partition of `groupId` (R6.1), or null without the topic. */
+  consumerOffsetsPartition(groupId: string): TopicPartition | null {
+    if (this.consumerOffsetsLog === null) return null;
+    return {
+      topic: CONSUMER_OFFSETS_TOPIC,
+      partition: transactionStatePartitionFor(groupId, this.consumerOffsetsLog.numPartitions),
+    };
   }
 
   /** The `__transaction_state` partition that holds `transactionalId` (R3.1). */

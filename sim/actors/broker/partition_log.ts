@@ -471,6 +471,7 @@ export class PartitionLog {
       appendUs: nowUs,
       leaderEpoch: this.leaderEpoch,
       ...(batch.transactionLog === undefined ? {} : { transactionLog: batch.transactionLog }),
+      ...(batch.groupLog === undefined ? {} : { groupLog: batch.groupLog }),
     };
     this.pushBatch(appended);
     if (batch.producerId === NO_PRODUCER_ID) this.afterAppend(nowUs);

@@ -64,13 +64,15 @@ function inSequence(lastSequence: number, nextSequence: number): boolean {
 
 /**
  * R2.5 steps 3 and 4: the producer-epoch check, then the sequence check. Returns the error Kafka
- * returns, or NONE.
+ * returns, or NONE. A batch without a sequence comes from a coordinator (a transactional offset
+ * commit, Kafka's AppendOrigin.COORDINATOR): its epoch is checked, its sequence is not.
  */
 export function validateDataBatch(
   entry: ProducerStateEntry,
   batch: { producerEpoch: number; firstSequence: number },
 ): KafkaErrorCode {
   if (batch.producerEpoch < entry.producerEpoch) return 'INVALID_PRODUCER_EPOCH';
+  if (batch.firstSequence === NO_SEQUENCE) return 'NONE';
   if (batch.producerEpoch !== entry.producerEpoch) {
     // A new epoch must restart at sequence 0, unless this partition never knew an epoch.
     if (batch.firstSequence !== 0 && entry.producerEpoch !== NO_PRODUCER_EPOCH) {

@@ -16,6 +16,7 @@ import type {
   LogBatch,
   PartitionState,
   ProduceRequest,
+  GroupLogRecord,
   TopicPartition,
   TransactionLogRecord,
 } from '../protocol';
@@ -191,6 +192,55 @@ export class ReplicaManager {
       ctx,
       done,
     );
+  }
+
+  /**
+   * `__consumer_offsets` records from this broker's group coordinator, one batch each, appended
+   * as leader with acks=all (R6.1, R6.3). Transactional ones carry the producer's id and epoch
+   * and no sequence: the epoch is checked, the sequence is not (Kafka's AppendOrigin.COORDINATOR),
+   * and the KIP-890 guard is checked when given. `appended` gets the batch offsets right after
+   * the leader append; `done` gets NONE once replicated, or the error.
+   */
+  appendGroupLog(
+    tp: TopicPartition,
+    append: {
+      records: readonly GroupLogRecord[];
+      transaction: { producerId: number; producerEpoch: number; guard: number | null } | null;
+    },
+    ctx: Ctx,
+    callbacks: { appended: (offsets: number[]) => void; done: (error: KafkaErrorCode) => void },
+  ): void {
+    const key = partitionKey(tp);
+    const replica = this.replicas.get(key);
+    const { transaction } = append;
+    if (replica === undefined || replica.role !== 'leader')
+      return callbacks.done(this.leadershipError(tp));
+    if (replica.isr.length < replica.effectiveMinIsr())
+      return callbacks.done('NOT_ENOUGH_REPLICAS');
+    const offsets: number[] = [];
+    for (const record of append.records) {
+      const batch = {
+        producerId: transaction?.producerId ?? NO_PRODUCER_ID,
+        producerEpoch: transaction?.producerEpoch ?? NO_PRODUCER_EPOCH,
+        baseSequence: NO_SEQUENCE,
+        isTransactional: transaction !== null,
+        values: [0],
+        groupLog: record,
+      };
+      const guard = transaction?.guard ?? null;
+      const check = guard === null ? null : { guard };
+      const result = replica.log.appendAsLeader(batch, ctx.nowUs(), check);
+      if (result.error !== 'NONE') {
+        if (offsets.length > 0) this.afterLeaderAppend(replica, key, ctx);
+        return callbacks.done(result.error);
+      }
+      offsets.push(result.baseOffset);
+    }
+    this.afterLeaderAppend(replica, key, ctx);
+    callbacks.appended(offsets);
+    const requiredOffset = replica.log.logEndOffset;
+    const wait = { key, requiredOffset, timeoutUs: INTERNAL_APPEND_TIMEOUT_US };
+    this.awaitReplication(replica, wait, ctx, callbacks.done);
   }
 
   /** Produce at the leader (R1.10). `respond` is called once, now or when replicated. */

@@ -12,12 +12,22 @@ import type {
   KafkaErrorCode,
   KafkaMessage,
   ProduceRequest,
+  ProducedBatch,
 } from '../protocol';
 
 type Ctx = ActorContext<KafkaMessage>;
 
 /** Inter-broker `request.timeout.ms` for the verification request. */
 const VERIFICATION_TIMEOUT_US = 30_000_000;
+
+/**
+ * What a verification needs from the write it guards: a Produce, or a TxnOffsetCommit on its
+ * `__consumer_offsets` partition.
+ */
+export type VerificationRequest = Pick<
+  ProduceRequest,
+  'transactionalId' | 'transactionVersion' | 'topic' | 'partition'
+> & { readonly batch: Pick<ProducedBatch, 'producerId' | 'producerEpoch'> };
 
 /** The verifier's timer. */
 export interface VerifierTimer {
@@ -66,7 +76,7 @@ export class TransactionVerifier {
    * answered COORDINATOR_NOT_AVAILABLE); `done` gets the produce-level error.
    */
   verify(
-    request: ProduceRequest,
+    request: VerificationRequest,
     coordinator: NodeId | null,
     ctx: Ctx,
     done: (error: KafkaErrorCode) => void,

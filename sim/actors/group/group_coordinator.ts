@@ -1,0 +1,427 @@
+/**
+ * The group coordinator of one broker (Kafka's GroupCoordinator and GroupMetadataManager, R6.1-
+ * R6.4). It serves the groups whose `__consumer_offsets` partition this broker leads: the
+ * partition of a group is abs(javaHash(group.id)) % `offsets.topic.num.partitions` (R3.1's
+ * formula). On becoming leader it loads the partition (COORDINATOR_LOAD_IN_PROGRESS until done;
+ * groups, committed offsets and pending transactional offsets are rebuilt from the log, and the
+ * restored members' sessions restart); on losing it, the partition's groups are dropped and
+ * their parked requests answered NOT_COORDINATOR. A crash loses everything in memory.
+ *
+ * Requests: JoinGroup, SyncGroup, Heartbeat, LeaveGroup (group_join.ts, group_membership.ts),
+ * OffsetCommit, OffsetFetch and TxnOffsetCommit (group_offsets.ts). TxnOffsetCommit first runs
+ * the KIP-890 verification of its `__consumer_offsets` partition through the broker. A COMMIT
+ * or ABORT marker appended to a partition this coordinator serves completes that producer's
+ * pending offsets (Kafka's handleTxnCompletion, called by the broker once the marker is durable).
+ */
+import type { ActorContext, NodeId } from '../../kernel';
+import type {
+  GroupLogRecord,
+  GroupRequest,
+  KafkaErrorCode,
+  KafkaMessage,
+  LogBatch,
+  OffsetCommitResults,
+  TopicPartition,
+  TxnOffsetCommitRequest,
+} from '../protocol';
+import { CONSUMER_OFFSETS_TOPIC } from '../protocol';
+import { transactionStatePartitionFor } from '../coordinator/transaction_metadata';
+import { loadGroups } from './group_loader';
+import { joinGroup } from './group_join';
+import { ClassicGroup, type GroupState } from './group_metadata';
+import {
+  GroupMembership,
+  groupStoreErrorFor,
+  joinError,
+  type GroupTimer,
+  type MembershipHost,
+} from './group_membership';
+import {
+  commitOffsets,
+  commitTransactionalOffsets,
+  fetchOffsets,
+  offsetCommitErrorFor,
+  type OffsetsHost,
+  type OffsetsTransaction,
+} from './group_offsets';
+
+type Ctx = ActorContext<KafkaMessage>;
+
+/** How long reading a `__consumer_offsets` partition takes when a broker becomes its leader. */
+export const GROUP_LOG_LOAD_US = 2_000;
+
+/** Broker settings of the group coordinator, from Kafka's config keys. */
+export interface GroupCoordinatorSettings {
+  /** `offsets.topic.num.partitions`. @default 50 */
+  readonly offsetsTopicNumPartitions: number;
+  /** `group.initial.rebalance.delay.ms`. @default 3000 */
+  readonly groupInitialRebalanceDelayMs: number;
+  /** `group.min.session.timeout.ms`. @default 6000 */
+  readonly groupMinSessionTimeoutMs: number;
+  /** `group.max.session.timeout.ms`. @default 1800000 */
+  readonly groupMaxSessionTimeoutMs: number;
+}
+
+/** Kafka's defaults for {@link GroupCoordinatorSettings}. */
+export const DEFAULT_GROUP_COORDINATOR_SETTINGS: GroupCoordinatorSettings = {
+  offsetsTopicNumPartitions: 50,
+  groupInitialRebalanceDelayMs: 3000,
+  groupMinSessionTimeoutMs: 6000,
+  groupMaxSessionTimeoutMs: 1_800_000,
+};
+
+/** What the group coordinator needs from its broker. */
+export interface GroupCoordinatorHost {
+  readonly brokerId: NodeId;
+  /**
+   * Appends records to `__consumer_offsets-<partition>` as its leader with acks=all, one batch
+   * each; transactional ones carry the producer's id and epoch and the verification guard.
+   * `appended` gets the batch offsets right after a successful leader append, then `done` gets
+   * NONE once replicated or the produce error (it may run before this call returns).
+   */
+  appendGroupLog(
+    partition: number,
+    append: { records: readonly GroupLogRecord[]; transaction: OffsetsTransaction | null },
+    ctx: Ctx,
+    callbacks: {
+      appended: (baseOffsets: readonly number[]) => void;
+      done: (error: KafkaErrorCode) => void;
+    },
+  ): void;
+  /** Every batch of this broker's replica of `__consumer_offsets-<partition>`, oldest first. */
+  readGroupLog(partition: number): readonly LogBatch[];
+  /**
+   * KIP-890 for a TxnOffsetCommit on `__consumer_offsets-<partition>` (R5.3): `done` gets NONE
+   * with the guard to append with (0 when skipped, null when verification is off) or the error.
+   */
+  verifyTransaction(
+    partition: number,
+    request: TxnOffsetCommitRequest,
+    ctx: Ctx,
+    done: (error: KafkaErrorCode, guard: number | null) => void,
+  ): void;
+}
+
+/** One owned partition: its leader epoch, whether it is still loading, and its groups. */
+interface OwnedPartition {
+  readonly epoch: number;
+  loading: boolean;
+  readonly groups: Map<string, ClassicGroup>;
+}
+
+/** A group as the oracle and the reports see it. */
+export interface GroupSummary {
+  readonly groupId: string;
+  readonly partition: number;
+  readonly state: GroupState;
+  readonly generationId: number;
+  readonly protocolName: string | null;
+  readonly leader: string | null;
+  readonly members: ReadonlyArray<{
+    readonly memberId: string;
+    readonly groupInstanceId: string | null;
+    readonly assignment: readonly TopicPartition[];
+  }>;
+  /** Committed offsets, in first-commit order. */
+  readonly committed: ReadonlyArray<TopicPartition & { readonly offset: number }>;
+  /** Producer ids with pending transactional offsets. */
+  readonly pendingProducers: readonly number[];
+}
+
+/** The group coordinator of one broker. */
+export class GroupCoordinator {
+  private partitions = new Map<number, OwnedPartition>();
+  private readonly membership: GroupMembership;
+  private readonly membershipHost: MembershipHost;
+  private memberIds = 0;
+
+  constructor(
+    private readonly settings: GroupCoordinatorSettings,
+    private readonly host: GroupCoordinatorHost,
+  ) {
+    this.membershipHost = {
+      initialRebalanceDelayMs: settings.groupInitialRebalanceDelayMs,
+      storeGroup: (group, assignments, ctx, done) =>
+        this.append(group, [group.toRecord(assignments)], null, ctx, {
+          appended: () => undefined,
+          done: (error) => done(groupStoreErrorFor(error)),
+        }),
+      isCurrent: (group) => this.isCurrent(group),
+    };
+    this.membership = new GroupMembership(this.membershipHost);
+  }
+
+  /** R6.1: the `__consumer_offsets` partition of a group. */
+  partitionFor(groupId: string): number {
+    return transactionStatePartitionFor(groupId, this.settings.offsetsTopicNumPartitions);
+  }
+
+  /** The broker crashed: every group, session and parked request is gone. */
+  onCrash(): void {
+    this.partitions = new Map();
+  }
+
+  /** This broker became leader of `__consumer_offsets-<partition>` at `epoch`: load it. */
+  onElected(partition: number, epoch: number, ctx: Ctx): void {
+    const owned = this.partitions.get(partition);
+    if (owned !== undefined && owned.epoch >= epoch) return;
+    if (owned !== undefined) this.unloadGroups(owned, ctx);
+    this.partitions.set(partition, { epoch, loading: true, groups: new Map() });
+    ctx.trace(`group coordinator loading ${CONSUMER_OFFSETS_TOPIC}-${partition} at epoch ${epoch}`);
+    ctx.setTimer(GROUP_LOG_LOAD_US, {
+      owner: 'group',
+      type: 'load',
+      partition,
+      epoch,
+    } satisfies GroupTimer);
+  }
+
+  /** This broker stopped leading `__consumer_offsets-<partition>`: its groups are dropped. */
+  onResigned(partition: number, ctx: Ctx): void {
+    const owned = this.partitions.get(partition);
+    if (owned === undefined) return;
+    this.partitions.delete(partition);
+    this.unloadGroups(owned, ctx);
+  }
+
+  onTimer(timer: GroupTimer, ctx: Ctx): void {
+    if (timer.type === 'load') return this.finishLoading(timer.partition, timer.epoch, ctx);
+    const owned = this.partitions.get(this.partitionFor(timer.groupId));
+    const group = owned?.loading === false ? owned.groups.get(timer.groupId) : undefined;
+    if (group !== undefined) this.membership.onTimer(group, timer, ctx);
+  }
+
+  /**
+   * Kafka's handleTxnCompletion: a marker of `producerId` is durable on a partition this
+   * coordinator serves; the producer's pending offsets there are committed or discarded.
+   */
+  onTxnCompletion(partition: number, producerId: number, committed: boolean): void {
+    const owned = this.partitions.get(partition);
+    if (owned === undefined || owned.loading) return;
+    for (const group of owned.groups.values()) {
+      group.offsets.completeTransaction(producerId, committed);
+    }
+  }
+
+  /** Every group this coordinator serves now (oracle, reports). */
+  groups(): GroupSummary[] {
+    const summaries: GroupSummary[] = [];
+    for (const [partition, owned] of this.partitions) {
+      if (owned.loading) continue;
+      for (const group of owned.groups.values()) summaries.push(summaryOf(group, partition));
+    }
+    return summaries;
+  }
+
+  /** Answers one group request (AddOffsetsToTxn goes to the transaction coordinator). */
+  handle(
+    request: Exclude<GroupRequest, { kind: 'AddOffsetsToTxn' }>,
+    source: NodeId,
+    ctx: Ctx,
+  ): void {
+    const { correlationId } = request;
+    const status = this.status(request.groupId);
+    switch (request.kind) {
+      case 'JoinGroup':
+        return this.onJoinGroup(request, source, ctx, status);
+      case 'SyncGroup': {
+        const group = this.loadedGroup(request.groupId);
+        const reply = (response: KafkaMessage): void =>
+          ctx.send(source, { ...response, correlationId } as KafkaMessage);
+        if (status !== 'NONE' || group === undefined) {
+          const error = status === 'NONE' ? 'UNKNOWN_MEMBER_ID' : status;
+          return reply({ kind: 'SyncGroupResponse', correlationId, error, assignment: [] });
+        }
+        return this.membership.sync(group, request, ctx, reply);
+      }
+      case 'Heartbeat':
+      case 'LeaveGroup': {
+        const group = this.loadedGroup(request.groupId);
+        let error: KafkaErrorCode = status === 'NONE' ? 'UNKNOWN_MEMBER_ID' : status;
+        if (group !== undefined && request.kind === 'Heartbeat')
+          error = this.membership.heartbeat(group, request, ctx);
+        if (group !== undefined && request.kind === 'LeaveGroup')
+          error = this.membership.leave(group, request, ctx);
+        const kind = request.kind === 'Heartbeat' ? 'HeartbeatResponse' : 'LeaveGroupResponse';
+        return ctx.send(source, { kind, correlationId, error });
+      }
+      case 'OffsetFetch':
+        if (status !== 'NONE') {
+          return ctx.send(source, {
+            kind: 'OffsetFetchResponse',
+            correlationId,
+            error: status,
+            partitions: [],
+          });
+        }
+        return ctx.send(source, fetchOffsets(this.loadedGroup(request.groupId), request));
+      case 'OffsetCommit':
+      case 'TxnOffsetCommit':
+        return this.onCommit(request, source, ctx, status);
+    }
+  }
+
+  private onJoinGroup(
+    request: Extract<GroupRequest, { kind: 'JoinGroup' }>,
+    source: NodeId,
+    ctx: Ctx,
+    status: KafkaErrorCode,
+  ): void {
+    const respond = (response: KafkaMessage): void =>
+      ctx.send(source, { ...response, correlationId: request.correlationId } as KafkaMessage);
+    if (status !== 'NONE') return respond(joinError(status, request.memberId));
+    const { sessionTimeoutMs } = request;
+    if (
+      sessionTimeoutMs < this.settings.groupMinSessionTimeoutMs ||
+      sessionTimeoutMs > this.settings.groupMaxSessionTimeoutMs
+    ) {
+      return respond(joinError('INVALID_SESSION_TIMEOUT', request.memberId));
+    }
+    let group = this.loadedGroup(request.groupId);
+    if (group === undefined) {
+      if (request.memberId !== '') return respond(joinError('UNKNOWN_MEMBER_ID', request.memberId));
+      group = this.createGroup(request.groupId);
+    }
+    joinGroup(group, { ...request, clientId: source }, ctx, {
+      membership: this.membership,
+      host: this.membershipHost,
+      newMemberId: (target, prefix) => this.newMemberId(target, prefix),
+      respond,
+    });
+  }
+
+  /** OffsetCommit, or TxnOffsetCommit after its KIP-890 verification. */
+  private onCommit(
+    request: Extract<GroupRequest, { kind: 'OffsetCommit' | 'TxnOffsetCommit' }>,
+    source: NodeId,
+    ctx: Ctx,
+    status: KafkaErrorCode,
+  ): void {
+    const { correlationId } = request;
+    const kind =
+      request.kind === 'OffsetCommit' ? 'OffsetCommitResponse' : 'TxnOffsetCommitResponse';
+    const respond = (results: OffsetCommitResults): void =>
+      ctx.send(source, { kind, correlationId, results });
+    const all = (error: KafkaErrorCode): void =>
+      respond(request.offsets.map(({ topic, partition }) => ({ topic, partition, error })));
+    if (status !== 'NONE') return all(status);
+    const host = this.offsetsHost();
+    if (request.kind === 'OffsetCommit') return commitOffsets(host, request, ctx, respond);
+    const partition = this.partitionFor(request.groupId);
+    this.host.verifyTransaction(partition, request, ctx, (error, guard) => {
+      if (error !== 'NONE') return all(offsetCommitErrorFor(error));
+      // Ownership may have changed while the transaction coordinator answered.
+      const now = this.status(request.groupId);
+      if (now !== 'NONE') return all(now);
+      commitTransactionalOffsets(host, { ...request, guard }, ctx, respond);
+    });
+  }
+
+  private offsetsHost(): OffsetsHost {
+    return {
+      membership: this.membership,
+      group: (groupId) => this.loadedGroup(groupId),
+      createGroup: (groupId) => this.createGroup(groupId),
+      appendOffsets: (group, append, ctx, callbacks) =>
+        this.append(group, append.records, append.transaction, ctx, {
+          appended: callbacks.appended,
+          done: (error) => callbacks.done(offsetCommitErrorFor(error)),
+        }),
+    };
+  }
+
+  /** Appends for a group; a reply after the partition changed hands is NOT_COORDINATOR. */
+  private append(
+    group: ClassicGroup,
+    records: readonly GroupLogRecord[],
+    transaction: OffsetsTransaction | null,
+    ctx: Ctx,
+    callbacks: {
+      appended: (baseOffsets: readonly number[]) => void;
+      done: (error: KafkaErrorCode) => void;
+    },
+  ): void {
+    const partition = this.partitionFor(group.groupId);
+    const epoch = this.partitions.get(partition)?.epoch ?? -1;
+    this.host.appendGroupLog(partition, { records, transaction }, ctx, {
+      appended: callbacks.appended,
+      done: (error) => {
+        const owned = this.partitions.get(partition);
+        if (owned === undefined || owned.epoch !== epoch) return callbacks.done('NOT_COORDINATOR');
+        callbacks.done(error);
+      },
+    });
+  }
+
+  /** NONE when this coordinator serves the group now, else the error to answer. */
+  private status(groupId: string): KafkaErrorCode {
+    const owned = this.partitions.get(this.partitionFor(groupId));
+    if (owned === undefined) return 'NOT_COORDINATOR';
+    return owned.loading ? 'COORDINATOR_LOAD_IN_PROGRESS' : 'NONE';
+  }
+
+  private loadedGroup(groupId: string): ClassicGroup | undefined {
+    const owned = this.partitions.get(this.partitionFor(groupId));
+    return owned === undefined || owned.loading ? undefined : owned.groups.get(groupId);
+  }
+
+  private createGroup(groupId: string): ClassicGroup {
+    const owned = this.partitions.get(this.partitionFor(groupId));
+    const group = new ClassicGroup(groupId);
+    if (owned !== undefined && !owned.loading) owned.groups.set(groupId, group);
+    return group;
+  }
+
+  private isCurrent(group: ClassicGroup): boolean {
+    const owned = this.partitions.get(this.partitionFor(group.groupId));
+    return owned?.loading === false && owned.groups.get(group.groupId) === group;
+  }
+
+  /** Kafka's `clientId-UUID`: here the prefix, this broker and epoch, and a counter. */
+  private newMemberId(group: ClassicGroup, prefix: string): string {
+    const epoch = this.partitions.get(this.partitionFor(group.groupId))?.epoch ?? -1;
+    this.memberIds += 1;
+    return `${prefix}-${this.host.brokerId}.${epoch}.${this.memberIds}`;
+  }
+
+  private finishLoading(partition: number, epoch: number, ctx: Ctx): void {
+    const owned = this.partitions.get(partition);
+    if (owned === undefined || !owned.loading || owned.epoch !== epoch) return;
+    const groups = loadGroups(this.host.readGroupLog(partition));
+    for (const [groupId, group] of groups) {
+      owned.groups.set(groupId, group);
+      // Kafka restarts the session of every restored member.
+      for (const member of group.members.values()) {
+        this.membership.scheduleSession(group, member, member.sessionTimeoutMs, ctx);
+      }
+    }
+    owned.loading = false;
+    ctx.trace(
+      `group coordinator loaded ${CONSUMER_OFFSETS_TOPIC}-${partition}: ${groups.size} groups`,
+    );
+  }
+
+  private unloadGroups(owned: OwnedPartition, ctx: Ctx): void {
+    for (const group of owned.groups.values()) this.membership.unload(group, ctx);
+  }
+}
+
+function summaryOf(group: ClassicGroup, partition: number): GroupSummary {
+  return {
+    groupId: group.groupId,
+    partition,
+    state: group.state,
+    generationId: group.generationId,
+    protocolName: group.protocolName,
+    leader: group.leaderId,
+    members: [...group.members.values()].map((member) => ({
+      memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId,
+      assignment: member.assignment,
+    })),
+    committed: group.offsets
+      .committedOffsets()
+      .map(({ topic, partition: index, offset }) => ({ topic, partition: index, offset })),
+    pendingProducers: group.offsets.pendingProducers(),
+  };
+}
