@@ -50,6 +50,17 @@ export {
 export type { TopicSpec } from './broker/cluster_metadata';
 export type { SendResult } from './producer/producer_batch';
 export type { ClientTransactionState, ProducerConfig } from './producer/producer_config';
-export { KafkaConsumer, type ConsumerConfig, type ConsumerTimer } from './consumer/kafka_consumer';
+export {
+  KafkaConsumer,
+  type ConsumerMetadata,
+  type ConsumerTimer,
+} from './consumer/kafka_consumer';
+export type { ConsumerConfig, ConsumerGroupMetadata } from './consumer/consumer_config';
+export {
+  ConsumerCoordinator,
+  type MemberState,
+  type RebalanceListener,
+} from './consumer/consumer_coordinator';
+export { rangeAssign, RANGE_ASSIGNOR_NAME, type AssignorMember } from './consumer/range_assignor';
 export { filterFetchedBatches, type ConsumerRecord } from './consumer/fetch_filter';
 export { KafkaAdmin, type AdminTimer, type HangingTransaction } from './admin/kafka_admin';

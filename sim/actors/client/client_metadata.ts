@@ -18,6 +18,8 @@ export type MetadataTimer =
 /** Leaders known to one client. */
 export class ClientMetadata {
   private readonly leaders = new Map<string, { leader: NodeId | null; leaderEpoch: number }>();
+  /** Every partition known, by topic (for a group leader's assignment). */
+  private readonly partitionsByTopic = new Map<string, Map<number, TopicPartition>>();
   private inFlight: number | null = null;
   private inFlightBroker: NodeId | null = null;
   private backingOff = false;
@@ -39,7 +41,20 @@ export class ClientMetadata {
         leader: state.leader as NodeId | null,
         leaderEpoch: state.leaderEpoch,
       });
+      this.remember(state);
     }
+  }
+
+  /** The known partitions of `topic`, sorted by partition number; empty when unknown. */
+  partitionsOf(topic: string): TopicPartition[] {
+    const partitions = [...(this.partitionsByTopic.get(topic)?.values() ?? [])];
+    return partitions.sort((a, b) => a.partition - b.partition);
+  }
+
+  private remember(tp: TopicPartition): void {
+    const byNumber = this.partitionsByTopic.get(tp.topic) ?? new Map<number, TopicPartition>();
+    byNumber.set(tp.partition, { topic: tp.topic, partition: tp.partition });
+    this.partitionsByTopic.set(tp.topic, byNumber);
   }
 
   /** The leader of `tp` as last known, or null when unknown or offline. */
@@ -75,6 +90,7 @@ export class ClientMetadata {
     for (const state of response.partitions) {
       const key = partitionKey(state);
       const known = this.leaders.get(key);
+      this.remember(state);
       if (known === undefined || state.leaderEpoch >= known.leaderEpoch) {
         this.leaders.set(key, {
           leader: state.leader as NodeId | null,

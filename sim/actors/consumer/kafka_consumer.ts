@@ -1,42 +1,55 @@
 /**
- * A Kafka consumer with manually assigned partitions (no group yet). `poll` fetches every
- * assigned partition once from its leader and delivers what R4.5 lets through; the position
- * moves past markers and aborted batches. A partition without a position is reset by
- * `auto.offset.reset` through ListOffsets; `endOffsets` asks ListOffsets(LATEST), which answers
- * the last stable offset under read_committed and the high watermark otherwise (R4.7).
+ * A Kafka consumer, with manually assigned partitions (`assign`) or as a member of a consumer
+ * group (`subscribe`, reference §6). `poll` fetches every assigned partition once from its leader
+ * and delivers what R4.5 lets through; the position moves past markers and aborted batches. A
+ * partition without a position takes its group's committed offset (OffsetFetch with
+ * requireStable, R6.4) and otherwise `auto.offset.reset` through ListOffsets; `endOffsets` asks
+ * ListOffsets(LATEST), which answers the last stable offset under read_committed and the high
+ * watermark otherwise (R4.7). Group membership lives in {@link ConsumerCoordinator}, commits and
+ * committed offsets in {@link OffsetCommitter}.
  */
-import type { ActorContext, NodeId } from '../../kernel';
+import { assert, type ActorContext, type NodeId } from '../../kernel';
 import type {
   FetchResponse,
-  IsolationLevel,
+  KafkaErrorCode,
   KafkaMessage,
   KafkaResponse,
   ListOffsetsResponse,
+  OffsetToCommit,
   TopicPartition,
 } from '../protocol';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, partitionKey } from '../protocol';
+import {
+  resolveConsumerConfig,
+  type ConsumerConfig,
+  type ConsumerGroupMetadata,
+  type ResolvedConsumerConfig,
+} from './consumer_config';
+import { ConsumerCoordinator, type RebalanceListener } from './consumer_coordinator';
+import { CoordinatorChannel, type GroupTimer } from './coordinator_channel';
 import { filterFetchedBatches, type ConsumerRecord } from './fetch_filter';
+import { OffsetCommitter, type CommitGeneration } from './offset_committer';
 
 type Ctx = ActorContext<KafkaMessage>;
 
-/** Consumer settings from Kafka's consumer config keys. */
-export interface ConsumerConfig {
-  /** `isolation.level`. @default 'read_uncommitted' */
-  readonly isolationLevel: IsolationLevel;
-  /** `auto.offset.reset`: where a consumer without a position starts. @default 'latest' */
-  readonly autoOffsetReset: 'earliest' | 'latest';
-  /** `request.timeout.ms`. @default 30000 */
-  readonly requestTimeoutMs: number;
-}
+/** Timers of the consumer: a fetch or ListOffsets without an answer, and the group's timers. */
+export type ConsumerTimer =
+  | { readonly owner: 'consumer'; readonly type: 'request-timeout'; readonly correlationId: number }
+  | GroupTimer;
 
-/** Timer for a request that got no answer within `request.timeout.ms`. */
-export interface ConsumerTimer {
-  readonly owner: 'consumer';
-  readonly correlationId: number;
+/** What the consumer reads from the client's metadata cache. */
+export interface ConsumerMetadata {
+  leaderOf(tp: TopicPartition): NodeId | null;
+  leaderEpochOf(tp: TopicPartition): number;
+  requestRefresh(): void;
+  /** Every broker, for FindCoordinator; needed with a `group.id`. */
+  readonly brokers?: readonly NodeId[];
+  /** The partitions of a topic, for the group leader's assignment; needed with a `group.id`. */
+  partitionsOf?(topic: string): TopicPartition[];
 }
 
 type Pending =
-  | { type: 'fetch'; timerId: number; broker: NodeId }
+  | { type: 'fetch'; timerId: number; broker: NodeId; fetchOffsets: Map<string, number> }
   | {
       type: 'offsets';
       timerId: number;
@@ -45,31 +58,102 @@ type Pending =
       timestamp: -1 | -2;
     };
 
+interface PollInProgress {
+  readonly records: ConsumerRecord[];
+  readonly callback: (records: ConsumerRecord[]) => void;
+  /** Fetches were sent: the poll ends when they are answered. */
+  fetching: boolean;
+  /** Positions were initialised once in this poll: go on with the positioned partitions. */
+  positionsTried: boolean;
+  /** Ends a poll that waits for the group or for committed offsets (`poll(timeout)`). */
+  waitToken: number | null;
+  readonly timeoutMs: number;
+}
+
 /** One consumer instance on a client node. */
 export class KafkaConsumer {
+  private readonly resolved: ResolvedConsumerConfig;
   private readonly assigned = new Map<string, TopicPartition>();
   private readonly positions = new Map<string, number>();
   private readonly highWatermarks = new Map<string, number>();
   private readonly pending = new Map<number, Pending>();
-  private pollInProgress: {
-    records: ConsumerRecord[];
-    callback: (records: ConsumerRecord[]) => void;
-  } | null = null;
+  private pollInProgress: PollInProgress | null = null;
   private correlationIds = 1;
+  private readonly channel: CoordinatorChannel | null = null;
+  private readonly membership: ConsumerCoordinator | null = null;
+  private readonly committer: OffsetCommitter | null = null;
+  private subscribed = false;
+  private closed = false;
+  /** Bumped whenever the assignment changes: late committed offsets of an old one are dropped. */
+  private assignmentEpoch = 0;
+  private positionsInFlight = false;
+  private nextAutoCommitUs: number;
 
+  /**
+   * @param config Kafka's consumer settings; a `groupId` enables `subscribe` and commits
+   * @param metadata the client's metadata cache
+   * @param options.correlationIdBase the first correlation id, so a producer on the same node
+   *   (read-process-write) never shares one with this consumer. @default 1
+   */
   constructor(
     readonly config: ConsumerConfig,
-    private readonly metadata: {
-      leaderOf(tp: TopicPartition): NodeId | null;
-      leaderEpochOf(tp: TopicPartition): number;
-      requestRefresh(): void;
-    },
+    private readonly metadata: ConsumerMetadata,
     private readonly ctx: Ctx,
-  ) {}
+    options: { readonly correlationIdBase?: number } = {},
+  ) {
+    this.correlationIds = options.correlationIdBase ?? 1;
+    this.resolved = resolveConsumerConfig(config);
+    this.nextAutoCommitUs = ctx.nowUs() + this.resolved.autoCommitIntervalMs * 1000;
+    const groupId = this.resolved.groupId;
+    if (groupId === null) return;
+    assert(metadata.brokers !== undefined, 'a consumer with a group.id needs the broker list');
+    this.channel = new CoordinatorChannel({
+      ctx,
+      brokers: metadata.brokers,
+      groupId,
+      requestTimeoutMs: this.resolved.requestTimeoutMs,
+      retryBackoffMs: this.resolved.retryBackoffMs,
+      nextCorrelationId: () => this.correlationIds++,
+    });
+    const host = { ctx, config: this.resolved, channel: this.channel };
+    this.membership = new ConsumerCoordinator({
+      ...host,
+      partitionCounts: (topics) => this.partitionCounts(topics),
+      assignment: () => this.assignment(),
+      setAssignment: (partitions) => this.setAssignment(partitions),
+      autoCommitBeforeRebalance: (done) => this.commitSync(this.consumedOffsets(), () => done()),
+      onGroupChange: () => this.continuePoll(),
+    });
+    this.committer = new OffsetCommitter({
+      ...host,
+      commitGeneration: () => this.commitGeneration(),
+      onGenerationError: (error, generationId) => {
+        if (generationId === this.membership?.generationId)
+          this.membership.resetGeneration(`OffsetCommit answered ${error}`);
+      },
+      onRebalanceError: () => this.membership?.requestRejoin('OffsetCommit rebalancing'),
+      onFatalError: (error) => this.membership?.fail(error),
+    });
+  }
 
-  /** `assign()`: the partitions this consumer reads. */
+  /** `assign()`: the partitions this consumer reads (not with `subscribe`). */
   assign(partitions: readonly TopicPartition[]): void {
+    assert(!this.subscribed, 'assign() after subscribe() (Java: IllegalStateException)');
     for (const tp of partitions) this.assigned.set(partitionKey(tp), tp);
+  }
+
+  /**
+   * `subscribe(topics, listener)`: joins the group `group.id` at the next poll and reads the
+   * partitions the group's RangeAssignor gives this member (R6.1). The listener hears every
+   * revocation and assignment (eager protocol, see {@link RebalanceListener}).
+   * @example consumer.subscribe(['input'], { onPartitionsRevoked: (tps, done) => done(),
+   *   onPartitionsAssigned: () => undefined })
+   */
+  subscribe(topics: readonly string[], listener: RebalanceListener | null = null): void {
+    assert(this.membership !== null, 'subscribe() needs a group.id (InvalidGroupIdException)');
+    assert(this.assigned.size === 0 || this.subscribed, 'subscribe() after assign()');
+    this.subscribed = true;
+    this.membership.subscribe(topics, listener);
   }
 
   /** The high watermark the leader reported in the last fetch of `tp`, or undefined. */
@@ -77,12 +161,12 @@ export class KafkaConsumer {
     return this.highWatermarks.get(partitionKey(tp));
   }
 
-  /** `position()`: the offset of the next record to fetch, or undefined before the first reset. */
+  /** `position()`: the offset of the next record to fetch, or undefined before it is known. */
   position(tp: TopicPartition): number | undefined {
     return this.positions.get(partitionKey(tp));
   }
 
-  /** Assigned partitions, in assignment order. */
+  /** `assignment()`: the partitions assigned now (empty during a group rebalance). */
   assignment(): TopicPartition[] {
     return [...this.assigned.values()];
   }
@@ -92,24 +176,85 @@ export class KafkaConsumer {
     return this.pollInProgress !== null;
   }
 
-  /** `seek()`. */
+  /** `seek(tp, offset)`: the next poll fetches `tp` from `offset`. */
   seek(tp: TopicPartition, offset: number): void {
     this.positions.set(partitionKey(tp), offset);
   }
 
-  /** One poll: resets missing positions, fetches every partition once, then calls back. */
-  poll(callback: (records: ConsumerRecord[]) => void): void {
-    if (this.pollInProgress !== null) return callback([]);
-    this.pollInProgress = { records: [], callback };
-    const unpositioned = this.assignment().filter((tp) => !this.positions.has(partitionKey(tp)));
-    if (unpositioned.length === 0) return this.sendFetches();
-    const timestamp =
-      this.config.autoOffsetReset === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP;
-    this.listOffsets(unpositioned, timestamp, (offsets) => {
-      for (const [key, offset] of offsets)
-        if (!this.positions.has(key)) this.positions.set(key, offset);
-      this.sendFetches();
-    });
+  /**
+   * `groupMetadata()`: `{groupId, generationId, memberId, groupInstanceId}` of the last completed
+   * generation, for `producer.sendOffsetsToTransaction` (KIP-447); generation -1 and member id ''
+   * before the first join and after the generation was reset.
+   */
+  groupMetadata(): ConsumerGroupMetadata {
+    assert(this.membership !== null, 'groupMetadata() needs a group.id');
+    return this.membership.groupMetadata();
+  }
+
+  /** The member's group state and completed generations (observability for tests and traces). */
+  get group(): ConsumerCoordinator | null {
+    return this.membership;
+  }
+
+  /**
+   * `commitSync(offsets)`: OffsetCommit with the current generation (-1 for a manually assigned
+   * consumer). `callback` gets NONE, or ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID /
+   * REBALANCE_IN_PROGRESS (Java's CommitFailedException), FENCED_INSTANCE_ID (fatal), or
+   * REQUEST_TIMED_OUT after `default.api.timeout.ms` of retriable errors.
+   */
+  commitSync(offsets: readonly OffsetToCommit[], callback: (error: KafkaErrorCode) => void): void {
+    assert(this.committer !== null, 'commitSync() needs a group.id');
+    this.committer.commitSync(offsets, callback);
+  }
+
+  /**
+   * `committed(partitions)`: the group's committed offsets keyed by `topic-partition` (absent:
+   * none). With requireStable it waits out pending transactional offsets; `callback` gets NONE or
+   * the error that ended it (REQUEST_TIMED_OUT after `default.api.timeout.ms`).
+   */
+  committed(
+    partitions: readonly TopicPartition[],
+    callback: (error: KafkaErrorCode, offsets: Map<string, number>) => void,
+  ): void {
+    assert(this.committer !== null, 'committed() needs a group.id');
+    const deadlineUs = this.ctx.nowUs() + this.resolved.defaultApiTimeoutMs * 1000;
+    this.committer.fetchCommitted(partitions, deadlineUs, callback);
+  }
+
+  /**
+   * `poll(timeout)`: one fetch of every assigned partition, then `callback` with the records.
+   * In a group it first joins or rejoins as needed and initialises positions; while that is not
+   * done it delivers nothing, after `timeoutMs` at the latest. @default timeoutMs 100
+   */
+  poll(callback: (records: ConsumerRecord[]) => void, timeoutMs = 100): void {
+    if (this.pollInProgress !== null || this.closed) return callback([]);
+    this.pollInProgress = {
+      records: [],
+      callback,
+      fetching: false,
+      positionsTried: false,
+      waitToken: null,
+      timeoutMs,
+    };
+    this.membership?.onPollActivity();
+    this.maybeAutoCommit();
+    this.continuePoll();
+  }
+
+  /**
+   * `close()`: with a group, auto-commits (when enabled), revokes through the listener and
+   * leaves (LeaveGroup for a dynamic member); then `callback`.
+   */
+  close(callback: () => void = () => undefined): void {
+    if (this.closed) return callback();
+    const finish = (): void => {
+      this.closed = true;
+      this.channel?.close();
+      this.finishPoll();
+      callback();
+    };
+    if (this.membership === null || !this.subscribed) return finish();
+    this.membership.close(finish);
   }
 
   /** `endOffsets()`: LSO under read_committed, HW under read_uncommitted. */
@@ -120,25 +265,30 @@ export class KafkaConsumer {
     this.listOffsets(partitions, LATEST_TIMESTAMP, callback);
   }
 
-  onResponse(response: KafkaResponse): void {
+  /** Takes a response addressed to this consumer; false when it is someone else's. */
+  onResponse(response: KafkaResponse): boolean {
+    if (this.channel?.onResponse(response) === true) return true;
     const pending = this.pending.get(response.correlationId);
-    if (pending === undefined) return;
+    if (pending === undefined) return false;
     this.pending.delete(response.correlationId);
     this.ctx.cancelTimer(pending.timerId);
     if (response.kind === 'FetchResponse' && pending.type === 'fetch')
-      this.onFetchResponse(response);
+      this.onFetchResponse(response, pending.fetchOffsets);
     else if (response.kind === 'ListOffsetsResponse' && pending.type === 'offsets')
       this.onListOffsets(response, pending.onDone);
     this.maybeFinishPoll();
+    return true;
   }
 
   onTimer(timer: ConsumerTimer): void {
+    if (timer.type !== 'request-timeout') return this.channel?.onTimer(timer);
     this.failRequest(timer.correlationId);
     this.maybeFinishPoll();
   }
 
   /** The connection to `peer` was reset: its requests end empty-handed, metadata refreshes. */
   onConnectionReset(peer: NodeId): void {
+    this.channel?.onConnectionReset(peer);
     for (const [correlationId, pending] of [...this.pending]) {
       if (pending.broker !== peer) continue;
       this.ctx.cancelTimer(pending.timerId);
@@ -146,6 +296,111 @@ export class KafkaConsumer {
       this.metadata.requestRefresh();
     }
     this.maybeFinishPoll();
+  }
+
+  /** Moves a poll on: group first, then positions, then fetches. */
+  private continuePoll(): void {
+    const poll = this.pollInProgress;
+    if (poll === null || poll.fetching) return;
+    const membership = this.membership;
+    if (membership?.state === 'FATAL') return this.finishPoll();
+    if (membership !== null && this.subscribed && !membership.ensureActiveGroup())
+      return this.waitInPoll(poll);
+    const unpositioned = this.assignment().filter((tp) => !this.positions.has(partitionKey(tp)));
+    if (unpositioned.length > 0 && !poll.positionsTried) {
+      if (this.positionsInFlight) return this.waitInPoll(poll);
+      this.positionsInFlight = true;
+      this.initPositions(unpositioned, () => {
+        this.positionsInFlight = false;
+        if (this.pollInProgress === poll) poll.positionsTried = true;
+        this.continuePoll();
+      });
+      return;
+    }
+    this.channel?.cancel(poll.waitToken);
+    poll.waitToken = null;
+    poll.fetching = true;
+    this.sendFetches();
+  }
+
+  private waitInPoll(poll: PollInProgress): void {
+    if (poll.waitToken !== null || this.channel === null) return;
+    poll.waitToken = this.channel.schedule(poll.timeoutMs * 1000, () => {
+      poll.waitToken = null;
+      if (this.pollInProgress === poll && !poll.fetching) this.finishPoll();
+    });
+  }
+
+  /** Committed offsets first (with a group.id), then `auto.offset.reset` for the rest. */
+  private initPositions(partitions: readonly TopicPartition[], done: () => void): void {
+    const epoch = this.assignmentEpoch;
+    const reset = (missing: readonly TopicPartition[]): void => {
+      if (missing.length === 0) return done();
+      const timestamp =
+        this.config.autoOffsetReset === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP;
+      this.listOffsets(missing, timestamp, (offsets) => {
+        for (const [key, offset] of offsets)
+          if (epoch === this.assignmentEpoch && !this.positions.has(key))
+            this.positions.set(key, offset);
+        done();
+      });
+    };
+    const committer = this.committer;
+    if (committer === null) return reset(partitions);
+    const deadlineUs = this.ctx.nowUs() + this.resolved.defaultApiTimeoutMs * 1000;
+    committer.fetchCommitted(partitions, deadlineUs, (error, offsets) => {
+      if (error !== 'NONE' || epoch !== this.assignmentEpoch) return done();
+      for (const [key, offset] of offsets)
+        if (!this.positions.has(key)) this.positions.set(key, offset);
+      reset(partitions.filter((tp) => !offsets.has(partitionKey(tp))));
+    });
+  }
+
+  /** Java's auto-commit in poll: the consumed positions every `auto.commit.interval.ms`. */
+  private maybeAutoCommit(): void {
+    if (!this.resolved.enableAutoCommit || this.committer === null) return;
+    if (this.ctx.nowUs() < this.nextAutoCommitUs) return;
+    if (this.subscribed && this.membership?.state !== 'STABLE') return;
+    this.nextAutoCommitUs = this.ctx.nowUs() + this.resolved.autoCommitIntervalMs * 1000;
+    this.committer.commitAsync(this.consumedOffsets());
+  }
+
+  /** The position of every assigned partition that has one: what the application consumed. */
+  private consumedOffsets(): OffsetToCommit[] {
+    return this.assignment().flatMap((tp) => {
+      const offset = this.positions.get(partitionKey(tp));
+      return offset === undefined ? [] : [{ topic: tp.topic, partition: tp.partition, offset }];
+    });
+  }
+
+  /** Java's `generationIfStable`: a subscribed member commits only while STABLE. */
+  private commitGeneration(): CommitGeneration {
+    const membership = this.membership;
+    const groupInstanceId = this.resolved.groupInstanceId;
+    if (!this.subscribed || membership === null)
+      return { error: 'NONE', generationId: -1, memberId: '', groupInstanceId };
+    if (membership.state === 'FATAL')
+      return { error: membership.fatalError ?? 'UNKNOWN_SERVER_ERROR' };
+    if (membership.state !== 'STABLE') return { error: 'REBALANCE_IN_PROGRESS' };
+    const { generationId, memberId } = membership;
+    return { error: 'NONE', generationId, memberId, groupInstanceId };
+  }
+
+  private setAssignment(partitions: readonly TopicPartition[]): void {
+    this.assignmentEpoch += 1;
+    const keys = new Set(partitions.map(partitionKey));
+    for (const key of [...this.positions.keys()]) if (!keys.has(key)) this.positions.delete(key);
+    this.assigned.clear();
+    for (const tp of partitions) this.assigned.set(partitionKey(tp), tp);
+  }
+
+  private partitionCounts(topics: readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const topic of topics) {
+      const count = this.metadata.partitionsOf?.(topic).length ?? 0;
+      if (count > 0) counts.set(topic, count);
+    }
+    return counts;
   }
 
   private failRequest(correlationId: number): void {
@@ -166,10 +421,7 @@ export class KafkaConsumer {
     if (outstanding === 0) return onDone(collected);
     for (const [leader, tps] of byLeader) {
       const correlationId = this.correlationIds++;
-      const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, {
-        owner: 'consumer',
-        correlationId,
-      } satisfies ConsumerTimer);
+      const timerId = this.setRequestTimer(correlationId);
       this.pending.set(correlationId, {
         broker: leader,
         type: 'offsets',
@@ -190,6 +442,14 @@ export class KafkaConsumer {
     }
   }
 
+  private setRequestTimer(correlationId: number): number {
+    return this.ctx.setTimer(this.config.requestTimeoutMs * 1000, {
+      owner: 'consumer',
+      type: 'request-timeout',
+      correlationId,
+    } satisfies ConsumerTimer);
+  }
+
   private onListOffsets(
     response: ListOffsetsResponse,
     onDone: (offsets: Map<string, number>) => void,
@@ -206,11 +466,11 @@ export class KafkaConsumer {
     const positioned = this.assignment().filter((tp) => this.positions.has(partitionKey(tp)));
     for (const [leader, tps] of this.groupByLeader(positioned)) {
       const correlationId = this.correlationIds++;
-      const timerId = this.ctx.setTimer(this.config.requestTimeoutMs * 1000, {
-        owner: 'consumer',
-        correlationId,
-      } satisfies ConsumerTimer);
-      this.pending.set(correlationId, { type: 'fetch', timerId, broker: leader });
+      const timerId = this.setRequestTimer(correlationId);
+      const fetchOffsets = new Map(
+        tps.map((tp) => [partitionKey(tp), this.positions.get(partitionKey(tp)) as number]),
+      );
+      this.pending.set(correlationId, { type: 'fetch', timerId, broker: leader, fetchOffsets });
       this.ctx.send(leader, {
         kind: 'Fetch',
         correlationId,
@@ -218,7 +478,7 @@ export class KafkaConsumer {
         isolationLevel: this.config.isolationLevel,
         partitions: tps.map((tp) => ({
           ...tp,
-          fetchOffset: this.positions.get(partitionKey(tp)) as number,
+          fetchOffset: fetchOffsets.get(partitionKey(tp)) as number,
           currentLeaderEpoch: this.metadata.leaderEpochOf(tp),
           lastFetchedEpoch: -1,
         })),
@@ -227,12 +487,13 @@ export class KafkaConsumer {
     this.maybeFinishPoll();
   }
 
-  private onFetchResponse(response: FetchResponse): void {
+  /** Data for a partition whose position moved since the fetch (seek, rebalance) is dropped. */
+  private onFetchResponse(response: FetchResponse, fetchOffsets: Map<string, number>): void {
     const poll = this.pollInProgress;
     for (const partition of response.partitions) {
       const key = partitionKey(partition);
       const position = this.positions.get(key);
-      if (position === undefined) continue;
+      if (position === undefined || position !== fetchOffsets.get(key)) continue;
       if (partition.error === 'OFFSET_OUT_OF_RANGE') {
         this.positions.delete(key); // reset by auto.offset.reset at the next poll
         continue;
@@ -250,8 +511,16 @@ export class KafkaConsumer {
 
   private maybeFinishPoll(): void {
     const poll = this.pollInProgress;
-    if (poll === null || this.pending.size > 0) return;
+    if (poll === null || !poll.fetching || this.pending.size > 0) return;
+    this.finishPoll();
+  }
+
+  private finishPoll(): void {
+    const poll = this.pollInProgress;
+    if (poll === null) return;
     this.pollInProgress = null;
+    this.channel?.cancel(poll.waitToken);
+    this.membership?.onPollActivity();
     poll.callback(poll.records);
   }
 

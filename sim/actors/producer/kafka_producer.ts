@@ -11,6 +11,7 @@ import type {
   KafkaMessage,
   KafkaRequest,
   KafkaResponse,
+  OffsetToCommit,
   TopicPartition,
 } from '../protocol';
 import { isRetriable, partitionKey } from '../protocol';
@@ -22,6 +23,8 @@ import {
   type ProducerConfig,
 } from './producer_config';
 import { RecordSender, type SenderTimer } from './record_sender';
+import { TxnOffsets, type OffsetsOutcome, type TxnGroupMetadata } from './txn_offsets';
+import { buildCoordinatorRequest, type CoordinatorRequestKind } from './coordinator_requests';
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -47,9 +50,6 @@ export interface ProducerMetadata {
    */
   readonly transactionVersion: number;
 }
-
-type CoordinatorRequestKind =
-  'FindCoordinator' | 'InitProducerId' | 'AddPartitionsToTxn' | 'EndTxn';
 
 /** A producer instance living on a client node. */
 export class KafkaProducer {
@@ -77,6 +77,7 @@ export class KafkaProducer {
   private pendingEnd: { committed: boolean; callback: (error: KafkaErrorCode) => void } | null =
     null;
   private pendingInit: ((error: KafkaErrorCode) => void) | null = null;
+  private readonly txnOffsets = new TxnOffsets();
 
   constructor(
     private readonly config: ProducerConfig,
@@ -155,6 +156,30 @@ export class KafkaProducer {
     this.pump();
   }
 
+  /**
+   * `sendOffsetsToTransaction(offsets, groupMetadata)` (R6.2): the input offsets become part of
+   * the transaction. `group` is the consumer's `groupMetadata()` (KIP-447: the group coordinator
+   * fences a stale generation or member), or `{groupId, generationId: -1, memberId: '',
+   * groupInstanceId: null}` for the deprecated groupId-only API. `callback` gets NONE once
+   * TxnOffsetCommit succeeded; ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID or FENCED_INSTANCE_ID
+   * (CommitFailedException) and TRANSACTION_ABORTABLE make the transaction abortable;
+   * PRODUCER_FENCED is fatal; in an error state the sticky error comes back at once (R7.3).
+   * @example producer.sendOffsetsToTransaction([{ topic: 'in', partition: 0, offset: 42 }],
+   *   consumer.groupMetadata(), (error) => ...)
+   */
+  sendOffsetsToTransaction(
+    offsets: readonly OffsetToCommit[],
+    group: TxnGroupMetadata,
+    callback: (error: KafkaErrorCode) => void,
+  ): void {
+    assert(this.transactional, 'sendOffsetsToTransaction needs a transactional.id');
+    if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR')
+      return callback(this.lastError);
+    if (this.state !== 'IN_TRANSACTION') return callback('INVALID_TXN_STATE');
+    this.txnOffsets.enqueue(offsets, group, callback, this.version2);
+    this.pump();
+  }
+
   /** `commitTransaction()`: flushes, then EndTxn(commit). */
   commitTransaction(callback: (error: KafkaErrorCode) => void): void {
     if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR')
@@ -173,6 +198,7 @@ export class KafkaProducer {
     this.transition('ABORTING_TRANSACTION');
     this.sender.failUnsent('TRANSACTION_ABORTABLE', false);
     this.pendingAdds.clear();
+    this.txnOffsets.failAll('TRANSACTION_ABORTABLE');
     this.pendingEnd = { committed: false, callback };
     this.pump();
   }
@@ -184,8 +210,7 @@ export class KafkaProducer {
     if (request !== null && request.broker === peer) {
       this.ctx.cancelTimer(request.timerId);
       this.coordinatorRequest = null;
-      this.coordinator = null;
-      if (!this.transactional) this.idempotentInitSent = false;
+      this.forgetCoordinatorOf(request.kind);
     }
     this.pump();
   }
@@ -208,8 +233,16 @@ export class KafkaProducer {
     this.ctx.cancelTimer(request.timerId);
     switch (response.kind) {
       case 'FindCoordinatorResponse':
-        if (response.error === 'NONE') this.coordinator = response.nodeId as NodeId;
-        else this.scheduleRetry(this.config.retryBackoffMs * 1000);
+        if (response.error !== 'NONE') this.scheduleRetry(this.config.retryBackoffMs * 1000);
+        else if (request.kind === 'FindGroupCoordinator')
+          this.txnOffsets.groupCoordinator = response.nodeId as NodeId;
+        else this.coordinator = response.nodeId as NodeId;
+        break;
+      case 'AddOffsetsToTxnResponse':
+        this.onOffsetsOutcome(this.txnOffsets.onAddOffsetsToTxn(response.error));
+        break;
+      case 'TxnOffsetCommitResponse':
+        this.onOffsetsOutcome(this.txnOffsets.onTxnOffsetCommit(response.results));
         break;
       case 'InitProducerIdResponse':
         this.onInitProducerIdResponse(response.error, response.producerId, response.producerEpoch);
@@ -230,11 +263,11 @@ export class KafkaProducer {
     if (timer.type === 'coordinator-retry') {
       this.retryTimerSet = false;
     } else if (timer.type === 'coordinator-timeout') {
-      if (this.coordinatorRequest?.correlationId === timer.correlationId) {
+      const request = this.coordinatorRequest;
+      if (request?.correlationId === timer.correlationId) {
         // The connection is dropped: find the coordinator again and retry.
         this.coordinatorRequest = null;
-        this.coordinator = null;
-        if (!this.transactional) this.idempotentInitSent = false;
+        this.forgetCoordinatorOf(request.kind);
       }
     } else {
       this.sender.onTimer(timer, this.ctx);
@@ -271,10 +304,11 @@ export class KafkaProducer {
     return open && this.inTransaction.has(partitionKey(tp));
   }
 
-  /** R3.17: with no partition added, EndTxn is skipped and the transaction ends locally. */
+  /** R3.17: with no partition (nor offsets) added, EndTxn is skipped: the end is local. */
   private maybeCompleteLocally(): void {
     if (this.pendingEnd === null || this.inTransaction.size > 0 || this.pendingAdds.size > 0)
       return;
+    if (this.txnOffsets.offsetsAdded || this.txnOffsets.hasWork) return;
     if (!this.sender.isIdle() || this.coordinatorRequest !== null) return;
     if (this.epochBumpRequired && !this.pendingEnd.committed) return;
     this.finishEnd('NONE');
@@ -283,68 +317,36 @@ export class KafkaProducer {
   /** Picks the next coordinator request, in Kafka's priority order (R3.17). */
   private sendCoordinatorRequest(): void {
     if (!this.transactional || this.coordinatorRequest !== null || this.retryTimerSet) return;
-    const transactionalId = this.config.transactionalId as string;
     const next = this.nextCoordinatorRequest();
     if (next === null) return;
-    if (this.coordinator === null) {
-      const broker = this.metadata.brokers[
-        this.ctx.rng.intInclusive(0, this.metadata.brokers.length - 1)
-      ] as NodeId;
-      this.sendToBroker(broker, 'FindCoordinator', {
-        kind: 'FindCoordinator',
-        correlationId: 0,
-        key: transactionalId,
-        keyType: 'transaction',
-      });
-      return;
-    }
-    const identity = {
-      transactionalId,
+    const toGroup = next === 'FindGroupCoordinator' || next === 'TxnOffsetCommit';
+    const target = toGroup ? this.txnOffsets.groupCoordinator : this.coordinator;
+    const kind = target !== null ? next : toGroup ? 'FindGroupCoordinator' : 'FindCoordinator';
+    const brokers = this.metadata.brokers;
+    const broker = target ?? (brokers[this.ctx.rng.intInclusive(0, brokers.length - 1)] as NodeId);
+    if (kind === 'EndTxn' && this.pendingEnd?.committed === true) this.commitRequested = true;
+    const request = buildCoordinatorRequest(kind, {
+      transactionalId: this.config.transactionalId as string,
       producerId: this.producerId,
       producerEpoch: this.producerEpoch,
-    };
-    switch (next) {
-      case 'InitProducerId': {
-        const bump = this.epochBumpRequired;
-        this.sendToBroker(this.coordinator, next, {
-          kind: 'InitProducerId',
-          correlationId: 0,
-          transactionalId,
-          transactionTimeoutMs: this.config.transactionTimeoutMs,
-          producerId: bump ? this.producerId : -1,
-          producerEpoch: bump ? this.producerEpoch : -1,
-        });
-        return;
-      }
-      case 'AddPartitionsToTxn':
-        this.sendToBroker(this.coordinator, next, {
-          kind: next,
-          correlationId: 0,
-          ...identity,
-          partitions: [...this.pendingAdds.values()],
-          verifyOnly: false,
-        });
-        return;
-      case 'EndTxn':
-        if (this.pendingEnd?.committed === true) this.commitRequested = true;
-        this.sendToBroker(this.coordinator, next, {
-          kind: next,
-          correlationId: 0,
-          ...identity,
-          committed: this.pendingEnd?.committed ?? false,
-          transactionVersion: this.version2 ? 2 : 0,
-        });
-        return;
-    }
+      transactionTimeoutMs: this.config.transactionTimeoutMs,
+      epochBumpRequired: this.epochBumpRequired,
+      pendingAdds: [...this.pendingAdds.values()],
+      committed: this.pendingEnd?.committed ?? false,
+      version2: this.version2,
+      offsets: this.txnOffsets.hasWork ? this.txnOffsets.head() : null,
+    });
+    this.sendToBroker(broker, kind, request);
   }
 
-  private nextCoordinatorRequest(): 'InitProducerId' | 'AddPartitionsToTxn' | 'EndTxn' | null {
+  private nextCoordinatorRequest(): CoordinatorRequestKind | null {
     if (this.state === 'INITIALIZING') return 'InitProducerId';
     const adding = this.state === 'IN_TRANSACTION' || this.state === 'COMMITTING_TRANSACTION';
     if (adding && this.pendingAdds.size > 0) return 'AddPartitionsToTxn';
+    if (adding && this.txnOffsets.hasWork) return this.txnOffsets.nextKind();
     if (this.pendingEnd === null || !this.sender.isIdle()) return null;
     if (this.state === 'COMMITTING_TRANSACTION' || this.state === 'ABORTING_TRANSACTION') {
-      if (this.inTransaction.size > 0) return 'EndTxn';
+      if (this.inTransaction.size > 0 || this.txnOffsets.offsetsAdded) return 'EndTxn';
       if (this.epochBumpRequired && this.state === 'ABORTING_TRANSACTION') {
         // TV2: an abort with the current epoch bumps it ("empty abort", R5.5).
         return this.version2 ? 'EndTxn' : 'InitProducerId';
@@ -384,6 +386,28 @@ export class KafkaProducer {
     }
     this.scheduleRetry(backoffUs);
     return true;
+  }
+
+  /** A request timed out or its connection reset: forget the coordinator it went to. */
+  private forgetCoordinatorOf(kind: CoordinatorRequestKind): void {
+    if (kind === 'TxnOffsetCommit') this.txnOffsets.groupCoordinator = null;
+    else if (kind !== 'FindGroupCoordinator') this.coordinator = null;
+    if (!this.transactional) this.idempotentInitSent = false;
+  }
+
+  private onOffsetsOutcome(outcome: OffsetsOutcome): void {
+    switch (outcome.type) {
+      case 'progress':
+        return;
+      case 'retry':
+        if (outcome.rediscover === 'group') this.txnOffsets.groupCoordinator = null;
+        if (outcome.rediscover === 'transaction') this.coordinator = null;
+        return this.scheduleRetry(this.config.retryBackoffMs * 1000);
+      case 'abortable':
+        return this.abortable(outcome.error);
+      case 'fatal':
+        return this.fatal(outcome.error);
+    }
   }
 
   private onInitProducerIdResponse(
@@ -476,6 +500,7 @@ export class KafkaProducer {
     this.pendingEnd = null;
     this.inTransaction.clear();
     this.pendingAdds.clear();
+    this.txnOffsets.reset();
     if (error === 'NONE') this.transition('READY');
     pending?.callback(error);
   }
@@ -519,6 +544,7 @@ export class KafkaProducer {
     if (this.state !== 'ABORTABLE_ERROR') this.transition('ABORTABLE_ERROR');
     this.sender.failUnsent(error, false);
     this.pendingAdds.clear();
+    this.txnOffsets.failAll(error);
     if (pending !== null && pending.committed) {
       this.pendingEnd = null;
       pending.callback(error);
@@ -530,6 +556,7 @@ export class KafkaProducer {
     this.lastError = error;
     this.transition('FATAL_ERROR');
     this.sender.failUnsent(error, true);
+    this.txnOffsets.failAll(error);
     const pendingEnd = this.pendingEnd;
     const pendingInit = this.pendingInit;
     this.pendingEnd = null;
