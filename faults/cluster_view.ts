@@ -22,6 +22,11 @@ export interface ClusterView {
    * null while that partition is offline.
    */
   coordinatorOf(transactionalId: string): string | null;
+  /**
+   * The broker coordinating consumer group `groupId` now: the leader of its
+   * `__consumer_offsets` partition, or null while that partition is offline or absent.
+   */
+  groupCoordinatorOf(groupId: string): string | null;
   /** Forces an unclean election of a partition; returns the new leader, or null if none. */
   forceUncleanElection(topic: string, partition: number): string | null;
   /**
@@ -35,6 +40,8 @@ export interface ClusterView {
 export const LEADER_REF = 'leader:';
 /** The prefix of a reference to a transactional.id's coordinator: `coordinator:orders-tx`. */
 export const COORDINATOR_REF = 'coordinator:';
+/** The prefix of a reference to a consumer group's coordinator: `group-coordinator:etl`. */
+export const GROUP_COORDINATOR_REF = 'group-coordinator:';
 
 /**
  * Splits `orders-0` into topic and partition at the last dash.
@@ -48,7 +55,8 @@ export function parseTopicPartition(text: string): { topic: string; partition: n
 
 /**
  * Resolves a node reference at fault time: a plain node name is itself; `leader:T-P` is the
- * current leader of T-P; `coordinator:ID` is the current coordinator of ID. Null when the
+ * current leader of T-P; `coordinator:ID` is the current coordinator of ID and
+ * `group-coordinator:G` the current group coordinator of G. Null when the
  * referenced broker does not exist now (the partition is offline).
  * @example resolveNode('leader:orders-0', view) // 'b2'
  */
@@ -58,5 +66,8 @@ export function resolveNode(ref: string, view: ClusterView): string | null {
     return tp === null ? null : view.leaderOf(tp.topic, tp.partition);
   }
   if (ref.startsWith(COORDINATOR_REF)) return view.coordinatorOf(ref.slice(COORDINATOR_REF.length));
+  if (ref.startsWith(GROUP_COORDINATOR_REF)) {
+    return view.groupCoordinatorOf(ref.slice(GROUP_COORDINATOR_REF.length));
+  }
   return ref;
 }

@@ -46,7 +46,10 @@ export function startFault(fault: ScriptedFault, world: FaultWorld): StartedFaul
       return { description, end: startNodeFault(fault, { sim, node }) };
     }
     case 'coordinator-failover': {
-      const node = view.coordinatorOf(fault.transactionalId);
+      const node =
+        fault.keyType === 'group'
+          ? view.groupCoordinatorOf(fault.key)
+          : view.coordinatorOf(fault.key);
       if (node === null) return skipped(fault, 'the coordinator partition is offline');
       sim.crash(nodeId(node), fault.mode);
       return {

@@ -108,10 +108,14 @@ export interface UncleanElectionFault {
   readonly atMs: number;
 }
 
-/** A crash of whichever broker coordinates `transactionalId` when the fault starts. */
+/**
+ * A crash of whichever broker coordinates `key` when the fault starts: the transaction
+ * coordinator of a transactional.id, or the group coordinator of a group.id.
+ */
 export interface CoordinatorFailoverFault {
   readonly kind: 'coordinator-failover';
-  readonly transactionalId: string;
+  readonly keyType: 'transaction' | 'group';
+  readonly key: string;
   readonly atMs: number;
   readonly forMs: number | null;
   readonly mode: 'process' | 'power-loss';
@@ -203,8 +207,9 @@ export function describeFault(fault: ScriptedFault): string {
       return `forced unclean leader election of ${fault.topic}-${fault.partition}`;
     case 'coordinator-failover':
       return (
-        `${fault.mode === 'power-loss' ? 'power loss' : 'crash'} of the coordinator of ` +
-        `${fault.transactionalId}${lasting(fault.forMs)}`
+        `${fault.mode === 'power-loss' ? 'power loss' : 'crash'} of the ` +
+        `${fault.keyType === 'group' ? 'group ' : ''}coordinator of ` +
+        `${fault.key}${lasting(fault.forMs)}`
       );
     case 'operator': {
       const where = fault.partition === null ? fault.topic : `${fault.topic}-${fault.partition}`;

@@ -61,6 +61,8 @@ export interface RandomNemesisSpec {
   readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
   /** Transactional ids a coordinator failover may pick. */
   readonly transactionalIds: readonly string[];
+  /** Group ids whose group coordinator a coordinator failover may pick. */
+  readonly groupIds: readonly string[];
 }
 
 /**
@@ -179,9 +181,12 @@ function otherFaultOf(draw: Draw): ScriptedFault | null {
       return { kind: 'unclean-election', topic, partition, atMs };
     }
     case 'coordinator-failover': {
-      if (spec.transactionalIds.length === 0) return null;
-      const transactionalId = rng.pick(spec.transactionalIds);
-      return { kind: 'coordinator-failover', transactionalId, atMs, forMs, mode: 'process' };
+      const keys = [
+        ...spec.transactionalIds.map((key) => ({ keyType: 'transaction' as const, key })),
+        ...spec.groupIds.map((key) => ({ keyType: 'group' as const, key })),
+      ];
+      if (keys.length === 0) return null;
+      return { kind: 'coordinator-failover', ...rng.pick(keys), atMs, forMs, mode: 'process' };
     }
     default:
       throw new Error(`Unexpected random fault kind: ${kind}`);

@@ -4,6 +4,7 @@
  * {@link coordinatorOf}, asked at fault time.
  */
 import {
+  CONSUMER_OFFSETS_TOPIC,
   CONTROLLER_ID,
   TRANSACTION_STATE_TOPIC,
   transactionStatePartitionFor,
@@ -31,11 +32,30 @@ export function coordinatorOf(
   return state?.leader ?? null;
 }
 
+/**
+ * The broker coordinating consumer group `groupId` now: the current leader of partition
+ * `abs(hash(groupId)) % offsets.topic.num.partitions` of `__consumer_offsets` (R6.1; the same
+ * hash as for transactional ids). Null while offline or when the topic does not exist.
+ * @example groupCoordinatorOf({ controller, offsetsNumPartitions: 50 }, 'etl') // 'b1'
+ */
+export function groupCoordinatorOf(
+  cluster: { controller: Controller; offsetsNumPartitions: number },
+  groupId: string,
+): string | null {
+  const partition = transactionStatePartitionFor(groupId, cluster.offsetsNumPartitions);
+  const state = cluster.controller
+    .partitionStates()
+    .find((tp) => tp.topic === CONSUMER_OFFSETS_TOPIC && tp.partition === partition);
+  return state?.leader ?? null;
+}
+
 /** The view of one run's cluster. */
 export function clusterViewOf(cluster: {
   controller: Controller;
   metadata: ClusterMetadata;
   numPartitions: number;
+  /** `offsets.topic.num.partitions`. */
+  offsetsNumPartitions: number;
   clients: readonly string[];
   /** The operator node, when the scenario has operator actions. */
   operator: OperatorActor | null;
@@ -50,6 +70,7 @@ export function clusterViewOf(cluster: {
       controller.partitionStates().find((tp) => tp.topic === topic && tp.partition === partition)
         ?.leader ?? null,
     coordinatorOf: (transactionalId) => coordinatorOf(cluster, transactionalId),
+    groupCoordinatorOf: (groupId) => groupCoordinatorOf(cluster, groupId),
     forceUncleanElection: (topic, partition) => controller.forceUncleanElection(topic, partition),
     runOperatorAction: (action) => cluster.operator?.run(action),
   };

@@ -206,6 +206,7 @@ function scheduleFaults(input: {
     controller: input.controller,
     metadata: input.metadata,
     numPartitions: scenario.broker.transactionStateLogNumPartitions,
+    offsetsNumPartitions: scenario.broker.offsetsTopicNumPartitions,
     clients: scenario.clients.map((client) => client.name),
     operator,
   });
@@ -219,23 +220,32 @@ function scheduleFaults(input: {
 }
 
 /**
- * The cluster at creation; `__transaction_state` exists when a client is transactional (Kafka
- * creates it at the first FindCoordinator).
+ * The cluster at creation; `__transaction_state` exists when a client is transactional and
+ * `__consumer_offsets` when a client is in a consumer group (Kafka creates each at the first
+ * FindCoordinator for it).
  */
 function clusterMetadataOf(scenario: ScenarioConfig): ClusterMetadata {
   const transactional = scenario.clients.some(
-    (client) => client.role === 'producer' && client.settings.transactionalId !== null,
+    (client) =>
+      (client.role === 'producer' && client.settings.transactionalId !== null) ||
+      client.role === 'pipeline',
   );
+  const grouped = scenario.clients.some((client) => client.role === 'pipeline');
   const broker = scenario.broker;
   const transactionStateLog = {
     numPartitions: broker.transactionStateLogNumPartitions,
     replicationFactor: broker.transactionStateLogReplicationFactor,
     minInsyncReplicas: broker.transactionStateLogMinIsr,
   };
+  const consumerOffsetsLog = {
+    numPartitions: broker.offsetsTopicNumPartitions,
+    replicationFactor: broker.offsetsTopicReplicationFactor,
+  };
   return new ClusterMetadata(
     scenario.brokers,
     scenario.topics,
     transactional ? transactionStateLog : null,
+    grouped ? consumerOffsetsLog : null,
   );
 }
 
@@ -306,6 +316,11 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
     },
     fetchBatchesMax: 64,
     transactionPartitionVerificationEnable: scenario.broker.transactionPartitionVerificationEnable,
+    group: {
+      groupInitialRebalanceDelayMs: scenario.broker.groupInitialRebalanceDelayMs,
+      groupMinSessionTimeoutMs: scenario.broker.groupMinSessionTimeoutMs,
+      groupMaxSessionTimeoutMs: scenario.broker.groupMaxSessionTimeoutMs,
+    },
   });
 }
 

@@ -13,8 +13,10 @@
  */
 import { Rng, ratio } from '../sim/kernel';
 import {
+  groupIdsOf,
   scenarioTimeoutsMs,
   type ClientConfig,
+  type ProducerSettings,
   type RandomNemesisConfig,
   type ScenarioConfig,
 } from '../scenarios';
@@ -57,21 +59,33 @@ function scaled(rng: Rng, value: number, min = 1): number {
 }
 
 function swarmClient(rng: Rng, client: ClientConfig, maxTimeoutMs: number): ClientConfig {
-  const requestTimeoutMs = scaled(rng, client.settings.requestTimeoutMs, 100);
   if (client.role === 'consumer') {
+    const requestTimeoutMs = scaled(rng, client.settings.requestTimeoutMs, 100);
     return { ...client, settings: { ...client.settings, requestTimeoutMs } };
   }
-  const settings = client.settings;
+  if (client.role === 'producer') {
+    return { ...client, settings: swarmProducer(rng, client.settings, maxTimeoutMs) };
+  }
+  // A pipeline file has one request.timeout.ms for both of its clients.
+  const producer = swarmProducer(rng, client.settings.producer, maxTimeoutMs);
+  const consumer = { ...client.settings.consumer, requestTimeoutMs: producer.requestTimeoutMs };
+  return { ...client, settings: { producer, consumer } };
+}
+
+/** A producer's timeouts and in-flight limit, drawn legal for idempotence. */
+function swarmProducer(
+  rng: Rng,
+  settings: ProducerSettings,
+  maxTimeoutMs: number,
+): ProducerSettings {
+  const requestTimeoutMs = scaled(rng, settings.requestTimeoutMs, 100);
   return {
-    ...client,
-    settings: {
-      ...settings,
-      requestTimeoutMs,
-      deliveryTimeoutMs: Math.max(requestTimeoutMs, scaled(rng, settings.deliveryTimeoutMs)),
-      retryBackoffMs: rng.intInclusive(10, 500),
-      maxInFlightRequestsPerConnection: rng.intInclusive(1, 5),
-      transactionTimeoutMs: Math.min(maxTimeoutMs, scaled(rng, settings.transactionTimeoutMs)),
-    },
+    ...settings,
+    requestTimeoutMs,
+    deliveryTimeoutMs: Math.max(requestTimeoutMs, scaled(rng, settings.deliveryTimeoutMs)),
+    retryBackoffMs: rng.intInclusive(10, 500),
+    maxInFlightRequestsPerConnection: rng.intInclusive(1, 5),
+    transactionTimeoutMs: Math.min(maxTimeoutMs, scaled(rng, settings.transactionTimeoutMs)),
   };
 }
 
@@ -86,14 +100,18 @@ function configsOf(scenario: ScenarioConfig): Record<string, number> {
     'delay.us.max': scenario.network.delayUsMax,
   };
   for (const client of scenario.clients) {
-    configs[`${client.name}.request.timeout.ms`] = client.settings.requestTimeoutMs;
-    if (client.role !== 'producer') continue;
-    configs[`${client.name}.delivery.timeout.ms`] = client.settings.deliveryTimeoutMs;
-    configs[`${client.name}.retry.backoff.ms`] = client.settings.retryBackoffMs;
+    if (client.role === 'consumer') {
+      configs[`${client.name}.request.timeout.ms`] = client.settings.requestTimeoutMs;
+      continue;
+    }
+    const settings = client.role === 'pipeline' ? client.settings.producer : client.settings;
+    configs[`${client.name}.request.timeout.ms`] = settings.requestTimeoutMs;
+    configs[`${client.name}.delivery.timeout.ms`] = settings.deliveryTimeoutMs;
+    configs[`${client.name}.retry.backoff.ms`] = settings.retryBackoffMs;
     configs[`${client.name}.max.in.flight.requests.per.connection`] =
-      client.settings.maxInFlightRequestsPerConnection;
-    if (client.settings.transactionalId !== null) {
-      configs[`${client.name}.transaction.timeout.ms`] = client.settings.transactionTimeoutMs;
+      settings.maxInFlightRequestsPerConnection;
+    if (settings.transactionalId !== null) {
+      configs[`${client.name}.transaction.timeout.ms`] = settings.transactionTimeoutMs;
     }
   }
   return configs;
@@ -133,6 +151,7 @@ function swarmNemesis(rng: Rng, scenario: ScenarioConfig): RandomNemesisConfig {
       })),
     ),
     transactionalIds,
+    groupIds: groupIdsOf(scenario.clients),
   };
 }
 

@@ -120,7 +120,9 @@ function resolveOtherFault(options: {
     case 'coordinator-failover':
       return {
         kind: 'coordinator-failover',
-        transactionalId: fault['transactional.id'],
+        ...(fault['group.id'] === undefined
+          ? { keyType: 'transaction' as const, key: fault['transactional.id'] ?? '' }
+          : { keyType: 'group' as const, key: fault['group.id'] }),
         atMs,
         forMs: fault['for.ms'] ?? null,
         mode: fault.mode,
@@ -145,7 +147,8 @@ function resolveOtherFault(options: {
 /**
  * The timeouts a timeout-aware nemesis sizes its faults around, ascending, each once:
  * transaction.timeout.ms of transactional producers, request.timeout.ms and delivery.timeout.ms
- * of producers, request.timeout.ms of consumers, replica.lag.time.max.ms and
+ * of producers, request.timeout.ms of consumers, session.timeout.ms of pipelines' group
+ * consumers, replica.lag.time.max.ms and
  * broker.session.timeout.ms.
  */
 export function scenarioTimeoutsMs(input: {
@@ -155,12 +158,17 @@ export function scenarioTimeoutsMs(input: {
 }): number[] {
   const timeouts = new Set<number>([input.replicaLagTimeMaxMs, input.brokerSessionTimeoutMs]);
   for (const client of input.clients) {
-    timeouts.add(client.settings.requestTimeoutMs);
-    if (client.role !== 'producer') continue;
-    timeouts.add(client.settings.deliveryTimeoutMs);
-    if (client.settings.transactionalId !== null) {
-      timeouts.add(client.settings.transactionTimeoutMs);
+    if (client.role === 'consumer') {
+      timeouts.add(client.settings.requestTimeoutMs);
+      continue;
     }
+    const producer = client.role === 'pipeline' ? client.settings.producer : client.settings;
+    timeouts.add(producer.requestTimeoutMs);
+    timeouts.add(producer.deliveryTimeoutMs);
+    if (producer.transactionalId !== null) timeouts.add(producer.transactionTimeoutMs);
+    const sessionTimeoutMs =
+      client.role === 'pipeline' ? client.settings.consumer.sessionTimeoutMs : undefined;
+    if (sessionTimeoutMs !== undefined) timeouts.add(sessionTimeoutMs);
   }
   return [...timeouts].sort((a, b) => a - b);
 }
@@ -201,5 +209,16 @@ export function resolveNemesis(options: {
       })),
     ),
     transactionalIds,
+    groupIds: groupIdsOf(clients),
   };
+}
+
+/** Every pipeline's group.id, once each, in client order. */
+export function groupIdsOf(clients: readonly ClientConfig[]): string[] {
+  const groupIds: string[] = [];
+  for (const client of clients) {
+    const id = client.role === 'pipeline' ? client.settings.consumer.groupId : null;
+    if (id !== null && id !== undefined && !groupIds.includes(id)) groupIds.push(id);
+  }
+  return groupIds;
 }

@@ -90,7 +90,8 @@ export const faultSchema = z.discriminatedUnion(
     section({ kind: z.literal('unclean-election'), partition: text(), 'at.ms': timing['at.ms'] }),
     section({
       kind: z.literal('coordinator-failover'),
-      'transactional.id': text(),
+      'transactional.id': text().optional(),
+      'group.id': text().optional(),
       ...openTiming,
       mode: crashMode,
     }),

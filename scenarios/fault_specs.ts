@@ -78,7 +78,10 @@ export type FaultSpec =
     })
   | (Timed & {
       readonly kind: 'coordinator-failover';
-      readonly transactionalId: string;
+      /** Whose coordinator: a transactional.id's or a group.id's (FindCoordinator keyType). */
+      readonly keyType: 'transaction' | 'group';
+      /** The transactional.id or group.id. */
+      readonly key: string;
       readonly forMs: number | null;
       readonly mode: 'process' | 'power-loss';
     })
@@ -135,4 +138,6 @@ export interface RandomNemesisConfig {
   readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
   /** Every producer's transactional.id, for coordinator failovers. */
   readonly transactionalIds: readonly string[];
+  /** Every pipeline's group.id, for group coordinator failovers. */
+  readonly groupIds: readonly string[];
 }

@@ -6,4 +6,4 @@ export { listScenarioFiles, loadScenario, parseScenario } from './loader';
 export { ScenarioInvalidError, ScenarioNotFoundError } from './errors';
 export type * from './scenario_types';
 export { faultEntryOf, scenarioMappingOf, writeScenarioYaml } from './writer';
-export { scenarioTimeoutsMs } from './fault_resolve';
+export { groupIdsOf, scenarioTimeoutsMs } from './fault_resolve';

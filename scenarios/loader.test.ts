@@ -199,6 +199,11 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
     uncleanLeaderElectionEnable: false,
     replicaLagTimeMaxMs: 30000,
     brokerSessionTimeoutMs: 9000,
+    offsetsTopicNumPartitions: 50,
+    offsetsTopicReplicationFactor: 3,
+    groupInitialRebalanceDelayMs: 3000,
+    groupMinSessionTimeoutMs: 6000,
+    groupMaxSessionTimeoutMs: 1800000,
   },
   bugs: { partitionSkipProducerEpochCheck: true, verificationGuardBeforeEpochCheck: false },
   protocol: { leaderEpochTruncation: true, highWatermarkStrictMinIsr: true, transactionVersion: 2 },
@@ -502,8 +507,8 @@ describe('parseScenario errors', () => {
   });
 
   it('reports an unknown message kind in a drop fault', () => {
-    const text = edit(BASE, '[ProduceResponse]', '[ProduceResponse, Heartbeat]');
-    const where = { line: lineOf(text, 'Heartbeat'), key: 'faults[0].messages[1]' };
+    const text = edit(BASE, '[ProduceResponse]', '[ProduceResponse, Hartbeat]');
+    const where = { line: lineOf(text, 'Hartbeat'), key: 'faults[0].messages[1]' };
     expect(expectInvalid(text, where).message).toContain('must be one of Produce, ');
   });
 

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { ScenarioInvalidError, ScenarioNotFoundError } from './errors';
 import {
   CONSUMER_DEFAULTS,
+  GROUP_DEFAULTS,
   PRODUCER_DEFAULTS,
   WORKLOAD_DEFAULTS,
   brokerNames,
@@ -25,7 +26,13 @@ import {
   type Problem,
   type ScenarioFile,
 } from './schema';
-import type { ClientConfig, ProducerSettings, ScenarioConfig } from './scenario_types';
+import type {
+  ClientConfig,
+  ConsumerSettings,
+  PipelineClient,
+  ProducerSettings,
+  ScenarioConfig,
+} from './scenario_types';
 import { resolveFault, resolveNemesis } from './fault_resolve';
 
 /** File names the directory walk picks up. */
@@ -311,6 +318,11 @@ function resolveBroker(broker: ScenarioFile['broker']): ScenarioConfig['broker']
     uncleanLeaderElectionEnable: broker['unclean.leader.election.enable'],
     replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
     brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],
+    offsetsTopicNumPartitions: broker['offsets.topic.num.partitions'],
+    offsetsTopicReplicationFactor: broker['offsets.topic.replication.factor'],
+    groupInitialRebalanceDelayMs: broker['group.initial.rebalance.delay.ms'],
+    groupMinSessionTimeoutMs: broker['group.min.session.timeout.ms'],
+    groupMaxSessionTimeoutMs: broker['group.max.session.timeout.ms'],
   };
 }
 
@@ -319,15 +331,12 @@ function resolveClient(client: ClientEntry): ClientConfig {
   const { config, workload } = client;
   const startMs = workload['start.ms'] ?? WORKLOAD_DEFAULTS.startMs;
   const topics = workload.topics;
+  if (client.role === 'pipeline') return resolvePipeline(client);
   if (client.role === 'consumer') {
     return {
       role: 'consumer',
       name: client.name,
-      settings: {
-        isolationLevel: config['isolation.level'] ?? CONSUMER_DEFAULTS.isolationLevel,
-        autoOffsetReset: config['auto.offset.reset'] ?? CONSUMER_DEFAULTS.autoOffsetReset,
-        requestTimeoutMs: config['request.timeout.ms'] ?? CONSUMER_DEFAULTS.requestTimeoutMs,
-      },
+      settings: resolveConsumerSettings(config),
       workload: {
         type: 'polls',
         startMs,
@@ -366,6 +375,51 @@ function resolveClient(client: ClientEntry): ClientConfig {
       onFenced: workload['on.fenced'] ?? 'stop',
       closeWhenDone: workload['close.when.done'] ?? false,
       topics,
+    },
+  };
+}
+
+/** Consumer config keys → settings, with Kafka's defaults. */
+function resolveConsumerSettings(config: ClientEntry['config']): ConsumerSettings {
+  return {
+    isolationLevel: config['isolation.level'] ?? CONSUMER_DEFAULTS.isolationLevel,
+    autoOffsetReset: config['auto.offset.reset'] ?? CONSUMER_DEFAULTS.autoOffsetReset,
+    requestTimeoutMs: config['request.timeout.ms'] ?? CONSUMER_DEFAULTS.requestTimeoutMs,
+  };
+}
+
+/** A pipeline entry → its producer and group consumer settings and its workload. */
+function resolvePipeline(client: ClientEntry): PipelineClient {
+  const { config, workload } = client;
+  const consumer: ConsumerSettings = {
+    ...resolveConsumerSettings(config),
+    groupId: given(config['group.id'], 'group.id'),
+    groupInstanceId: config['group.instance.id'] ?? null,
+    sessionTimeoutMs: config['session.timeout.ms'] ?? GROUP_DEFAULTS.sessionTimeoutMs,
+    heartbeatIntervalMs: config['heartbeat.interval.ms'] ?? GROUP_DEFAULTS.heartbeatIntervalMs,
+    maxPollIntervalMs: config['max.poll.interval.ms'] ?? GROUP_DEFAULTS.maxPollIntervalMs,
+    enableAutoCommit: config['enable.auto.commit'] ?? GROUP_DEFAULTS.enableAutoCommit,
+    autoCommitIntervalMs: config['auto.commit.interval.ms'] ?? GROUP_DEFAULTS.autoCommitIntervalMs,
+    requireStable: workload['require.stable'] ?? true,
+  };
+  return {
+    role: 'pipeline',
+    name: client.name,
+    settings: { producer: resolveProducerSettings(config), consumer },
+    workload: {
+      type: 'pipeline',
+      startMs: workload['start.ms'] ?? WORKLOAD_DEFAULTS.startMs,
+      topics: workload.topics,
+      outputTopic: given(workload['output.topic'], 'output.topic'),
+      pollIntervalMs: workload['poll.interval.ms'] ?? WORKLOAD_DEFAULTS.pollIntervalMs,
+      abortEvery: workload['abort.every'] ?? WORKLOAD_DEFAULTS.abortEvery,
+      offsetsCommit: workload['offsets.commit'] ?? 'transaction',
+      sendOffsetsGroupMetadata: workload['send.offsets.group.metadata'] ?? true,
+      rewindAfterAbort: workload['rewind.after.abort'] ?? true,
+      transactionalIdOnRestart: workload['transactional.id.on.restart'] ?? 'same',
+      requireStable: workload['require.stable'] ?? true,
+      onFatal: workload['on.fatal'] ?? 'restart',
+      restartDelayMs: workload['restart.delay.ms'] ?? WORKLOAD_DEFAULTS.restartDelayMs,
     },
   };
 }

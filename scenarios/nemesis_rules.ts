@@ -23,6 +23,8 @@ export interface FaultContext {
   readonly topics: ReadonlyMap<string, number>;
   /** Every producer's transactional.id. */
   readonly transactionalIds: readonly string[];
+  /** Every pipeline's group.id. */
+  readonly groupIds: readonly string[];
 }
 
 /**
@@ -31,15 +33,19 @@ export interface FaultContext {
  */
 export function faultContextOf(scenario: ScenarioFile, brokers: readonly string[]): FaultContext {
   const transactionalIds: string[] = [];
+  const groupIds: string[] = [];
   for (const client of scenario.clients) {
     const id = client.config['transactional.id'];
     if (id !== undefined && !transactionalIds.includes(id)) transactionalIds.push(id);
+    const groupId = client.config['group.id'];
+    if (groupId !== undefined && !groupIds.includes(groupId)) groupIds.push(groupId);
   }
   return {
     nodes: [...brokers, ...scenario.clients.map((client) => client.name)],
     brokers,
     topics: new Map(scenario.cluster.topics.map((topic) => [topic.name, topic.partitions])),
     transactionalIds,
+    groupIds,
   };
 }
 
@@ -55,6 +61,12 @@ export function topicPartitionProblem(text: string, context: FaultContext): stri
 /** Why `ref` names no node of the scenario, or undefined when it names one. */
 export function nodeProblem(ref: string, context: FaultContext): string | undefined {
   if (ref.startsWith('leader:')) return topicPartitionProblem(ref.slice(7), context);
+  if (ref.startsWith('group-coordinator:')) {
+    const id = ref.slice('group-coordinator:'.length);
+    if (context.groupIds.includes(id)) return undefined;
+    const known = context.groupIds.join(', ') || 'none';
+    return `unknown group.id ${id}: expected one of ${known}`;
+  }
   if (ref.startsWith('coordinator:')) {
     const id = ref.slice(12);
     if (context.transactionalIds.includes(id)) return undefined;
@@ -64,7 +76,8 @@ export function nodeProblem(ref: string, context: FaultContext): string | undefi
   if (context.nodes.includes(ref)) return undefined;
   return (
     `unknown node ${ref}: expected one of ${context.nodes.join(', ')}, ` +
-    'leader:<topic>-<partition> or coordinator:<transactional.id>'
+    'leader:<topic>-<partition>, coordinator:<transactional.id> or ' +
+    'group-coordinator:<group.id>'
   );
 }
 
@@ -104,10 +117,30 @@ export function checkFault(options: {
       return;
     }
     case 'coordinator-failover':
-      return check(`coordinator:${fault['transactional.id']}`, 'transactional.id');
+      return checkCoordinatorFailover({ fault, index, context, problems, check });
     case 'operator':
       return checkOperator({ fault, index, context, problems });
   }
+}
+
+/** A coordinator failover names exactly one of transactional.id and group.id, a known one. */
+function checkCoordinatorFailover(options: {
+  readonly fault: FaultEntry & { kind: 'coordinator-failover' };
+  readonly index: number;
+  readonly context: FaultContext;
+  readonly problems: Problem[];
+  readonly check: (ref: string | undefined, ...path: Array<string | number>) => void;
+}): void {
+  const { fault, index, problems, check } = options;
+  const transactionalId = fault['transactional.id'];
+  const groupId = fault['group.id'];
+  if ((transactionalId === undefined) === (groupId === undefined)) {
+    const detail = 'give exactly one of transactional.id and group.id';
+    problems.push({ path: ['faults', index, 'kind'], detail });
+    return;
+  }
+  if (groupId !== undefined) return check(`group-coordinator:${groupId}`, 'group.id');
+  check(`coordinator:${transactionalId}`, 'transactional.id');
 }
 
 function checkPartition(options: {

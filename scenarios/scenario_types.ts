@@ -92,8 +92,47 @@ export interface ConsumerClient {
   readonly workload: PollWorkload;
 }
 
+/** What a read-process-write pipeline instance does (see `PipelineSpec` in the workload). */
+export interface PipelineWorkload {
+  readonly type: 'pipeline';
+  readonly startMs: number;
+  /** Input topics (`topics`). */
+  readonly topics: readonly string[];
+  /** `output.topic`. */
+  readonly outputTopic: string;
+  /** `poll.interval.ms`: the wait after an empty poll. @default 100 */
+  readonly pollIntervalMs: number;
+  /** `abort.every`: every n-th transaction is aborted by the application. @default 0 */
+  readonly abortEvery: number;
+  /** `offsets.commit`. @default 'transaction' */
+  readonly offsetsCommit: 'transaction' | 'commit-sync' | 'auto-commit';
+  /** `send.offsets.group.metadata`. @default true */
+  readonly sendOffsetsGroupMetadata: boolean;
+  /** `rewind.after.abort`. @default true */
+  readonly rewindAfterAbort: boolean;
+  /** `transactional.id.on.restart`. @default 'same' */
+  readonly transactionalIdOnRestart: 'same' | 'random';
+  /** `require.stable`. @default true */
+  readonly requireStable: boolean;
+  /** `on.fatal`. @default 'restart' */
+  readonly onFatal: 'stop' | 'restart';
+  /** `restart.delay.ms`. @default 1000 */
+  readonly restartDelayMs: number;
+}
+
+/** A read-process-write pipeline instance: a group consumer and a transactional producer. */
+export interface PipelineClient {
+  readonly role: 'pipeline';
+  readonly name: string;
+  readonly settings: {
+    readonly producer: ProducerSettings;
+    readonly consumer: ConsumerSettings;
+  };
+  readonly workload: PipelineWorkload;
+}
+
 /** Any client. */
-export type ClientConfig = ProducerClient | ConsumerClient;
+export type ClientConfig = ProducerClient | ConsumerClient | PipelineClient;
 
 /** Broker settings, from Kafka's broker config keys. */
 export interface BrokerSettings {
@@ -117,6 +156,16 @@ export interface BrokerSettings {
   readonly replicaLagTimeMaxMs: number;
   /** `broker.session.timeout.ms`: a silent broker is fenced after this. @default 9000 */
   readonly brokerSessionTimeoutMs: number;
+  /** `offsets.topic.num.partitions`: places group coordinators. @default 50 */
+  readonly offsetsTopicNumPartitions: number;
+  /** `offsets.topic.replication.factor` (capped at the broker count). @default 3 */
+  readonly offsetsTopicReplicationFactor: number;
+  /** `group.initial.rebalance.delay.ms`: an empty group's first rebalance waits. @default 3000 */
+  readonly groupInitialRebalanceDelayMs: number;
+  /** `group.min.session.timeout.ms`. @default 6000 */
+  readonly groupMinSessionTimeoutMs: number;
+  /** `group.max.session.timeout.ms`. @default 1800000 */
+  readonly groupMaxSessionTimeoutMs: number;
 }
 
 /** Protocol-version switches: each defaults to current Kafka behaviour. */

@@ -12,6 +12,7 @@ import { checkFault, checkNemesis, faultContextOf } from './nemesis_rules';
 import { faultSchema, nemesisSchema } from './fault_schema';
 import { boolean, integer, list, message, oneOf, positive, section, text } from './schema_helpers';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
+import { checkPipeline } from './pipeline_rules';
 
 /** Kafka's producer defaults (reference §8); `enable.idempotence` is resolved by the loader. */
 export const PRODUCER_DEFAULTS = {
@@ -31,6 +32,16 @@ export const CONSUMER_DEFAULTS = {
   requestTimeoutMs: 30000,
 } as const;
 
+/** Kafka's consumer-group defaults (reference §6, §8): consumer keys, then broker keys. */
+export const GROUP_DEFAULTS = {
+  sessionTimeoutMs: 45000,
+  heartbeatIntervalMs: 3000,
+  maxPollIntervalMs: 300000,
+  maxPollRecords: 500,
+  enableAutoCommit: true,
+  autoCommitIntervalMs: 5000,
+} as const;
+
 /** Workload defaults, in milliseconds or counts. */
 export const WORKLOAD_DEFAULTS = {
   startMs: 0,
@@ -40,6 +51,7 @@ export const WORKLOAD_DEFAULTS = {
   transactionIntervalMs: 50,
   abortEvery: 0,
   pollIntervalMs: 100,
+  restartDelayMs: 1000,
 } as const;
 
 /** The most in-flight requests an idempotent producer may have (Kafka's constant name). */
@@ -63,6 +75,25 @@ const CONSUMER_CONFIG_KEYS: ReadonlySet<string> = new Set([
   'isolation.level',
   'auto.offset.reset',
   'request.timeout.ms',
+]);
+
+/** Consumer-group `config` keys a pipeline adds to the producer and consumer keys. */
+const GROUP_CONFIG_KEYS: ReadonlySet<string> = new Set([
+  'group.id',
+  'group.instance.id',
+  'session.timeout.ms',
+  'heartbeat.interval.ms',
+  'max.poll.interval.ms',
+  'max.poll.records',
+  'enable.auto.commit',
+  'auto.commit.interval.ms',
+]);
+
+/** The `config` keys each role takes. */
+const CONFIG_KEYS_OF_ROLE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['producer', PRODUCER_CONFIG_KEYS],
+  ['consumer', CONSUMER_CONFIG_KEYS],
+  ['pipeline', new Set([...PRODUCER_CONFIG_KEYS, ...CONSUMER_CONFIG_KEYS, ...GROUP_CONFIG_KEYS])],
 ]);
 
 /** Kafka's legal topic name characters (`Topic.validate`), at most 249 of them. */
@@ -96,6 +127,11 @@ const brokerSchema = section({
   'unclean.leader.election.enable': boolean().default(false),
   'replica.lag.time.max.ms': positive().default(30000),
   'broker.session.timeout.ms': positive().default(9000),
+  'offsets.topic.num.partitions': integer({ min: 1 }).default(50),
+  'offsets.topic.replication.factor': integer({ min: 1 }).default(3),
+  'group.initial.rebalance.delay.ms': integer({ min: 0 }).default(3000),
+  'group.min.session.timeout.ms': positive().default(6000),
+  'group.max.session.timeout.ms': positive().default(1800000),
 });
 
 const protocolSchema = section({
@@ -126,6 +162,14 @@ const clientConfigSchema = section({
   'transaction.timeout.ms': positive().optional(),
   'isolation.level': oneOf(['read_committed', 'read_uncommitted']).optional(),
   'auto.offset.reset': oneOf(['earliest', 'latest']).optional(),
+  'group.id': text().optional(),
+  'group.instance.id': text().optional(),
+  'session.timeout.ms': positive().optional(),
+  'heartbeat.interval.ms': positive().optional(),
+  'max.poll.interval.ms': positive().optional(),
+  'max.poll.records': integer({ min: 1 }).optional(),
+  'enable.auto.commit': boolean().optional(),
+  'auto.commit.interval.ms': positive().optional(),
 });
 
 const workloadSchema = section({
@@ -141,11 +185,19 @@ const workloadSchema = section({
   'close.when.done': boolean().optional(),
   sends: integer({ min: 1 }).optional(),
   'poll.interval.ms': integer({ min: 1 }).optional(),
+  'output.topic': text().optional(),
+  'offsets.commit': oneOf(['transaction', 'commit-sync', 'auto-commit']).optional(),
+  'send.offsets.group.metadata': boolean().optional(),
+  'rewind.after.abort': boolean().optional(),
+  'transactional.id.on.restart': oneOf(['same', 'random']).optional(),
+  'require.stable': boolean().optional(),
+  'on.fatal': oneOf(['stop', 'restart']).optional(),
+  'restart.delay.ms': integer({ min: 0 }).optional(),
 });
 
 const clientSchema = section({
   name: text().regex(CLIENT_NAME, message('must be made of the characters A-Z a-z 0-9 _ . -')),
-  role: oneOf(['producer', 'consumer']),
+  role: oneOf(['producer', 'consumer', 'pipeline']),
   config: clientConfigSchema.prefault({}),
   workload: workloadSchema,
 });
@@ -265,7 +317,7 @@ export function idempotenceConflict(
 }
 
 /** What a client's application does, which decides its allowed workload keys. */
-export type WorkloadKind = 'transactions' | 'sends' | 'polls';
+export type WorkloadKind = 'transactions' | 'sends' | 'polls' | 'pipeline';
 
 /**
  * The workload kind of a client: from its role and whether it has a `transactional.id`.
@@ -277,6 +329,7 @@ export type WorkloadKind = 'transactions' | 'sends' | 'polls';
  */
 export function workloadKindOf(client: ClientEntry): WorkloadKind {
   if (client.role === 'consumer') return 'polls';
+  if (client.role === 'pipeline') return 'pipeline';
   return client.config['transactional.id'] === undefined ? 'sends' : 'transactions';
 }
 
@@ -308,6 +361,26 @@ const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly str
     },
   ],
   ['polls', { who: 'a consumer', keys: ['start.ms', 'topics', 'poll.interval.ms'] }],
+  [
+    'pipeline',
+    {
+      who: 'a read-process-write pipeline',
+      keys: [
+        'start.ms',
+        'topics',
+        'output.topic',
+        'poll.interval.ms',
+        'abort.every',
+        'offsets.commit',
+        'send.offsets.group.metadata',
+        'rewind.after.abort',
+        'transactional.id.on.restart',
+        'require.stable',
+        'on.fatal',
+        'restart.delay.ms',
+      ],
+    },
+  ],
 ]);
 
 /**
@@ -402,11 +475,15 @@ function checkClient(options: {
   readonly problems: Problem[];
 }): void {
   const { client, index, topicNames, problems } = options;
-  const configKeys = client.role === 'producer' ? PRODUCER_CONFIG_KEYS : CONSUMER_CONFIG_KEYS;
-  const other = client.role === 'producer' ? 'consumer' : 'producer';
+  const configKeys = CONFIG_KEYS_OF_ROLE.get(client.role) ?? new Set<string>();
   for (const key of givenKeys(client.config)) {
     if (configKeys.has(key)) continue;
-    const detail = `is a ${other} key: client ${client.name} is a ${client.role}`;
+    const owner = GROUP_CONFIG_KEYS.has(key)
+      ? 'a consumer-group key (pipelines only)'
+      : PRODUCER_CONFIG_KEYS.has(key)
+        ? 'a producer key'
+        : 'a consumer key';
+    const detail = `is ${owner}: client ${client.name} is a ${client.role}`;
     problems.push({ path: ['clients', index, 'config', key], detail });
   }
   const kind = workloadKindOf(client);
@@ -417,7 +494,8 @@ function checkClient(options: {
     const detail = `is not valid for ${allowed.who}: its keys are ${allowed.keys.join(', ')}`;
     problems.push({ path: ['clients', index, 'workload', key], detail });
   }
-  const required = kind === 'polls' ? undefined : kind;
+  const required =
+    kind === 'polls' ? undefined : kind === 'pipeline' ? ('output.topic' as const) : kind;
   if (required !== undefined && client.workload[required] === undefined) {
     const detail = `is required for ${allowed.who}`;
     problems.push({ path: ['clients', index, 'workload', required], detail });
@@ -427,7 +505,8 @@ function checkClient(options: {
     const detail = `unknown topic ${topic}: expected one of ${[...topicNames].join(', ')}`;
     problems.push({ path: ['clients', index, 'workload', 'topics', position], detail });
   });
-  if (client.role === 'producer') checkIdempotence({ client, index, problems });
+  if (client.role !== 'consumer') checkIdempotence({ client, index, problems });
+  if (client.role === 'pipeline') checkPipeline({ client, index, topicNames, problems });
 }
 
 /** Kafka's idempotence coupling (R2.11): the cases where KafkaProducer throws. */

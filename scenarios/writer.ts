@@ -7,7 +7,10 @@
 import { stringify } from 'yaml';
 import type {
   ClientConfig,
+  ConsumerSettings,
   FaultSpec,
+  PipelineClient,
+  ProducerSettings,
   RandomNemesisConfig,
   ScenarioConfig,
 } from './scenario_types';
@@ -24,26 +27,9 @@ function probabilityOf(ratio: { numerator: number; denominator: number }): numbe
   return ratio.numerator / ratio.denominator;
 }
 
-function clientOf(client: ClientConfig): Mapping {
-  if (client.role === 'consumer') {
-    const { settings, workload } = client;
-    return {
-      name: client.name,
-      role: 'consumer',
-      config: {
-        'isolation.level': settings.isolationLevel,
-        'auto.offset.reset': settings.autoOffsetReset,
-        'request.timeout.ms': settings.requestTimeoutMs,
-      },
-      workload: {
-        'start.ms': workload.startMs,
-        topics: [...workload.topics],
-        'poll.interval.ms': workload.pollIntervalMs,
-      },
-    };
-  }
-  const { settings, workload } = client;
-  const config = defined({
+/** A producer's settings as `config` keys. */
+function producerConfigOf(settings: ProducerSettings): Mapping {
+  return defined({
     'transactional.id': settings.transactionalId ?? undefined,
     'enable.idempotence': settings.enableIdempotence,
     acks: settings.acks === -1 ? 'all' : settings.acks,
@@ -54,6 +40,68 @@ function clientOf(client: ClientConfig): Mapping {
     'retry.backoff.ms': settings.retryBackoffMs,
     'transaction.timeout.ms': settings.transactionTimeoutMs,
   });
+}
+
+/** A consumer's settings as `config` keys, group keys included when set. */
+function consumerConfigOf(settings: ConsumerSettings): Mapping {
+  return defined({
+    'isolation.level': settings.isolationLevel,
+    'auto.offset.reset': settings.autoOffsetReset,
+    'request.timeout.ms': settings.requestTimeoutMs,
+    'group.id': settings.groupId ?? undefined,
+    'group.instance.id': settings.groupInstanceId ?? undefined,
+    'session.timeout.ms': settings.sessionTimeoutMs,
+    'heartbeat.interval.ms': settings.heartbeatIntervalMs,
+    'max.poll.interval.ms': settings.maxPollIntervalMs,
+    'enable.auto.commit': settings.enableAutoCommit,
+    'auto.commit.interval.ms': settings.autoCommitIntervalMs,
+  });
+}
+
+/** A pipeline entry: both clients' keys (request.timeout.ms is the producer's) and its loop. */
+function pipelineOf(client: PipelineClient): Mapping {
+  const { workload } = client;
+  return {
+    name: client.name,
+    role: 'pipeline',
+    config: {
+      ...consumerConfigOf(client.settings.consumer),
+      ...producerConfigOf(client.settings.producer),
+    },
+    workload: {
+      'start.ms': workload.startMs,
+      topics: [...workload.topics],
+      'output.topic': workload.outputTopic,
+      'poll.interval.ms': workload.pollIntervalMs,
+      'abort.every': workload.abortEvery,
+      'offsets.commit': workload.offsetsCommit,
+      'send.offsets.group.metadata': workload.sendOffsetsGroupMetadata,
+      'rewind.after.abort': workload.rewindAfterAbort,
+      'transactional.id.on.restart': workload.transactionalIdOnRestart,
+      'require.stable': workload.requireStable,
+      'on.fatal': workload.onFatal,
+      'restart.delay.ms': workload.restartDelayMs,
+    },
+  };
+}
+
+function clientOf(client: ClientConfig): Mapping {
+  if (client.role === 'pipeline') return pipelineOf(client);
+  if (client.role === 'consumer') {
+    const { settings, workload } = client;
+    return {
+      name: client.name,
+      role: 'consumer',
+      config: consumerConfigOf(settings),
+      workload: {
+        'start.ms': workload.startMs,
+        topics: [...workload.topics],
+        'poll.interval.ms': workload.pollIntervalMs,
+      },
+    };
+  }
+  const { settings, workload } = client;
+  const config = producerConfigOf(settings);
   const common = { 'start.ms': workload.startMs, topics: [...workload.topics] };
   const work =
     workload.type === 'sends'
@@ -147,7 +195,7 @@ function otherFaultEntryOf(fault: FaultSpec): Mapping {
     case 'coordinator-failover':
       return defined({
         kind: 'coordinator-failover',
-        'transactional.id': fault.transactionalId,
+        [fault.keyType === 'group' ? 'group.id' : 'transactional.id']: fault.key,
         ...at,
         'for.ms': fault.forMs ?? undefined,
         mode: fault.mode,
@@ -204,6 +252,11 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'unclean.leader.election.enable': broker.uncleanLeaderElectionEnable,
       'replica.lag.time.max.ms': broker.replicaLagTimeMaxMs,
       'broker.session.timeout.ms': broker.brokerSessionTimeoutMs,
+      'offsets.topic.num.partitions': broker.offsetsTopicNumPartitions,
+      'offsets.topic.replication.factor': broker.offsetsTopicReplicationFactor,
+      'group.initial.rebalance.delay.ms': broker.groupInitialRebalanceDelayMs,
+      'group.min.session.timeout.ms': broker.groupMinSessionTimeoutMs,
+      'group.max.session.timeout.ms': broker.groupMaxSessionTimeoutMs,
       'transaction.state.log.replication.factor': broker.transactionStateLogReplicationFactor,
       'transaction.state.log.min.isr': broker.transactionStateLogMinIsr,
       'transaction.partition.verification.enable': broker.transactionPartitionVerificationEnable,

@@ -247,7 +247,8 @@ function indexOfProcessTxn(context: CheckContext, writer: PipelineWriter | undef
 }
 
 function describeInput(input: DeliveredRecord): string {
-  return `${topicPartitionName(input.topic, input.partition)} offset ${input.offset} (value ${input.value})`;
+  const where = topicPartitionName(input.topic, input.partition);
+  return `${where} offset ${input.offset} (value ${input.value})`;
 }
 
 function describeWriter(writer: PipelineWriter): string {

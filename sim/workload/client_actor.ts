@@ -1,14 +1,16 @@
 /**
- * A client node: one application (transactional producer, plain producer, or consumer) with its
- * Kafka client. It routes responses and timers to the client and the application. A crash of
- * the node kills the application: its open operations end as `info`, and on restart a new
- * instance starts from scratch (a transactional one calls initTransactions again).
+ * A client node: one application (transactional producer, plain producer, consumer, or a
+ * read-process-write pipeline with both) with its Kafka clients. It routes responses and timers
+ * to the clients and the application. A crash of the node kills the application: its open
+ * operations end as `info`, and on restart a new instance starts from scratch (a transactional
+ * one calls initTransactions again, a group member joins again).
  */
 import type { Actor, ActorContext, ConnectionReset, CrashMode, Envelope } from '../kernel';
 import type { ClusterMetadata, KafkaMessage, KafkaResponse, TopicPartition } from '../actors';
 import { ClientMetadata, KafkaConsumer, KafkaProducer, type MetadataTimer } from '../actors';
 import type { HistoryRecorder } from '../history';
 import { HistoryWriter } from './history_writer';
+import { PipelineApp, type PipelineClients } from './pipeline_app';
 import { FinalReader, PollsApp } from './polls_app';
 import { ProcessPool } from './process_pool';
 import { SendsApp } from './sends_app';
@@ -30,7 +32,7 @@ export interface ClientDeps {
   readonly transactionVersion: number;
 }
 
-type App = TransactionsApp | SendsApp | PollsApp;
+type App = TransactionsApp | SendsApp | PollsApp | PipelineApp;
 
 /** Correlation ids each producer instance may use before the next instance's range begins. */
 const PRODUCER_CORRELATION_IDS_PER_INSTANCE = 100_000_000;
@@ -45,6 +47,8 @@ export class ClientActor implements Actor<KafkaMessage> {
   private readonly writer: HistoryWriter;
   /** Producer instances created so far (restarts after fencing start a new one). */
   private producerGenerations = 0;
+  /** Pipeline instances created so far; timers of earlier ones are dropped. */
+  private pipelineInstances = 0;
 
   constructor(
     private readonly spec: ClientSpec,
@@ -95,18 +99,23 @@ export class ClientActor implements Actor<KafkaMessage> {
 
   onStart(ctx: Ctx): void {
     const partitions = this.partitions();
+    const spec = this.spec;
+    const producerSettings = spec.role === 'pipeline' ? spec.settings.producer : spec.settings;
     const metadata = newClientMetadata(this.deps, ctx, {
-      requestTimeoutMs: this.spec.settings.requestTimeoutMs,
-      retryBackoffMs: this.spec.role === 'producer' ? this.spec.settings.retryBackoffMs : 100,
+      requestTimeoutMs: producerSettings.requestTimeoutMs,
+      retryBackoffMs: 'retryBackoffMs' in producerSettings ? producerSettings.retryBackoffMs : 100,
     });
     this.clientMetadata = metadata;
-    if (this.spec.role === 'producer') {
-      const producer = new KafkaProducer(this.spec.settings, metadata, ctx);
+    if (spec.role === 'pipeline') {
+      this.pipelineInstances = 0;
+      this.app = this.newPipelineApp(spec, metadata, ctx);
+    } else if (spec.role === 'producer') {
+      const producer = new KafkaProducer(spec.settings, metadata, ctx);
       metadata.onUpdate = () => producer.onMetadataUpdate();
       const restart = (): KafkaProducer => this.restartProducer(metadata, ctx);
       const appDeps = { ...this.deps, writer: this.writer, partitions, ctx, restart };
-      const workload = this.spec.workload;
-      const transactionalId = this.spec.settings.transactionalId;
+      const workload = spec.workload;
+      const transactionalId = spec.settings.transactionalId;
       this.producer = producer;
       this.app =
         workload.type === 'transactions'
@@ -117,9 +126,9 @@ export class ClientActor implements Actor<KafkaMessage> {
             )
           : new SendsApp(workload, producer, appDeps);
     } else {
-      const consumer = new KafkaConsumer(this.spec.settings, metadata, ctx);
+      const consumer = new KafkaConsumer(spec.settings, metadata, ctx);
       this.consumer = consumer;
-      this.app = new PollsApp(this.spec.workload, consumer, {
+      this.app = new PollsApp(spec.workload, consumer, {
         ...this.deps,
         writer: this.writer,
         partitions,
@@ -153,8 +162,56 @@ export class ClientActor implements Actor<KafkaMessage> {
     return producer;
   }
 
+  /** A pipeline application and its first instance's clients. */
+  private newPipelineApp(
+    spec: Extract<ClientSpec, { role: 'pipeline' }>,
+    metadata: ClientMetadata,
+    ctx: Ctx,
+  ): PipelineApp {
+    const newClients = (transactionalId: string): PipelineClients =>
+      this.newPipelineClients(spec, transactionalId, metadata, ctx);
+    const outputPartitions = this.deps.metadata.partitionsOf(spec.workload.outputTopic).length;
+    const transactionalId = spec.settings.producer.transactionalId ?? '';
+    const appDeps = { ...this.deps, writer: this.writer, ctx, newClients, outputPartitions };
+    return new PipelineApp({ ...spec.workload, transactionalId }, appDeps);
+  }
+
+  /**
+   * The clients of pipeline instance n: correlation ids in ranges of their own (the producer's
+   * from 2n·10^8, the consumer's from (2n+1)·10^8) and timers tagged with n, so nothing of an
+   * earlier instance reaches them.
+   */
+  private newPipelineClients(
+    spec: Extract<ClientSpec, { role: 'pipeline' }>,
+    transactionalId: string,
+    metadata: ClientMetadata,
+    ctx: Ctx,
+  ): PipelineClients {
+    this.pipelineInstances += 1;
+    const instance = this.pipelineInstances;
+    const tagged: Ctx = {
+      ...ctx,
+      setTimer: (delayUs, payload) =>
+        ctx.setTimer(delayUs, { owner: 'pipeline-instance', instance, payload }),
+    };
+    const base = 2 * (instance - 1) * PRODUCER_CORRELATION_IDS_PER_INSTANCE + 1;
+    const settings = { ...spec.settings.producer, transactionalId };
+    const producer = new KafkaProducer(settings, metadata, tagged, base);
+    const consumer = new KafkaConsumer(
+      { ...spec.settings.consumer, requireStable: spec.workload.requireStable },
+      metadata,
+      tagged,
+      { correlationIdBase: base + PRODUCER_CORRELATION_IDS_PER_INSTANCE },
+    );
+    metadata.onUpdate = () => producer.onMetadataUpdate();
+    this.producer = producer;
+    this.consumer = consumer;
+    return { producer, consumer };
+  }
+
   onCrash(_mode: CrashMode): void {
     this.producerGenerations = 0;
+    this.pipelineInstances = 0;
     this.processes.retireAll();
     this.clientMetadata = null;
     this.producer = null;
@@ -169,9 +226,7 @@ export class ClientActor implements Actor<KafkaMessage> {
       this.producer?.onConnectionReset(message.peer);
       this.consumer?.onConnectionReset(message.peer);
     } else if (message.kind === 'MetadataResponse') this.clientMetadata?.onResponse(message);
-    else if (message.kind === 'FetchResponse' || message.kind === 'ListOffsetsResponse')
-      this.consumer?.onResponse(message);
-    else this.producer?.onResponse(message);
+    else if (this.consumer?.onResponse(message) !== true) this.producer?.onResponse(message);
   }
 
   onTimer(payload: unknown): void {
@@ -182,6 +237,14 @@ export class ClientActor implements Actor<KafkaMessage> {
       const appTimer = payload as AppTimer;
       if (appTimer.type === 'start') this.app?.start();
       else this.app?.onTimer(appTimer);
+    } else if (timer.owner === 'pipeline-instance') {
+      const tagged = payload as { instance: number; payload: { owner: string } };
+      if (tagged.instance !== this.pipelineInstances) return;
+      if (tagged.payload.owner === 'consumer') {
+        this.consumer?.onTimer(tagged.payload as Parameters<KafkaConsumer['onTimer']>[0]);
+      } else {
+        this.producer?.onTimer(tagged.payload as Parameters<KafkaProducer['onTimer']>[0]);
+      }
     } else if (timer.owner === 'producer-generation') {
       const tagged = payload as { generation: number; payload: unknown };
       if (tagged.generation !== this.producerGenerations) return;

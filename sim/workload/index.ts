@@ -2,6 +2,7 @@
 export { ClientActor, FinalReaderActor, type ClientDeps } from './client_actor';
 export type {
   ClientSpec,
+  PipelineSpec,
   PollsSpec,
   SendsSpec,
   TransactionsSpec,

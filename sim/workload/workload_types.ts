@@ -48,6 +48,54 @@ export interface PollsSpec {
   readonly topics: readonly string[];
 }
 
+/**
+ * A read-process-write pipeline instance (reference R6.5): a consumer in group `group.id`
+ * subscribed to `topics`, and a transactional producer writing one output record per input
+ * record to `outputTopic` (same partition number modulo the output's partitions), one
+ * transaction per poll, committing the input offsets in the transaction. The remaining fields
+ * are client-policy switches for the misuse Kafka documents; the defaults are the correct loop.
+ */
+export interface PipelineSpec {
+  readonly type: 'pipeline';
+  readonly startMs: number;
+  /** Input topics the consumer subscribes to. */
+  readonly topics: readonly string[];
+  /** `output.topic`. */
+  readonly outputTopic: string;
+  /** How long the loop waits after a poll that returned nothing (`poll.interval.ms`). */
+  readonly pollIntervalMs: number;
+  /** Every n-th transaction is aborted by the application; 0 never (`abort.every`). */
+  readonly abortEvery: number;
+  /**
+   * `offsets.commit`: `transaction` (sendOffsetsToTransaction, the correct loop), `commit-sync`
+   * (consumer.commitSync after the commit: offsets outside the transaction), `auto-commit`
+   * (no explicit commit; enable.auto.commit commits positions). @default 'transaction'
+   */
+  readonly offsetsCommit: 'transaction' | 'commit-sync' | 'auto-commit';
+  /**
+   * `send.offsets.group.metadata`: pass consumer.groupMetadata() (KIP-447) or only the group id
+   * (the deprecated overload: generation -1, no member id). @default true
+   */
+  readonly sendOffsetsGroupMetadata: boolean;
+  /** `rewind.after.abort`: seek every assigned partition to its committed offset. @default true */
+  readonly rewindAfterAbort: boolean;
+  /**
+   * `transactional.id.on.restart`: `same` keeps the configured id, `random` appends a fresh
+   * suffix at every restart (BUG-18). @default 'same'
+   */
+  readonly transactionalIdOnRestart: 'same' | 'random';
+  /**
+   * `require.stable`: whether the consumer's OffsetFetch asks for stable offsets (KIP-447; the
+   * Java consumer always does since 2.5). False models an older client or the Admin API
+   * default (BUG-19). @default true
+   */
+  readonly requireStable: boolean;
+  /** `on.fatal`: `restart` starts a new instance after a fatal error, `stop` ends it. */
+  readonly onFatal: 'stop' | 'restart';
+  /** `restart.delay.ms`: how long a restart takes. @default 1000 */
+  readonly restartDelayMs: number;
+}
+
 /** One client of the scenario. */
 export type ClientSpec =
   | {
@@ -61,6 +109,12 @@ export type ClientSpec =
       readonly name: string;
       readonly settings: ConsumerConfig;
       readonly workload: PollsSpec;
+    }
+  | {
+      readonly role: 'pipeline';
+      readonly name: string;
+      readonly settings: { readonly producer: ProducerConfig; readonly consumer: ConsumerConfig };
+      readonly workload: PipelineSpec;
     };
 
 /** Shared by every client: the phase of the run, set by the runner. */

@@ -132,7 +132,7 @@ describe('eos-violation', () => {
     expect(anomaly?.message).toContain('in-0 offset 0 (value 100) of group g has 2 committed');
   });
 
-  it('reports an input skipped below the committed offset and the transaction that passed it', () => {
+  it('reports an input skipped below the committed offset and the transaction past it', () => {
     const result = check([
       pipelineTxn({
         client: 'P1',

@@ -50,6 +50,7 @@ const VIEW: ClusterView = {
   controller: 'controller',
   leaderOf: (topic, partition) => (topic === 'orders' && partition === 0 ? 'b2' : null),
   coordinatorOf: () => 'b3',
+  groupCoordinatorOf: (groupId) => (groupId === 'etl' ? 'b1' : null),
   forceUncleanElection: () => 'b2',
   runOperatorAction: () => undefined,
 };
@@ -255,7 +256,14 @@ describe('references and the history', () => {
   it('resolves leader: and coordinator: when the fault starts and records it', () => {
     const faults: ScriptedFault[] = [
       { kind: 'pause', target: 'leader:orders-0', atMs: 1, forMs: 2 },
-      { kind: 'coordinator-failover', transactionalId: 'tx', atMs: 1, forMs: 2, mode: 'process' },
+      {
+        kind: 'coordinator-failover',
+        keyType: 'transaction',
+        key: 'tx',
+        atMs: 1,
+        forMs: 2,
+        mode: 'process',
+      },
       { kind: 'unclean-election', topic: 'orders', partition: 0, atMs: 4 },
       { kind: 'pause', target: 'leader:orders-1', atMs: 5, forMs: 2 },
     ];
@@ -278,6 +286,33 @@ describe('references and the history', () => {
       '4000 end forced unclean leader election of orders-0: b2 elected',
       `5000 start ${skipped}`,
       `5000 end ${skipped}`,
+    ]);
+  });
+
+  it('resolves group-coordinator: and crashes the group coordinator of a group.id', () => {
+    const faults: ScriptedFault[] = [
+      { kind: 'pause', target: 'group-coordinator:etl', atMs: 1, forMs: 2 },
+      {
+        kind: 'coordinator-failover',
+        keyType: 'group',
+        key: 'etl',
+        atMs: 4,
+        forMs: 2,
+        mode: 'process',
+      },
+    ];
+    const { sim, recorder } = world(faults);
+    sim.runUntil(1 * MS);
+    expect(sim.status(nodeId('b1'))).toBe('paused');
+    sim.runUntil(4 * MS);
+    expect(sim.status(nodeId('b1'))).toBe('crashed');
+    sim.runUntil(20 * MS);
+    const starts = recorder.history
+      .filter((op) => op.f === 'nemesis' && op.value.phase === 'start')
+      .map((op) => (op.f === 'nemesis' ? op.value.description : ''));
+    expect(starts).toEqual([
+      'GC pause of group-coordinator:etl for 2 ms (group-coordinator:etl = b1)',
+      'crash of the group coordinator of etl for 2 ms (b1)',
     ]);
   });
 });

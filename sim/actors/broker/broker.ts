@@ -4,9 +4,9 @@
  * Metadata, answers FindCoordinator for anyone, hosts a transaction coordinator for the
  * `__transaction_state` partitions it leads and a group coordinator for the `__consumer_offsets`
  * partitions it leads, verifies transactional writes with the coordinator (KIP-890), and appends
- * WriteTxnMarkers as leader (telling the group coordinator of markers on its partitions). Logs survive a process crash; producer and
- * transaction state are rebuilt from them on restart, and a power loss also drops the unflushed
- * tail.
+ * WriteTxnMarkers as leader (telling the group coordinator of markers on its partitions). Logs
+ * survive a process crash; producer and transaction state are rebuilt from them on restart, and a
+ * power loss also drops the unflushed tail.
  */
 import type { Actor, ActorContext, CrashMode, Envelope, NodeId } from '../../kernel';
 import type {

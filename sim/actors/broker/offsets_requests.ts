@@ -94,7 +94,7 @@ export function verifyOffsetsTransaction(
   const verification: VerificationRequest = {
     ...tp,
     transactionalId: request.transactionalId,
-    transactionVersion: request.transactionVersion ?? 0,
+    transactionVersion: request.transactionVersion,
     batch: { producerId, producerEpoch },
   };
   const coordinator = broker.transactionCoordinatorOf(request.transactionalId);

@@ -77,6 +77,7 @@ export function buildCoordinatorRequest(
         memberId: group?.memberId ?? '',
         groupInstanceId: group?.groupInstanceId ?? null,
         offsets: inputs.offsets?.offsets ?? [],
+        transactionVersion: inputs.version2 ? 2 : 0,
       };
     case 'EndTxn':
       return {

@@ -200,9 +200,9 @@ export interface TxnOffsetCommitRequest {
   /**
    * The producer's transaction version: 2 (TxnOffsetCommit v5+, KIP-890 part 2) sends no
    * AddOffsetsToTxn, so the group coordinator's broker adds the `__consumer_offsets` partition
-   * to the transaction itself; below 2 it only verifies the partition is in it. @default 0
+   * to the transaction itself; below 2 it only verifies the partition is in it.
    */
-  readonly transactionVersion?: number;
+  readonly transactionVersion: number;
 }
 
 export interface TxnOffsetCommitResponse {
