@@ -8,9 +8,10 @@
  * producer fenced for good (`on.fenced: stop`) is not expected to make progress and is only
  * noted. What did not converge is named: producers without progress with their count of
  * fencing errors, partitions whose last stable offset stays below the high watermark, consumers
- * behind.
+ * behind. A read-process-write pipeline keeps processing during the probe; its group's committed
+ * offsets must reach the last stable offset of every input partition.
  */
-import { partitionKey, type Broker, type Controller } from '../sim/actors';
+import { CONSUMER_OFFSETS_TOPIC, partitionKey, type Broker, type Controller } from '../sim/actors';
 import type { Simulation } from '../sim/kernel';
 import type { History } from '../sim/history';
 import type { ClientActor } from '../sim/workload';
@@ -90,6 +91,53 @@ function consumersBehind(world: LivenessWorld): string[] {
   return behind;
 }
 
+/**
+ * Groups of pipelines whose committed offset on an input partition is below that partition's
+ * last stable offset, read at the broker leading the group's `__consumer_offsets` partition.
+ */
+function pipelinesBehind(world: LivenessWorld): string[] {
+  const offsets = leaderOffsets(world);
+  const inputs = new Map<string, Set<string>>();
+  for (const spec of world.specs) {
+    if (spec.role !== 'pipeline') continue;
+    const groupId = spec.settings.consumer.groupId ?? '';
+    const topics = inputs.get(groupId) ?? new Set<string>();
+    spec.workload.topics.forEach((topic) => topics.add(topic));
+    inputs.set(groupId, topics);
+  }
+  const behind: string[] = [];
+  for (const [groupId, topics] of inputs) {
+    const committed = committedOffsetsOf(world, groupId);
+    for (const [key, log] of offsets) {
+      const topic = key.slice(0, key.lastIndexOf('-'));
+      if (!topics.has(topic)) continue;
+      const offset = committed.get(key) ?? 0;
+      if (offset < log.lastStableOffset) {
+        behind.push(
+          `group ${groupId} at ${key} (committed ${offset} < LSO ${log.lastStableOffset})`,
+        );
+      }
+    }
+  }
+  return behind;
+}
+
+/** A group's committed offsets keyed `topic-partition`, at its coordinator now. */
+function committedOffsetsOf(world: LivenessWorld, groupId: string): Map<string, number> {
+  const offsets = new Map<string, number>();
+  for (const state of world.controller.partitionStates()) {
+    if (state.topic !== CONSUMER_OFFSETS_TOPIC || state.leader === null) continue;
+    const broker = world.brokers.find(({ id }) => id === state.leader)?.broker;
+    const group = broker?.groupCoordinator
+      .groups()
+      .find((summary) => summary.groupId === groupId && summary.partition === state.partition);
+    for (const { topic, partition, offset } of group?.committed ?? []) {
+      offsets.set(partitionKey({ topic, partition }), offset);
+    }
+  }
+  return offsets;
+}
+
 /** Fencing errors per client in the history. */
 export function fencingErrorCounts(history: History): Map<string, number> {
   const counts = new Map<string, number>();
@@ -126,7 +174,8 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
     started &&
     stuck().length === 0 &&
     unstablePartitions(world).length === 0 &&
-    consumersBehind(world).length === 0;
+    consumersBehind(world).length === 0 &&
+    pipelinesBehind(world).length === 0;
   sim.runUntil(sim.nowUs + boundUs, done);
   const problems: string[] = [];
   const withoutProgress = stuck();
@@ -145,6 +194,8 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
     problems.push(`last stable offset below high watermark: ${unstable.join(', ')}`);
   const behind = consumersBehind(world);
   if (behind.length > 0) problems.push(`consumers not caught up: ${behind.join(', ')}`);
+  const pipelines = pipelinesBehind(world);
+  if (pipelines.length > 0) problems.push(`pipelines not caught up: ${pipelines.join(', ')}`);
   sim.schedule(sim.nowUs, 'liveness probe end', () =>
     clients.forEach((client) => client.endProbe()),
   );

@@ -5,11 +5,12 @@
  * invariants found broken.
  */
 import type { Broker, Controller, LogBatch, OffsetChange, PartitionReplica } from '../sim/actors';
-import { partitionKey } from '../sim/actors';
+import { CONSUMER_OFFSETS_TOPIC, partitionKey } from '../sim/actors';
 import type {
   FaultInterval,
   Oracle,
   OracleCoordinatorTransaction,
+  OracleGroup,
   OraclePartition,
   OracleRecord,
   OracleTruncation,
@@ -107,6 +108,7 @@ export function buildOracle(sources: OracleSources): Oracle {
     epochGrants,
     coordinatorTransitions: transitionCounts(brokers),
     coordinatorTransactions: coordinatorTransactions(sources),
+    ...consumerGroupsOf(brokers, controller),
     transactionMaxTimeoutMs: sources.transactionMaxTimeoutMs,
     endUs: sources.endUs,
     elections: [...controller.elections],
@@ -146,6 +148,36 @@ export function coordinatorTransactions(
       },
     ];
   });
+}
+
+/**
+ * Every consumer group at the broker that leads its `__consumer_offsets` partition now, sorted
+ * by groupId, with its materialised committed offsets; absent when no group exists.
+ */
+function consumerGroupsOf(
+  brokers: ReadonlyArray<{ id: string; broker: Broker }>,
+  controller: Controller,
+): { groups?: OracleGroup[] } {
+  const leaders = new Map<number, string | null>();
+  for (const state of controller.partitionStates()) {
+    if (state.topic === CONSUMER_OFFSETS_TOPIC) leaders.set(state.partition, state.leader);
+  }
+  const groups: OracleGroup[] = [];
+  for (const { id, broker } of brokers) {
+    for (const summary of broker.groupCoordinator.groups()) {
+      if (leaders.get(summary.partition) !== id) continue;
+      const committedOffsets = summary.committed
+        .map(({ topic, partition, offset }) => ({ topic, partition, offset }))
+        .sort((a, b) =>
+          a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
+        );
+      const { groupId, state, generationId } = summary;
+      groups.push({ groupId, coordinator: id, state, generationId, committedOffsets });
+    }
+  }
+  if (groups.length === 0) return {};
+  groups.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
+  return { groups };
 }
 
 /** Every coordinator's state transitions, summed and sorted by `from` then `to`. */

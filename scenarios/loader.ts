@@ -126,7 +126,7 @@ function hasCode(error: unknown, code: string): boolean {
 function resolveText(source: { text: string; file: string; hash: string }): ScenarioConfig {
   const { file } = source;
   const lineCounter = new LineCounter();
-  const document = parseDocument(source.text, { lineCounter, prettyErrors: true });
+  const document = parseDocument(source.text, { lineCounter, prettyErrors: true, merge: true });
   const lines = new LineFinder(document, lineCounter);
   const yamlError = document.errors[0];
   if (yamlError !== undefined) {

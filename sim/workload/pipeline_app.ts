@@ -56,6 +56,8 @@ export class PipelineApp {
   private probing = false;
   /** Bumped per instance so timers of a closed instance are ignored. */
   private instance = 0;
+  /** True when the loop stopped at heal and waits for the liveness probe. */
+  private parked = false;
 
   constructor(
     private readonly spec: PipelineSpec & { readonly transactionalId: string },
@@ -79,10 +81,15 @@ export class PipelineApp {
     return this.current !== null;
   }
 
-  /** Whether a probe is pointless: the instance stopped for good. */
+  /**
+   * The liveness probe: keep processing (restarting a dead instance) until the runner ends it;
+   * false when the instance stopped for good (`on.fatal: stop`).
+   */
   probe(): boolean {
     if (this.dead && this.spec.onFatal === 'stop') return false;
     this.probing = true;
+    if (this.dead) this.restart();
+    else if (this.parked) this.loop();
     return true;
   }
 
@@ -126,7 +133,8 @@ export class PipelineApp {
   /** One turn of the loop: poll, and process what came back. */
   private loop(): void {
     if (this.dead || this.current !== null) return;
-    if (this.deps.control.stopping && !this.probing) return;
+    this.parked = this.deps.control.stopping && !this.probing;
+    if (this.parked) return;
     const instance = this.instance;
     this.clients.consumer.poll((records) => {
       if (instance !== this.instance || this.dead) return;
@@ -286,7 +294,14 @@ export class PipelineApp {
     this.instance += 1;
     this.clients.consumer.close();
     if (this.spec.onFatal === 'stop') return;
+    // After heal no instance starts until the liveness probe asks for one.
     if (this.deps.control.stopping && !this.probing) return;
+    this.restart();
+  }
+
+  /** The next instance, with its own clients, starting after `restart.delay.ms`. */
+  private restart(): void {
+    this.instance += 1;
     this.transactionalId = this.idForInstance();
     this.clients = this.deps.newClients(this.transactionalId);
     this.dead = false;

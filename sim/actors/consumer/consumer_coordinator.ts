@@ -407,7 +407,12 @@ export class ConsumerCoordinator {
     const channel = this.host.channel;
     let nextUs = config.heartbeatIntervalMs * 1000;
     if (channel.coordinator === null) {
-      channel.whenKnown(() => undefined);
+      // Java resets the session timer when FindCoordinator succeeds (AbstractCoordinator's
+      // FindCoordinatorResponseHandler): otherwise a member back from a long pause would mark
+      // the new coordinator unknown at once, for ever, and never learn it was removed.
+      channel.whenKnown(() => {
+        this.lastHeartbeatReceivedUs = this.host.ctx.nowUs();
+      });
       nextUs = config.retryBackoffMs * 1000;
     } else if (
       this.host.ctx.nowUs() - this.lastHeartbeatReceivedUs >
