@@ -405,3 +405,24 @@ describe('R2.8 rebuild after a crash', () => {
     expect([partition.logEndOffset, partition.highWatermark]).toEqual([2, 2]);
   });
 });
+
+describe('KIP-890 verification and sequences (ProducerAppendInfo.checkSequence)', () => {
+  it('refuses a batch that overtakes a lower sequence still verifying, then takes them in order', () => {
+    const partition = log();
+    const txn = (baseSequence: number): ProducedBatch =>
+      batch({ baseSequence, isTransactional: true });
+    // Sequences 0 and 2 start verifying; 2's verification finishes first.
+    const guard = partition.startVerification(PID, 0, 0);
+    expect(partition.startVerification(PID, 0, 2)).toBe(guard);
+    expect(partition.appendAsLeader(txn(2), 1_000, { guard })).toEqual({
+      error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
+      baseOffset: -1,
+      duplicate: false,
+    });
+    expect(partition.logEndOffset).toBe(0);
+    expect(partition.appendAsLeader(txn(0), 2_000, { guard }).baseOffset).toBe(0);
+    // The first transactional append closed the verification; the transaction is open now.
+    expect(partition.appendAsLeader(txn(1), 3_000, { guard: 0 }).baseOffset).toBe(1);
+    expect(partition.appendAsLeader(txn(2), 4_000, { guard: 0 }).baseOffset).toBe(2);
+  });
+});

@@ -9,7 +9,7 @@
  */
 import { assert } from '../../kernel';
 import type { IsolationLevel, KafkaErrorCode, LogBatch, ProducedBatch } from '../protocol';
-import { NO_PRODUCER_ID, lastSequenceOf, type AbortedTransaction } from '../protocol';
+import { NO_PRODUCER_ID, NO_SEQUENCE, lastSequenceOf, type AbortedTransaction } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
 import { TransactionIndex } from './transaction_index';
 import {
@@ -198,6 +198,9 @@ export class PartitionLog {
       return { error: 'NONE', baseOffset: duplicate.firstOffset, duplicate: true };
     const unverified = this.missingVerification(batch, entry, verification);
     if (unverified !== 'NONE') return { error: unverified, baseOffset: -1, duplicate: false };
+    if (this.overtakesVerification(batch, verification)) {
+      return { error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, duplicate: false };
+    }
     const staleEpochAccepted =
       this.bugs.skipProducerEpochCheck && batch.producerEpoch < entry.producerEpoch;
     if (!staleEpochAccepted) {
@@ -253,6 +256,27 @@ export class PartitionLog {
     const current = this.verifications.get(batch.producerId);
     const verified = verification.guard !== 0 && current?.guard === verification.guard;
     return verified ? 'NONE' : 'INVALID_TXN_STATE';
+  }
+
+  /**
+   * KIP-890 part 1 (Kafka's `ProducerAppendInfo.checkSequence`): while a verification of the
+   * producer's transaction is open on this partition, a batch whose first sequence is above the
+   * lowest sequence that started verifying is out of order. Without it a later batch of the
+   * same epoch could be verified and appended first, and on a partition that never knew the
+   * producer its non-zero sequence would be accepted, stranding the earlier batch.
+   */
+  private overtakesVerification(
+    batch: ProducedBatch,
+    verification: VerificationCheck | null,
+  ): boolean {
+    if (verification === null || !batch.isTransactional) return false;
+    if (batch.baseSequence === NO_SEQUENCE) return false;
+    const current = this.verifications.get(batch.producerId);
+    return (
+      current !== undefined &&
+      current.epoch === batch.producerEpoch &&
+      batch.baseSequence > current.lowestSequence
+    );
   }
 
   /** Appends a COMMIT or ABORT marker from the transaction coordinator (R3.9). */
