@@ -407,7 +407,7 @@ describe('R2.8 rebuild after a crash', () => {
 });
 
 describe('KIP-890 verification and sequences (ProducerAppendInfo.checkSequence)', () => {
-  it('refuses a batch overtaking a lower sequence still verifying, then takes them in order', () => {
+  it('refuses a batch overtaking a lower sequence still verifying, then appends in order', () => {
     const partition = log();
     const txn = (baseSequence: number): ProducedBatch =>
       batch({ baseSequence, isTransactional: true });
