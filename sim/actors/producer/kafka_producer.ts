@@ -69,6 +69,8 @@ export class KafkaProducer {
     broker: NodeId;
   } | null = null;
   private retryTimerSet = false;
+  /** InitProducerId attempts of an idempotent producer so far (picks the broker to ask). */
+  private idempotentInitAttempts = 0;
   private correlationIds = 1;
   private epochBumpRequired = false;
   private idempotentInitSent = false;
@@ -211,6 +213,10 @@ export class KafkaProducer {
       this.ctx.cancelTimer(request.timerId);
       this.coordinatorRequest = null;
       this.forgetCoordinatorOf(request.kind);
+      // Java's NetworkClient fails the request on the disconnect and the retry waits
+      // retry.backoff.ms: without the wait a broker that refuses connections is asked again in
+      // the same instant, for ever.
+      this.scheduleRetry(this.config.retryBackoffMs * 1000);
     }
     this.pump();
   }
@@ -285,10 +291,16 @@ export class KafkaProducer {
     this.sendCoordinatorRequest();
   }
 
+  /**
+   * InitProducerId of an idempotent producer: the first attempt goes to the first broker, each
+   * retry to the next one (Java asks the least loaded node, so a dead broker is not asked again).
+   */
   private initIdempotent(): void {
-    if (this.idempotentInitSent) return;
+    if (this.idempotentInitSent || this.retryTimerSet) return;
     this.idempotentInitSent = true;
-    this.sendToBroker(this.metadata.brokers[0] as NodeId, 'InitProducerId', {
+    const brokers = this.metadata.brokers;
+    const broker = brokers[this.idempotentInitAttempts++ % brokers.length] as NodeId;
+    this.sendToBroker(broker, 'InitProducerId', {
       kind: 'InitProducerId',
       correlationId: 0,
       transactionalId: null,
