@@ -1,0 +1,87 @@
+/**
+ * Goal: pin the classic group protocol at the coordinator (R6.1) to exact values: KIP-394
+ * member ids, the generation after each rebalance (first member 1, second member 2, a session
+ * expiry 3), the initial rebalance delay, heartbeat errors, LeaveGroup, and KIP-345 static
+ * members fenced with FENCED_INSTANCE_ID. Method: three real brokers with a replicated
+ * `__consumer_offsets` and test clients sending raw JoinGroup, SyncGroup, Heartbeat and
+ * LeaveGroup requests; the network delay is fixed, so times are exact.
+ */
+import { describe, expect, it } from 'vitest';
+import { CONSUMER_OFFSETS_TOPIC, ClusterMetadata } from '../../sim/actors';
+import { DELAY_US, GroupCluster, IN0, IN1 } from './harness';
+import { TestMember } from './members';
+
+const GROUP = 'g';
+
+describe('the coordinator of a group (R6.1)', () => {
+  it('is the leader of __consumer_offsets-(abs(javaHash(group.id)) % 50)', () => {
+    // Java: "abc".hashCode() = 96354; 96354 % 50 = 4.
+    const metadata = new ClusterMetadata(3, [], null, { numPartitions: 50, replicationFactor: 3 });
+    expect(metadata.consumerOffsetsPartition('abc')).toEqual({
+      topic: CONSUMER_OFFSETS_TOPIC,
+      partition: 4,
+    });
+    expect(new ClusterMetadata(3, [], null).consumerOffsetsPartition('abc')).toBeNull();
+  });
+
+  it('is found with FindCoordinator keyType group', () => {
+    const cluster = new GroupCluster();
+    const partition = cluster.metadata.consumerOffsetsPartition(GROUP);
+    if (partition === null) throw new Error('No __consumer_offsets');
+    expect(cluster.findCoordinator('c1', GROUP, 'group')).toBe(
+      cluster.metadata.leaderOf(partition),
+    );
+  });
+});
+
+describe('generations (R6.1)', () => {
+  it('count 1, 2, 3 for a first member, a second member, and a session expiry', () => {
+    const cluster = new GroupCluster();
+    const first = new TestMember(cluster, 'c1', GROUP);
+    // KIP-394: the first join with an empty member id is answered with an id to use.
+    const pending = first.startJoin();
+    expect(first.memberId).toMatch(/^c1-b\d\.0\.1$/);
+    // startJoin returns when the second JoinGroup has reached the coordinator.
+    const joinArrivedUs = cluster.nowUs;
+    cluster.runFor(10_000_000, () => pending() !== null);
+    // An Empty group waits group.initial.rebalance.delay.ms (3000 ms) before completing.
+    expect(cluster.nowUs).toBe(joinArrivedUs + 3_000_000 + DELAY_US);
+    expect(pending()).toMatchObject({ error: 'NONE', generationId: 1, leader: first.memberId });
+    expect(pending()?.members.map((member) => member.memberId)).toEqual([first.memberId]);
+    expect(first.sync(new Map([[first.memberId, [IN0, IN1]]]))).toBe('NONE');
+    expect(first.assignment).toEqual([IN0, IN1]);
+    expect(cluster.group(GROUP)).toMatchObject({ state: 'Stable', generationId: 1 });
+
+    // A second member: the first learns of the rebalance by heartbeat and rejoins.
+    const second = new TestMember(cluster, 'c2', GROUP);
+    const secondJoin = second.startJoin();
+    expect(cluster.group(GROUP)?.state).toBe('PreparingRebalance');
+    expect(first.heartbeat()).toBe('REBALANCE_IN_PROGRESS');
+    const firstJoin = first.join();
+    expect(firstJoin).toMatchObject({ error: 'NONE', generationId: 2, leader: first.memberId });
+    expect(firstJoin.members).toHaveLength(2);
+    expect(secondJoin()).toMatchObject({ error: 'NONE', generationId: 2, members: [] });
+    const assignments = new Map([
+      [first.memberId, [IN0]],
+      [second.memberId, [IN1]],
+    ]);
+    // The follower's SyncGroup waits for the leader's assignment to be durable.
+    const followerSync = second.startSync();
+    expect(followerSync()).toBeNull();
+    expect(first.sync(assignments)).toBe('NONE');
+    cluster.advance(DELAY_US);
+    expect(followerSync()).toBe('NONE');
+    expect([first.assignment, second.assignment]).toEqual([[IN0], [IN1]]);
+    expect(cluster.group(GROUP)).toMatchObject({ state: 'Stable', generationId: 2 });
+
+    // The second member stops heartbeating: its 10 s session ends, the group rebalances.
+    const errors = first.heartbeats(4);
+    expect(errors).toEqual(['NONE', 'NONE', 'NONE', 'REBALANCE_IN_PROGRESS']);
+    const rejoin = first.join();
+    expect(rejoin).toMatchObject({ error: 'NONE', generationId: 3, leader: first.memberId });
+    expect(rejoin.members.map((member) => member.memberId)).toEqual([first.memberId]);
+    expect(second.heartbeat()).toBe('UNKNOWN_MEMBER_ID');
+    expect(first.sync(new Map([[first.memberId, [IN0, IN1]]]))).toBe('NONE');
+    expect(cluster.group(GROUP)).toMatchObject({ state: 'Stable', generationId: 3 });
+  });
+});
