@@ -85,3 +85,76 @@ describe('generations (R6.1)', () => {
     expect(cluster.group(GROUP)).toMatchObject({ state: 'Stable', generationId: 3 });
   });
 });
+
+describe('heartbeats and LeaveGroup (R6.1)', () => {
+  it('answer ILLEGAL_GENERATION to an old generation and rebalance after a leave', () => {
+    const cluster = new GroupCluster();
+    const first = new TestMember(cluster, 'c1', GROUP);
+    const second = new TestMember(cluster, 'c2', GROUP);
+    const secondJoin = second.startJoin();
+    expect(first.join().generationId).toBe(1);
+    expect(secondJoin()?.generationId).toBe(1);
+    const leader = first.memberId === cluster.group(GROUP)?.leader ? first : second;
+    const follower = leader === first ? second : first;
+    expect(
+      leader.sync(
+        new Map([
+          [leader.memberId, [IN0]],
+          [follower.memberId, [IN1]],
+        ]),
+      ),
+    ).toBe('NONE');
+    expect(follower.sync()).toBe('NONE');
+    expect(follower.assignment).toEqual([IN1]);
+    expect(cluster.group(GROUP)?.generationId).toBe(1);
+    const answer = cluster.call(
+      follower.client,
+      follower.coordinator(),
+      {
+        kind: 'Heartbeat',
+        groupId: GROUP,
+        generationId: 0,
+        memberId: follower.memberId,
+        groupInstanceId: null,
+      },
+      { answer: 'HeartbeatResponse' },
+    );
+    expect(answer.error).toBe('ILLEGAL_GENERATION');
+    const left = cluster.call(
+      follower.client,
+      follower.coordinator(),
+      {
+        kind: 'LeaveGroup',
+        groupId: GROUP,
+        members: [{ memberId: follower.memberId, groupInstanceId: null }],
+      },
+      { answer: 'LeaveGroupResponse' },
+    );
+    expect(left.error).toBe('NONE');
+    expect(cluster.group(GROUP)?.state).toBe('PreparingRebalance');
+    expect(leader.heartbeat()).toBe('REBALANCE_IN_PROGRESS');
+    expect(leader.join()).toMatchObject({ error: 'NONE', generationId: 2 });
+    expect(follower.heartbeat()).toBe('UNKNOWN_MEMBER_ID');
+  });
+});
+
+describe('static members (KIP-345, R6.1)', () => {
+  it('fence the replaced member id with FENCED_INSTANCE_ID, without a rebalance', () => {
+    const cluster = new GroupCluster();
+    const old = new TestMember(cluster, 'c1', GROUP, { instanceId: 'i1' });
+    // A static member gets its id at once (no MEMBER_ID_REQUIRED).
+    expect(old.join()).toMatchObject({ error: 'NONE', generationId: 1 });
+    expect(old.memberId).toMatch(/^i1-b\d\.0\.1$/);
+    expect(old.sync(new Map([[old.memberId, [IN0, IN1]]]))).toBe('NONE');
+    // A new process with the same group.instance.id takes over the member.
+    const replacement = new TestMember(cluster, 'c2', GROUP, { instanceId: 'i1' });
+    expect(replacement.join()).toMatchObject({ error: 'NONE', generationId: 1 });
+    expect(replacement.memberId).not.toBe(old.memberId);
+    expect(cluster.group(GROUP)).toMatchObject({ state: 'Stable', generationId: 1 });
+    expect(replacement.sync()).toBe('NONE');
+    expect(replacement.assignment).toEqual([IN0, IN1]);
+    expect(old.heartbeat()).toBe('FENCED_INSTANCE_ID');
+    expect(old.sync()).toBe('FENCED_INSTANCE_ID');
+    expect(replacement.heartbeat()).toBe('NONE');
+  });
+});

@@ -201,6 +201,16 @@ export class GroupCluster {
     });
   }
 
+  /** Holds every `kind` message `from` → `to` until healed (then they are delivered). */
+  hold(link: { from: string; to: string; kind: string }): LinkRuleId {
+    return this.sim.addLinkRule({
+      source: link.from as NodeId,
+      target: link.to as NodeId,
+      kinds: [link.kind],
+      effect: { type: 'hold' },
+    });
+  }
+
   heal(rule: LinkRuleId): void {
     this.sim.removeLinkRule(rule);
   }
