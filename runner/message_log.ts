@@ -4,8 +4,9 @@
  * source, target, virtual times, producerId, producerEpoch, transactional.id, partitions, the
  * error, whether an EndTxn or marker commits), never the records themselves. A response carries
  * no producerId on the wire, so it inherits the identity of the request it answers (matched by
- * `correlationId` and the reversed link). Broker heartbeats, metadata requests and connection
- * resets are not logged: they explain no exactly-once anomaly and would crowd out what does.
+ * `correlationId` and the reversed link). Broker and group heartbeats, metadata requests and
+ * connection resets are not logged: they explain no exactly-once anomaly and would crowd out
+ * what does. Group and offset messages carry the group id, member id and generation.
  *
  * The log keeps the first `entriesMax` deliveries and counts the rest (style rule 32): the
  * start of a story (InitProducerId, the first produce) matters as much as its end.
@@ -42,6 +43,12 @@ export interface MessageLogEntry {
   readonly batchProducerIds?: readonly number[];
   /** Fetch: the fetching broker (a follower), absent for consumers. */
   readonly replicaId?: string;
+  /** Group and offset APIs: the group.id. */
+  readonly groupId?: string;
+  /** Group and offset APIs: the member id sent or (JoinGroupResponse) assigned. */
+  readonly memberId?: string;
+  /** Group and offset APIs: the generation sent or (JoinGroupResponse) joined. */
+  readonly generationId?: number;
 }
 
 /** Deliveries kept unless the caller says otherwise. */
@@ -55,6 +62,8 @@ const SKIPPED_KINDS = new Set([
   'ConnectionReset',
   'FindCoordinator',
   'FindCoordinatorResponse',
+  'Heartbeat',
+  'HeartbeatResponse',
 ]);
 
 type Fields = Omit<MessageLogEntry, 'timeUs' | 'sentUs' | 'kind' | 'source' | 'target'>;
@@ -123,8 +132,100 @@ function fieldsOf(message: KafkaMessage): Fields {
       };
     case 'FetchResponse':
       return fetchResponseFields(message);
+    case 'JoinGroup':
+    case 'SyncGroup':
+    case 'OffsetCommit':
+    case 'TxnOffsetCommit':
+    case 'JoinGroupResponse':
+    case 'SyncGroupResponse':
+    case 'OffsetFetchResponse':
+    case 'OffsetCommitResponse':
+    case 'TxnOffsetCommitResponse':
+    case 'AddOffsetsToTxn':
+    case 'AddOffsetsToTxnResponse':
+    case 'LeaveGroup':
+    case 'LeaveGroupResponse':
+      return groupFields(message);
     default:
       return { partitions: 'partitions' in message ? keysOf(message.partitions) : [] };
+  }
+}
+
+/** The logged fields of the group and offset APIs (R6.1-R6.4). */
+function groupFields(
+  message: Extract<
+    KafkaMessage,
+    {
+      kind:
+        | 'JoinGroup'
+        | 'SyncGroup'
+        | 'OffsetCommit'
+        | 'TxnOffsetCommit'
+        | 'JoinGroupResponse'
+        | 'SyncGroupResponse'
+        | 'OffsetFetchResponse'
+        | 'OffsetCommitResponse'
+        | 'TxnOffsetCommitResponse'
+        | 'AddOffsetsToTxn'
+        | 'AddOffsetsToTxnResponse'
+        | 'LeaveGroup'
+        | 'LeaveGroupResponse';
+    }
+  >,
+): Fields {
+  switch (message.kind) {
+    case 'JoinGroup':
+    case 'SyncGroup':
+    case 'OffsetCommit':
+    case 'TxnOffsetCommit': {
+      const member = {
+        groupId: message.groupId,
+        memberId: message.memberId,
+        ...('generationId' in message ? { generationId: message.generationId } : {}),
+      };
+      if (message.kind === 'JoinGroup' || message.kind === 'SyncGroup') {
+        return { partitions: [], ...member };
+      }
+      const transaction =
+        message.kind === 'TxnOffsetCommit'
+          ? {
+              transactionalId: message.transactionalId,
+              producerId: message.producerId,
+              producerEpoch: message.producerEpoch,
+            }
+          : {};
+      return { partitions: keysOf(message.offsets), ...member, ...transaction };
+    }
+    case 'JoinGroupResponse':
+      return {
+        partitions: [],
+        error: message.error,
+        memberId: message.memberId,
+        generationId: message.generationId,
+      };
+    case 'SyncGroupResponse':
+      return { partitions: keysOf(message.assignment), error: message.error };
+    case 'OffsetFetchResponse':
+      return {
+        partitions: keysOf(message.partitions),
+        error: message.error === 'NONE' ? firstError(message.partitions) : message.error,
+      };
+    case 'OffsetCommitResponse':
+    case 'TxnOffsetCommitResponse':
+      return { partitions: keysOf(message.results), error: firstError(message.results) };
+    case 'AddOffsetsToTxn':
+      return {
+        partitions: [],
+        transactionalId: message.transactionalId,
+        producerId: message.producerId,
+        producerEpoch: message.producerEpoch,
+        groupId: message.groupId,
+      };
+    case 'LeaveGroup':
+      return { partitions: [], groupId: message.groupId };
+    case 'AddOffsetsToTxnResponse':
+    case 'LeaveGroupResponse':
+      return { partitions: [], error: message.error };
   }
 }
 
@@ -202,6 +303,9 @@ function identityOf(request: MessageLogEntry): Partial<MessageLogEntry> {
     ...(request.producerEpoch === undefined ? {} : { producerEpoch: request.producerEpoch }),
     ...(request.committed === undefined ? {} : { committed: request.committed }),
     ...(request.replicaId === undefined ? {} : { replicaId: request.replicaId }),
+    ...(request.groupId === undefined ? {} : { groupId: request.groupId }),
+    ...(request.memberId === undefined ? {} : { memberId: request.memberId }),
+    ...(request.generationId === undefined ? {} : { generationId: request.generationId }),
     partitions: request.partitions,
   };
 }
