@@ -78,6 +78,8 @@ export interface GroupClusterOptions {
   readonly clients?: number;
   /** `group.initial.rebalance.delay.ms`. @default 3000 */
   readonly initialRebalanceDelayMs?: number;
+  /** The cluster's `transaction.version` feature level. @default 0 */
+  readonly transactionVersion?: number;
 }
 
 /** A running cluster with its group test clients. */
@@ -108,7 +110,7 @@ export class GroupCluster {
     });
     this.sim.addNode(nodeId(CONTROLLER_ID), this.controller);
     for (const id of this.metadata.brokers) {
-      const broker = newBroker(id, this.metadata, options.initialRebalanceDelayMs ?? 3000);
+      const broker = newBroker(id, this.metadata, options);
       this.brokers.set(id, broker);
       this.sim.addNode(id, broker);
     }
@@ -222,7 +224,7 @@ export class GroupCluster {
   }
 }
 
-function newBroker(id: NodeId, metadata: ClusterMetadata, initialDelayMs: number): Broker {
+function newBroker(id: NodeId, metadata: ClusterMetadata, options: GroupClusterOptions): Broker {
   return new Broker({
     id,
     metadata,
@@ -230,7 +232,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, initialDelayMs: number
       transactionMaxTimeoutMs: 900_000,
       abortTimedOutTransactionCleanupIntervalMs: 10_000,
       transactionStateLogNumPartitions: INTERNAL_PARTITIONS,
-      transactionVersion: 0,
+      transactionVersion: options.transactionVersion ?? 0,
     },
     replication: {
       minInsyncReplicas: 2,
@@ -242,7 +244,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, initialDelayMs: number
     fetchBatchesMax: 64,
     transactionPartitionVerificationEnable: true,
     group: {
-      groupInitialRebalanceDelayMs: initialDelayMs,
+      groupInitialRebalanceDelayMs: options.initialRebalanceDelayMs ?? 3000,
       groupMinSessionTimeoutMs: 6000,
       groupMaxSessionTimeoutMs: 1_800_000,
     },

@@ -148,7 +148,11 @@ export class TestMember {
   }
 }
 
-/** A transactional producer speaking the raw transaction protocol (TV0: AddOffsetsToTxn). */
+/**
+ * A transactional producer speaking the raw transaction protocol: transaction version 0 sends
+ * AddOffsetsToTxn before TxnOffsetCommit; version 2 (KIP-890 part 2) sends TxnOffsetCommit v5
+ * alone and takes the bumped epoch from EndTxn.
+ */
 export class TestProducer {
   producerId = -1;
   producerEpoch = -1;
@@ -157,6 +161,7 @@ export class TestProducer {
     private readonly cluster: GroupCluster,
     readonly client: string,
     readonly transactionalId: string,
+    readonly transactionVersion = 0,
   ) {}
 
   coordinator(): string {
@@ -218,13 +223,14 @@ export class TestProducer {
         memberId: commit.member?.memberId ?? '',
         groupInstanceId: commit.member?.instanceId ?? null,
         offsets: commit.offsets,
+        transactionVersion: this.transactionVersion,
       },
       { answer: 'TxnOffsetCommitResponse' },
     ).results;
   }
 
   endTxn(committed: boolean): KafkaErrorCode {
-    return this.cluster.call(
+    const answer = this.cluster.call(
       this.client,
       this.coordinator(),
       {
@@ -233,10 +239,15 @@ export class TestProducer {
         producerId: this.producerId,
         producerEpoch: this.producerEpoch,
         committed,
-        transactionVersion: 0,
+        transactionVersion: this.transactionVersion,
       },
       { answer: 'EndTxnResponse' },
-    ).error;
+    );
+    if (answer.error === 'NONE' && this.transactionVersion >= 2) {
+      this.producerId = answer.producerId;
+      this.producerEpoch = answer.producerEpoch;
+    }
+    return answer.error;
   }
 }
 

@@ -192,3 +192,45 @@ describe('pending transactional offsets (R6.4)', () => {
     expect(stableFetch(cluster, true)).toEqual(['NONE:11', 'NONE:-1']);
   });
 });
+
+describe('TxnOffsetCommit under transaction version 2 (KIP-890 part 2)', () => {
+  it('adds __consumer_offsets to the transaction itself: no AddOffsetsToTxn is sent', () => {
+    const cluster = new GroupCluster({ transactionVersion: 2 });
+    const member = new TestMember(cluster, 'c1', GROUP);
+    member.join();
+    expect(member.sync(new Map([[member.memberId, [IN0, IN1]]]))).toBe('NONE');
+    const producer = new TestProducer(cluster, 'c3', 'tx1', 2);
+    expect(producer.initProducerId()).toBe('NONE');
+    const coordinator = member.coordinator();
+    const metadata = { generationId: 1, memberId: member.memberId, instanceId: null };
+    const offsets = [{ ...IN0, offset: 8 }];
+    const results = producer.txnOffsetCommit(
+      { groupId: GROUP, offsets, member: metadata },
+      coordinator,
+    );
+    expect(results.map((result) => result.error)).toEqual(['NONE']);
+    const transaction = cluster.brokers.get(producer.coordinator())?.coordinator.metadataOf('tx1');
+    expect(transaction?.state).toBe('Ongoing');
+    expect([...(transaction?.topicPartitions.values() ?? [])]).toEqual([
+      cluster.metadata.consumerOffsetsPartition(GROUP),
+    ]);
+    expect(producer.endTxn(true)).toBe('NONE');
+    expect(producer.producerEpoch).toBe(1);
+    cluster.advance(3_000_000);
+    expect(stableFetch(cluster, true)).toEqual(['NONE:8', 'NONE:-1']);
+  });
+
+  it('is refused TRANSACTION_ABORTABLE from a version 0 client that skipped AddOffsetsToTxn', () => {
+    const { cluster, member } = setUp();
+    const producer = new TestProducer(cluster, 'c2', 'tx2');
+    expect(producer.initProducerId()).toBe('NONE');
+    const metadata = { generationId: 1, memberId: member.memberId, instanceId: null };
+    const offsets = [{ ...IN0, offset: 8 }];
+    const results = producer.txnOffsetCommit(
+      { groupId: GROUP, offsets, member: metadata },
+      member.coordinator(),
+    );
+    expect(results.map((result) => result.error)).toEqual(['TRANSACTION_ABORTABLE']);
+    expect(stableFetch(cluster, true)).toEqual(['NONE:-1', 'NONE:-1']);
+  });
+});
