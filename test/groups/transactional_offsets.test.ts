@@ -83,9 +83,16 @@ describe('TxnOffsetCommit validation (R6.3)', () => {
       { answer: 'OffsetCommitResponse' },
     );
     expect(plain.results.map((result) => result.error)).toEqual(['UNKNOWN_MEMBER_ID']);
-    // The transactional batch is epoch-checked like any partition (R2.5.3).
-    producer.producerEpoch -= 1;
+    // A new instance fences the transaction (abort with epoch 1, then epoch 2 granted): the
+    // zombie's batch is epoch-checked like any partition's (R2.5.3).
+    const successor = new TestProducer(cluster, 'c2', 'tx');
+    expect(successor.initProducerId()).toBe('CONCURRENT_TRANSACTIONS');
+    cluster.advance(2_000_000);
+    expect(successor.initProducerId()).toBe('NONE');
+    expect([successor.producerId, successor.producerEpoch]).toEqual([producer.producerId, 2]);
     expect(commit(1, member.memberId)).toEqual(['INVALID_PRODUCER_EPOCH']);
+    // The fence's ABORT marker discarded the pending offsets.
+    expect(stableFetch(cluster, true)).toEqual(['NONE:-1', 'NONE:-1']);
   });
 
   it('answers FENCED_INSTANCE_ID to the member id a static member replaced', () => {
