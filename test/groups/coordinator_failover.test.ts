@@ -9,6 +9,7 @@
  * controller elects another leader for the partition after the broker session timeout.
  */
 import { describe, expect, it } from 'vitest';
+import { GROUP_LOG_LOAD_US } from '../../sim/actors';
 import type { NodeId } from '../../sim/kernel';
 import { GroupCluster, IN0, IN1 } from './harness';
 import { TestMember, TestProducer, fetchOffsets } from './members';
@@ -104,5 +105,38 @@ describe('group coordinator failover', () => {
     expect(cluster.group(GROUP)?.members.map((member) => member.memberId)).toEqual([
       leader.memberId,
     ]);
+  });
+
+  it('answers NOT_COORDINATOR elsewhere and COORDINATOR_LOAD_IN_PROGRESS while loading', () => {
+    const cluster = new GroupCluster();
+    const member = new TestMember(cluster, 'c1', GROUP);
+    member.join();
+    expect(member.sync(new Map([[member.memberId, [IN0, IN1]]]))).toBe('NONE');
+    const partition = cluster.metadata.consumerOffsetsPartition(GROUP)?.partition ?? -1;
+    const fetchFrom = (target: string): string => {
+      const answer = cluster.call(
+        'c2',
+        target,
+        { kind: 'OffsetFetch', groupId: GROUP, partitions: [IN0], requireStable: true },
+        { answer: 'OffsetFetchResponse' },
+      );
+      return answer.error;
+    };
+    expect(fetchFrom('b2')).toBe('NOT_COORDINATOR');
+    cluster.sim.crash('b1' as NodeId, 'process');
+    // Run until a broker has started loading the partition, then ask it at once.
+    const loading = (): string | undefined =>
+      [...cluster.brokers].find(([, broker]) =>
+        broker.groupCoordinator
+          .ownedPartitions()
+          .some((owned) => owned.partition === partition && owned.loading),
+      )?.[0];
+    cluster.sim.runUntil(cluster.nowUs + 20_000_000, () => loading() !== undefined);
+    const successor = loading();
+    if (successor === undefined) throw new Error('No broker took over the partition');
+    expect(fetchFrom(successor)).toBe('COORDINATOR_LOAD_IN_PROGRESS');
+    cluster.advance(GROUP_LOG_LOAD_US);
+    expect(fetchFrom(successor)).toBe('NONE');
+    expect(cluster.group(GROUP)).toMatchObject({ state: 'Stable', generationId: 1 });
   });
 });
