@@ -138,6 +138,49 @@ describe('heartbeats and LeaveGroup (R6.1)', () => {
   });
 });
 
+describe('the rebalance timeout (R6.1)', () => {
+  it('removes a member that heartbeats but does not rejoin within max.poll.interval.ms', () => {
+    const cluster = new GroupCluster();
+    const options = { rebalanceTimeoutMs: 20_000 };
+    const first = new TestMember(cluster, 'c1', GROUP, options);
+    const second = new TestMember(cluster, 'c2', GROUP, options);
+    const secondJoin = second.startJoin();
+    first.join();
+    expect(secondJoin()?.generationId).toBe(1);
+    const leader = cluster.group(GROUP)?.leader === first.memberId ? first : second;
+    const other = leader === first ? second : first;
+    expect(
+      leader.sync(
+        new Map([
+          [leader.memberId, [IN0]],
+          [other.memberId, [IN1]],
+        ]),
+      ),
+    ).toBe('NONE');
+    expect(other.sync()).toBe('NONE');
+    // A third member starts a rebalance; the leader rejoins, the other only heartbeats.
+    const third = new TestMember(cluster, 'c3', GROUP, options);
+    const thirdJoin = third.startJoin();
+    // startJoin returns when the join has reached the coordinator: the rebalance starts then.
+    const rebalanceStartUs = cluster.nowUs;
+    const leaderJoin = leader.startJoin();
+    const errors = other.heartbeats(6);
+    cluster.runFor(10_000_000, () => leaderJoin() !== null);
+    // The join phase ends at the rebalance timeout (20 s), without the silent member.
+    expect(cluster.nowUs).toBe(rebalanceStartUs + 20_000_000 + DELAY_US);
+    expect(leaderJoin()).toMatchObject({ error: 'NONE', generationId: 2 });
+    expect(thirdJoin()).toMatchObject({ error: 'NONE', generationId: 2 });
+    expect(errors).toEqual(Array(6).fill('REBALANCE_IN_PROGRESS'));
+    expect(
+      cluster
+        .group(GROUP)
+        ?.members.map((member) => member.memberId)
+        .sort(),
+    ).toEqual([leader.memberId, third.memberId].sort());
+    expect(other.heartbeat()).toBe('UNKNOWN_MEMBER_ID');
+  });
+});
+
 describe('static members (KIP-345, R6.1)', () => {
   it('fence the replaced member id with FENCED_INSTANCE_ID, without a rebalance', () => {
     const cluster = new GroupCluster();
