@@ -79,6 +79,7 @@ function firstError(results: ReadonlyArray<{ readonly error: string }>): string 
 
 /** The logged fields of a request, or of a response before it inherits its request's. */
 function fieldsOf(message: KafkaMessage): Fields {
+  if (isGroupMessage(message)) return groupFields(message);
   switch (message.kind) {
     case 'Produce':
       return {
@@ -132,70 +133,82 @@ function fieldsOf(message: KafkaMessage): Fields {
       };
     case 'FetchResponse':
       return fetchResponseFields(message);
-    case 'JoinGroup':
-    case 'SyncGroup':
-    case 'OffsetCommit':
-    case 'TxnOffsetCommit':
-    case 'JoinGroupResponse':
-    case 'SyncGroupResponse':
-    case 'OffsetFetchResponse':
-    case 'OffsetCommitResponse':
-    case 'TxnOffsetCommitResponse':
-    case 'AddOffsetsToTxn':
-    case 'AddOffsetsToTxnResponse':
-    case 'LeaveGroup':
-    case 'LeaveGroupResponse':
-      return groupFields(message);
     default:
       return { partitions: 'partitions' in message ? keysOf(message.partitions) : [] };
   }
 }
 
-/** The logged fields of the group and offset APIs (R6.1-R6.4). */
-function groupFields(
-  message: Extract<
-    KafkaMessage,
-    {
-      kind:
-        | 'JoinGroup'
-        | 'SyncGroup'
-        | 'OffsetCommit'
-        | 'TxnOffsetCommit'
-        | 'JoinGroupResponse'
-        | 'SyncGroupResponse'
-        | 'OffsetFetchResponse'
-        | 'OffsetCommitResponse'
-        | 'TxnOffsetCommitResponse'
-        | 'AddOffsetsToTxn'
-        | 'AddOffsetsToTxnResponse'
-        | 'LeaveGroup'
-        | 'LeaveGroupResponse';
-    }
-  >,
-): Fields {
+/** The group and offset messages whose fields the log keeps (R6.1-R6.4). */
+const GROUP_KINDS = new Set([
+  'JoinGroup',
+  'SyncGroup',
+  'OffsetCommit',
+  'TxnOffsetCommit',
+  'AddOffsetsToTxn',
+  'LeaveGroup',
+  'JoinGroupResponse',
+  'SyncGroupResponse',
+  'OffsetFetchResponse',
+  'OffsetCommitResponse',
+  'TxnOffsetCommitResponse',
+  'AddOffsetsToTxnResponse',
+  'LeaveGroupResponse',
+] as const);
+
+type GroupMessage = Extract<
+  KafkaMessage,
+  { kind: typeof GROUP_KINDS extends Set<infer K> ? K : never }
+>;
+
+function isGroupMessage(message: KafkaMessage): message is GroupMessage {
+  return (GROUP_KINDS as ReadonlySet<string>).has(message.kind);
+}
+
+/** The logged fields of a group or offset request: group, member, generation, transaction. */
+function groupFields(message: GroupMessage): Fields {
   switch (message.kind) {
     case 'JoinGroup':
     case 'SyncGroup':
+      return { partitions: [], ...memberOf(message) };
     case 'OffsetCommit':
-    case 'TxnOffsetCommit': {
-      const member = {
-        groupId: message.groupId,
-        memberId: message.memberId,
-        ...('generationId' in message ? { generationId: message.generationId } : {}),
+      return { partitions: keysOf(message.offsets), ...memberOf(message) };
+    case 'TxnOffsetCommit':
+      return {
+        partitions: keysOf(message.offsets),
+        ...memberOf(message),
+        transactionalId: message.transactionalId,
+        producerId: message.producerId,
+        producerEpoch: message.producerEpoch,
       };
-      if (message.kind === 'JoinGroup' || message.kind === 'SyncGroup') {
-        return { partitions: [], ...member };
-      }
-      const transaction =
-        message.kind === 'TxnOffsetCommit'
-          ? {
-              transactionalId: message.transactionalId,
-              producerId: message.producerId,
-              producerEpoch: message.producerEpoch,
-            }
-          : {};
-      return { partitions: keysOf(message.offsets), ...member, ...transaction };
-    }
+    case 'AddOffsetsToTxn':
+      return {
+        partitions: [],
+        transactionalId: message.transactionalId,
+        producerId: message.producerId,
+        producerEpoch: message.producerEpoch,
+        groupId: message.groupId,
+      };
+    case 'LeaveGroup':
+      return { partitions: [], groupId: message.groupId };
+    default:
+      return groupResponseFields(message);
+  }
+}
+
+function memberOf(message: {
+  groupId: string;
+  memberId: string;
+  generationId?: number;
+}): Pick<Fields, 'groupId' | 'memberId' | 'generationId'> {
+  const { groupId, memberId, generationId } = message;
+  return { groupId, memberId, ...(generationId === undefined ? {} : { generationId }) };
+}
+
+/** The logged fields of a group or offset response: the error, and what it assigns. */
+function groupResponseFields(
+  message: Extract<GroupMessage, { kind: `${string}Response` }>,
+): Fields {
+  switch (message.kind) {
     case 'JoinGroupResponse':
       return {
         partitions: [],
@@ -213,16 +226,6 @@ function groupFields(
     case 'OffsetCommitResponse':
     case 'TxnOffsetCommitResponse':
       return { partitions: keysOf(message.results), error: firstError(message.results) };
-    case 'AddOffsetsToTxn':
-      return {
-        partitions: [],
-        transactionalId: message.transactionalId,
-        producerId: message.producerId,
-        producerEpoch: message.producerEpoch,
-        groupId: message.groupId,
-      };
-    case 'LeaveGroup':
-      return { partitions: [], groupId: message.groupId };
     case 'AddOffsetsToTxnResponse':
     case 'LeaveGroupResponse':
       return { partitions: [], error: message.error };

@@ -16,60 +16,75 @@ import { TestMember, TestProducer, fetchOffsets } from './members';
 
 const GROUP = 'g';
 
+/**
+ * A Stable group of two members at generation 1 on b1, a plain commit of IN1 (4), a committed
+ * transaction for IN0 (7) and an open one (12, pending).
+ */
+function groupWithOffsets(): {
+  cluster: GroupCluster;
+  leader: TestMember;
+  follower: TestMember;
+  producer: TestProducer;
+  fetch: (stable: boolean) => string[];
+} {
+  const cluster = new GroupCluster();
+  const first = new TestMember(cluster, 'c1', GROUP);
+  const second = new TestMember(cluster, 'c2', GROUP);
+  const secondJoin = second.startJoin();
+  expect(first.join().generationId).toBe(1);
+  expect(secondJoin()?.generationId).toBe(1);
+  const leader = cluster.group(GROUP)?.leader === first.memberId ? first : second;
+  const follower = leader === first ? second : first;
+  const assignments = new Map([
+    [leader.memberId, [IN0]],
+    [follower.memberId, [IN1]],
+  ]);
+  expect(leader.sync(assignments)).toBe('NONE');
+  expect(follower.sync()).toBe('NONE');
+  const coordinator = first.coordinator();
+  expect(coordinator).toBe('b1');
+  // A plain commit of IN1, a committed transaction for IN0, then one left open.
+  const plain = cluster.call(
+    follower.client,
+    coordinator,
+    {
+      kind: 'OffsetCommit',
+      groupId: GROUP,
+      generationId: 1,
+      memberId: follower.memberId,
+      groupInstanceId: null,
+      offsets: [{ ...IN1, offset: 4 }],
+    },
+    { answer: 'OffsetCommitResponse' },
+  );
+  expect(plain.results.map((result) => result.error)).toEqual(['NONE']);
+  const producer = new TestProducer(cluster, 'c3', 'tx1');
+  expect(producer.initProducerId()).toBe('NONE');
+  const metadata = { generationId: 1, memberId: leader.memberId, instanceId: null };
+  const commitIn0 = (offset: number): string[] => {
+    expect(producer.addOffsetsToTxn(GROUP)).toBe('NONE');
+    const offsets = [{ ...IN0, offset }];
+    return producer
+      .txnOffsetCommit({ groupId: GROUP, offsets, member: metadata }, coordinator)
+      .map((result) => result.error);
+  };
+  expect(commitIn0(7)).toEqual(['NONE']);
+  expect(producer.endTxn(true)).toBe('NONE');
+  cluster.advance(2_000_000);
+  expect(commitIn0(12)).toEqual(['NONE']);
+  const fetch = (stable: boolean): string[] =>
+    fetchOffsets(cluster, { client: 'c3', groupId: GROUP, partitions: [IN0, IN1], stable });
+  expect(fetch(true)).toEqual(['UNSTABLE_OFFSET_COMMIT:-1', 'NONE:4']);
+
+  return { cluster, leader, follower, producer, fetch };
+}
+
 describe('group coordinator failover', () => {
   it('rebuilds generation, members, committed and pending offsets from the log', () => {
-    const cluster = new GroupCluster();
-    const first = new TestMember(cluster, 'c1', GROUP);
-    const second = new TestMember(cluster, 'c2', GROUP);
-    const secondJoin = second.startJoin();
-    expect(first.join().generationId).toBe(1);
-    expect(secondJoin()?.generationId).toBe(1);
-    const leader = cluster.group(GROUP)?.leader === first.memberId ? first : second;
-    const follower = leader === first ? second : first;
-    const assignments = new Map([
-      [leader.memberId, [IN0]],
-      [follower.memberId, [IN1]],
-    ]);
-    expect(leader.sync(assignments)).toBe('NONE');
-    expect(follower.sync()).toBe('NONE');
-    const coordinator = first.coordinator();
-    expect(coordinator).toBe('b1');
-    // A plain commit of IN1, a committed transaction for IN0, then one left open.
-    const plain = cluster.call(
-      follower.client,
-      coordinator,
-      {
-        kind: 'OffsetCommit',
-        groupId: GROUP,
-        generationId: 1,
-        memberId: follower.memberId,
-        groupInstanceId: null,
-        offsets: [{ ...IN1, offset: 4 }],
-      },
-      { answer: 'OffsetCommitResponse' },
-    );
-    expect(plain.results.map((result) => result.error)).toEqual(['NONE']);
-    const producer = new TestProducer(cluster, 'c3', 'tx1');
-    expect(producer.initProducerId()).toBe('NONE');
-    const metadata = { generationId: 1, memberId: leader.memberId, instanceId: null };
-    const commitIn0 = (offset: number): string[] => {
-      expect(producer.addOffsetsToTxn(GROUP)).toBe('NONE');
-      const offsets = [{ ...IN0, offset }];
-      return producer
-        .txnOffsetCommit({ groupId: GROUP, offsets, member: metadata }, coordinator)
-        .map((result) => result.error);
-    };
-    expect(commitIn0(7)).toEqual(['NONE']);
-    expect(producer.endTxn(true)).toBe('NONE');
-    cluster.advance(2_000_000);
-    expect(commitIn0(12)).toEqual(['NONE']);
-    const fetch = (stable: boolean): string[] =>
-      fetchOffsets(cluster, { client: 'c3', groupId: GROUP, partitions: [IN0, IN1], stable });
-    expect(fetch(true)).toEqual(['UNSTABLE_OFFSET_COMMIT:-1', 'NONE:4']);
-
+    const { cluster, leader, follower, producer, fetch } = groupWithOffsets();
     cluster.sim.crash('b1' as NodeId, 'process');
     cluster.advance(8_000_000);
-    const successor = first.coordinator();
+    const successor = leader.coordinator();
     expect(successor).not.toBe('b1');
     expect(cluster.group(GROUP)).toMatchObject({
       state: 'Stable',
@@ -89,8 +104,8 @@ describe('group coordinator failover', () => {
     // The pending offset of the open transaction stays invisible on the new coordinator.
     expect(fetch(true)).toEqual(['UNSTABLE_OFFSET_COMMIT:-1', 'NONE:4']);
     expect(fetch(false)).toEqual(['NONE:7', 'NONE:4']);
-    expect(first.heartbeat()).toBe('NONE');
-    expect(second.heartbeat()).toBe('NONE');
+    expect(leader.heartbeat()).toBe('NONE');
+    expect(follower.heartbeat()).toBe('NONE');
     // The COMMIT marker reaches the new leader: the pending offset becomes the committed one.
     expect(producer.endTxn(true)).toBe('NONE');
     cluster.advance(3_000_000);

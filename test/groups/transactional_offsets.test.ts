@@ -52,7 +52,7 @@ describe('AddOffsetsToTxn (R3.7)', () => {
 });
 
 describe('TxnOffsetCommit validation (R6.3)', () => {
-  it('rejects a stale generation, an unknown member and a fenced epoch; accepts the old API', () => {
+  it('rejects a stale generation, an unknown member, a fenced epoch; accepts the old API', () => {
     const { cluster, member, producer, coordinator } = setUp();
     const offsets = [{ ...IN0, offset: 5 }];
     const commit = (generationId: number, memberId: string): string[] =>
@@ -227,7 +227,7 @@ describe('TxnOffsetCommit under transaction version 2 (KIP-890 part 2)', () => {
     expect(stableFetch(cluster, true)).toEqual(['NONE:8', 'NONE:-1']);
   });
 
-  it('is refused TRANSACTION_ABORTABLE from a version 0 client that skipped AddOffsetsToTxn', () => {
+  it('is TRANSACTION_ABORTABLE from a version 0 client that skipped AddOffsetsToTxn', () => {
     const { cluster, member } = setUp();
     const producer = new TestProducer(cluster, 'c2', 'tx2');
     expect(producer.initProducerId()).toBe('NONE');
