@@ -1,8 +1,9 @@
 /**
  * Goal: the message log keeps what explains an anomaly and nothing more: a response inherits
  * its request's producerId, epoch and transactional.id (matched by correlationId on the reversed
- * link), heartbeats and metadata are not logged, and the bound keeps the first entries and counts
- * the rest. Method: feed hand-built deliveries to `observe`.
+ * link), heartbeats (broker and group) and metadata are not logged, group messages carry their
+ * group, member and generation, and the bound keeps the first entries and counts the rest.
+ * Method: feed hand-built deliveries to `observe`.
  */
 import { describe, expect, it } from 'vitest';
 import type { DeliveryObservation, Message } from '../sim/kernel';
@@ -82,5 +83,53 @@ describe('MessageLog', () => {
     }
     expect(log.entries.map((entry) => entry.timeUs)).toEqual([3, 4]);
     expect(log.dropped).toBe(1);
+  });
+
+  it('skips group heartbeats and logs a TxnOffsetCommit with its group and transaction', () => {
+    const log = new MessageLog();
+    const heartbeat = {
+      kind: 'Heartbeat',
+      correlationId: 1,
+      groupId: 'g',
+      generationId: 2,
+      memberId: 'm',
+      groupInstanceId: null,
+    };
+    log.observe(delivery({ timeUs: 1, source: 'C', target: 'b1', payload: heartbeat }));
+    const commit = {
+      kind: 'TxnOffsetCommit',
+      correlationId: 2,
+      transactionalId: 'tx',
+      groupId: 'g',
+      producerId: 3,
+      producerEpoch: 1,
+      generationId: 2,
+      memberId: 'm',
+      groupInstanceId: null,
+      offsets: [{ topic: 'in', partition: 0, offset: 7 }],
+    };
+    log.observe(delivery({ timeUs: 2, source: 'P', target: 'b1', payload: commit }));
+    const results = [{ topic: 'in', partition: 0, error: 'ILLEGAL_GENERATION' }];
+    const response = { kind: 'TxnOffsetCommitResponse', correlationId: 2, results };
+    log.observe(delivery({ timeUs: 3, source: 'b1', target: 'P', payload: response }));
+    expect(log.entries.map((entry) => entry.kind)).toEqual([
+      'TxnOffsetCommit',
+      'TxnOffsetCommitResponse',
+    ]);
+    expect(log.entries[1]).toEqual({
+      timeUs: 3,
+      sentUs: 2,
+      kind: 'TxnOffsetCommitResponse',
+      source: 'b1',
+      target: 'P',
+      transactionalId: 'tx',
+      producerId: 3,
+      producerEpoch: 1,
+      groupId: 'g',
+      memberId: 'm',
+      generationId: 2,
+      partitions: ['in-0'],
+      error: 'ILLEGAL_GENERATION',
+    });
   });
 });

@@ -4,8 +4,9 @@
  * source, target, virtual times, producerId, producerEpoch, transactional.id, partitions, the
  * error, whether an EndTxn or marker commits), never the records themselves. A response carries
  * no producerId on the wire, so it inherits the identity of the request it answers (matched by
- * `correlationId` and the reversed link). Broker heartbeats, metadata requests and connection
- * resets are not logged: they explain no exactly-once anomaly and would crowd out what does.
+ * `correlationId` and the reversed link). Broker and group heartbeats, metadata requests and
+ * connection resets are not logged: they explain no exactly-once anomaly and would crowd out
+ * what does. Group and offset messages carry the group id, member id and generation.
  *
  * The log keeps the first `entriesMax` deliveries and counts the rest (style rule 32): the
  * start of a story (InitProducerId, the first produce) matters as much as its end.
@@ -42,6 +43,12 @@ export interface MessageLogEntry {
   readonly batchProducerIds?: readonly number[];
   /** Fetch: the fetching broker (a follower), absent for consumers. */
   readonly replicaId?: string;
+  /** Group and offset APIs: the group.id. */
+  readonly groupId?: string;
+  /** Group and offset APIs: the member id sent or (JoinGroupResponse) assigned. */
+  readonly memberId?: string;
+  /** Group and offset APIs: the generation sent or (JoinGroupResponse) joined. */
+  readonly generationId?: number;
 }
 
 /** Deliveries kept unless the caller says otherwise. */
@@ -55,6 +62,8 @@ const SKIPPED_KINDS = new Set([
   'ConnectionReset',
   'FindCoordinator',
   'FindCoordinatorResponse',
+  'Heartbeat',
+  'HeartbeatResponse',
 ]);
 
 type Fields = Omit<MessageLogEntry, 'timeUs' | 'sentUs' | 'kind' | 'source' | 'target'>;
@@ -70,6 +79,7 @@ function firstError(results: ReadonlyArray<{ readonly error: string }>): string 
 
 /** The logged fields of a request, or of a response before it inherits its request's. */
 function fieldsOf(message: KafkaMessage): Fields {
+  if (isGroupMessage(message)) return groupFields(message);
   switch (message.kind) {
     case 'Produce':
       return {
@@ -125,6 +135,100 @@ function fieldsOf(message: KafkaMessage): Fields {
       return fetchResponseFields(message);
     default:
       return { partitions: 'partitions' in message ? keysOf(message.partitions) : [] };
+  }
+}
+
+/** The group and offset messages whose fields the log keeps (R6.1-R6.4). */
+const GROUP_KINDS = new Set([
+  'JoinGroup',
+  'SyncGroup',
+  'OffsetCommit',
+  'TxnOffsetCommit',
+  'AddOffsetsToTxn',
+  'LeaveGroup',
+  'JoinGroupResponse',
+  'SyncGroupResponse',
+  'OffsetFetchResponse',
+  'OffsetCommitResponse',
+  'TxnOffsetCommitResponse',
+  'AddOffsetsToTxnResponse',
+  'LeaveGroupResponse',
+] as const);
+
+type GroupMessage = Extract<
+  KafkaMessage,
+  { kind: typeof GROUP_KINDS extends Set<infer K> ? K : never }
+>;
+
+function isGroupMessage(message: KafkaMessage): message is GroupMessage {
+  return (GROUP_KINDS as ReadonlySet<string>).has(message.kind);
+}
+
+/** The logged fields of a group or offset request: group, member, generation, transaction. */
+function groupFields(message: GroupMessage): Fields {
+  switch (message.kind) {
+    case 'JoinGroup':
+    case 'SyncGroup':
+      return { partitions: [], ...memberOf(message) };
+    case 'OffsetCommit':
+      return { partitions: keysOf(message.offsets), ...memberOf(message) };
+    case 'TxnOffsetCommit':
+      return {
+        partitions: keysOf(message.offsets),
+        ...memberOf(message),
+        transactionalId: message.transactionalId,
+        producerId: message.producerId,
+        producerEpoch: message.producerEpoch,
+      };
+    case 'AddOffsetsToTxn':
+      return {
+        partitions: [],
+        transactionalId: message.transactionalId,
+        producerId: message.producerId,
+        producerEpoch: message.producerEpoch,
+        groupId: message.groupId,
+      };
+    case 'LeaveGroup':
+      return { partitions: [], groupId: message.groupId };
+    default:
+      return groupResponseFields(message);
+  }
+}
+
+function memberOf(message: {
+  groupId: string;
+  memberId: string;
+  generationId?: number;
+}): Pick<Fields, 'groupId' | 'memberId' | 'generationId'> {
+  const { groupId, memberId, generationId } = message;
+  return { groupId, memberId, ...(generationId === undefined ? {} : { generationId }) };
+}
+
+/** The logged fields of a group or offset response: the error, and what it assigns. */
+function groupResponseFields(
+  message: Extract<GroupMessage, { kind: `${string}Response` }>,
+): Fields {
+  switch (message.kind) {
+    case 'JoinGroupResponse':
+      return {
+        partitions: [],
+        error: message.error,
+        memberId: message.memberId,
+        generationId: message.generationId,
+      };
+    case 'SyncGroupResponse':
+      return { partitions: keysOf(message.assignment), error: message.error };
+    case 'OffsetFetchResponse':
+      return {
+        partitions: keysOf(message.partitions),
+        error: message.error === 'NONE' ? firstError(message.partitions) : message.error,
+      };
+    case 'OffsetCommitResponse':
+    case 'TxnOffsetCommitResponse':
+      return { partitions: keysOf(message.results), error: firstError(message.results) };
+    case 'AddOffsetsToTxnResponse':
+    case 'LeaveGroupResponse':
+      return { partitions: [], error: message.error };
   }
 }
 
@@ -202,6 +306,9 @@ function identityOf(request: MessageLogEntry): Partial<MessageLogEntry> {
     ...(request.producerEpoch === undefined ? {} : { producerEpoch: request.producerEpoch }),
     ...(request.committed === undefined ? {} : { committed: request.committed }),
     ...(request.replicaId === undefined ? {} : { replicaId: request.replicaId }),
+    ...(request.groupId === undefined ? {} : { groupId: request.groupId }),
+    ...(request.memberId === undefined ? {} : { memberId: request.memberId }),
+    ...(request.generationId === undefined ? {} : { generationId: request.generationId }),
     partitions: request.partitions,
   };
 }

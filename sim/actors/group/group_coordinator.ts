@@ -203,6 +203,15 @@ export class GroupCoordinator {
     }
   }
 
+  /** The `__consumer_offsets` partitions this coordinator owns, with epoch and load state. */
+  ownedPartitions(): Array<{ partition: number; epoch: number; loading: boolean }> {
+    return [...this.partitions].map(([partition, owned]) => ({
+      partition,
+      epoch: owned.epoch,
+      loading: owned.loading,
+    }));
+  }
+
   /** Every group this coordinator serves now (oracle, reports). */
   groups(): GroupSummary[] {
     const summaries: GroupSummary[] = [];

@@ -247,10 +247,11 @@ export class GroupMembership {
   }
 
   /**
-   * Kafka's onCompleteJoin: dynamic members that did not rejoin are removed, a leader that did
-   * not rejoin hands over to one that did, the generation increments (R6.1) and every parked
-   * JoinGroup is answered; the leader alone gets the members and their subscriptions. An empty
-   * group's new generation is written to the log at once.
+   * Kafka's onCompleteJoin: dynamic members that did not rejoin are removed (static ones stay
+   * until their session ends; if only they are left, the join phase waits another rebalance
+   * timeout), a leader that did not rejoin hands over to one that did, the generation
+   * increments (R6.1) and every parked JoinGroup is answered; the leader alone gets the members
+   * and their subscriptions. An empty group's new generation is written to the log at once.
    */
   completeJoin(group: ClassicGroup, ctx: Ctx): void {
     if (group.state !== 'PreparingRebalance') return;
@@ -263,11 +264,15 @@ export class GroupMembership {
       if (member.sessionTimerId !== -1) ctx.cancelTimer(member.sessionTimerId);
       group.remove(member.memberId);
     }
-    const leader = group.leaderId === null ? undefined : group.members.get(group.leaderId);
-    if (leader?.awaitingJoin === null) {
-      const joined = [...group.members.values()].find((member) => member.awaitingJoin !== null);
-      if (joined !== undefined) group.leaderId = joined.memberId;
+    const joined = [...group.members.values()].find((member) => member.awaitingJoin !== null);
+    if (joined === undefined && group.members.size > 0) {
+      // Only static members that did not rejoin are left: Kafka waits another rebalance
+      // timeout for their sessions to expire instead of completing without a leader.
+      const delayMs = group.rebalanceTimeoutMs();
+      return this.scheduleJoin(group, { delayMs, remainingMs: null }, ctx);
     }
+    const leader = group.leaderId === null ? undefined : group.members.get(group.leaderId);
+    if (leader?.awaitingJoin === null && joined !== undefined) group.leaderId = joined.memberId;
     group.initNextGeneration();
     const state = group.state as GroupState;
     ctx.trace(`group ${group.groupId}: generation ${group.generationId} (${state})`);
