@@ -227,11 +227,11 @@ export class Broker implements Actor<KafkaMessage> {
       case 'Produce':
         return this.onProduce(message, source, ctx);
       case 'Fetch':
-        return this.replicaManager.handleFetch(message, ctx, (partitions) =>
+        return this.replicaManager.handleFetch(message, ctx, (answer) =>
           ctx.send(source, {
             kind: 'FetchResponse',
             correlationId: message.correlationId,
-            partitions,
+            ...answer,
           }),
         );
       case 'FetchResponse':

@@ -64,8 +64,13 @@ export class DelayedOperations {
 
   /** The HW of a partition moved: complete the produces it satisfies. */
   onHighWatermark(partitionKey: string, highWatermark: number, ctx: Ctx): void {
-    for (const [id, waiter] of [...this.produces]) {
-      if (waiter.partitionKey !== partitionKey || highWatermark < waiter.requiredOffset) continue;
+    // Runs after every HW move: find the due waiters first, and copy nothing when none is due.
+    const due = dueIds(this.produces, (waiter) => {
+      return waiter.partitionKey === partitionKey && highWatermark >= waiter.requiredOffset;
+    });
+    for (const id of due) {
+      const waiter = this.produces.get(id);
+      if (waiter === undefined) continue;
       this.produces.delete(id);
       ctx.cancelTimer(waiter.timerId);
       waiter.complete('replicated');
@@ -84,8 +89,10 @@ export class DelayedOperations {
 
   /** A partition got an append: complete the fetches waiting on it. */
   onAppend(partitionKey: string, ctx: Ctx): void {
-    for (const [id, waiter] of [...this.fetches]) {
-      if (!waiter.partitionKeys.includes(partitionKey)) continue;
+    const due = dueIds(this.fetches, (waiter) => waiter.partitionKeys.includes(partitionKey));
+    for (const id of due) {
+      const waiter = this.fetches.get(id);
+      if (waiter === undefined) continue;
       this.fetches.delete(id);
       ctx.cancelTimer(waiter.timerId);
       waiter.complete();
@@ -106,4 +113,18 @@ export class DelayedOperations {
       fetch.complete();
     }
   }
+}
+
+const NONE_DUE: readonly number[] = Object.freeze([]);
+
+/** The ids of the waiters `isDue` accepts, in the order they were parked. */
+function dueIds<W>(
+  waiters: ReadonlyMap<number, W>,
+  isDue: (waiter: W) => boolean,
+): readonly number[] {
+  let due: number[] | undefined;
+  for (const [id, waiter] of waiters) {
+    if (isDue(waiter)) (due ??= []).push(id);
+  }
+  return due ?? NONE_DUE;
 }

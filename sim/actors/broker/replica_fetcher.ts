@@ -3,10 +3,17 @@
  * every leader this broker follows partitions of, one Fetch at a time with each partition's log
  * end offset, current leader epoch and last fetched epoch (R1.2). Responses are appended or
  * truncate the log (R1.4, R1.13); errors back off for `replica.fetch.backoff.ms`.
+ *
+ * Fetches run in an incremental fetch session per leader (KIP-227; Kafka's FetchSessionHandler):
+ * the first fetch is full and opens the session, later ones list only the partitions whose fetch
+ * parameters changed and the ones no longer fetched from that leader, and the leader answers only
+ * the partitions that changed. A session error, a timeout, a reset connection or a new leader
+ * epoch starts over with a full fetch; a session error does so at once, without backing off.
  */
 import type { ActorContext, NodeId } from '../../kernel';
-import type { FetchResponse, KafkaMessage } from '../protocol';
+import type { FetchPartition, FetchResponse, KafkaMessage, TopicPartition } from '../protocol';
 import { partitionKey } from '../protocol';
+import type { PartitionReplica } from './partition_replica';
 import type { ReplicaManager } from './replica_manager';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -21,10 +28,21 @@ export type FetcherTimer =
   | { readonly owner: 'fetcher'; readonly type: 'timeout'; readonly correlationId: number }
   | { readonly owner: 'fetcher'; readonly type: 'backoff'; readonly leader: string };
 
+/** The follower's side of its fetch session with one leader. */
+interface SessionState {
+  /** The session id the leader gave, 0 before the first answer (next fetch is full). */
+  id: number;
+  /** The epoch of the next incremental fetch. */
+  epoch: number;
+  /** The fetch parameters the leader holds for each partition of the session. */
+  readonly sent: Map<PartitionReplica, FetchPartition>;
+}
+
 /** The fetch loops of one broker, one per leader it follows. */
 export class ReplicaFetcher {
   private inFlight = new Map<string, { correlationId: number; timerId: number }>();
   private backingOff = new Set<string>();
+  private sessions = new Map<string, SessionState>();
   private correlationIds = 1;
 
   constructor(
@@ -37,6 +55,7 @@ export class ReplicaFetcher {
   onCrash(): void {
     this.inFlight = new Map();
     this.backingOff = new Set();
+    this.sessions = new Map();
   }
 
   /**
@@ -46,6 +65,7 @@ export class ReplicaFetcher {
   resetLeader(leader: string): void {
     this.inFlight.delete(leader);
     this.backingOff.delete(leader);
+    this.sessions.delete(leader);
   }
 
   /** The connection to `peer` was reset: its fetch fails and backs off. */
@@ -54,43 +74,53 @@ export class ReplicaFetcher {
     if (pending === undefined) return;
     ctx.cancelTimer(pending.timerId);
     this.inFlight.delete(peer);
+    this.sessions.delete(peer);
     this.backOff(peer, ctx);
   }
 
   /** Starts a fetch to every leader that has none in flight. */
   maybeFetch(ctx: Ctx): void {
-    const byLeader = new Map<string, Array<{ key: string }>>();
-    for (const [key, replica] of this.manager.replicas) {
+    let byLeader: Map<string, PartitionReplica[]> | undefined;
+    for (const replica of this.manager.replicas.values()) {
       const leader = replica.state.leader;
       if (replica.role !== 'follower' || leader === null || leader === this.brokerId) continue;
-      const list = byLeader.get(leader) ?? [];
-      list.push({ key });
-      byLeader.set(leader, list);
-    }
-    for (const [leader, entries] of byLeader) {
       if (this.inFlight.has(leader) || this.backingOff.has(leader)) continue;
-      this.sendFetch(
-        leader,
-        entries.map((entry) => entry.key),
-        ctx,
-      );
+      byLeader ??= new Map();
+      const list = byLeader.get(leader);
+      if (list === undefined) byLeader.set(leader, [replica]);
+      else list.push(replica);
     }
+    if (byLeader === undefined) return;
+    for (const [leader, replicas] of byLeader) this.sendFetch(leader, replicas, ctx);
   }
 
-  private sendFetch(leader: string, keys: readonly string[], ctx: Ctx): void {
+  /** One fetch to `leader`: full when no session is open, else only what changed. */
+  private sendFetch(leader: string, replicas: readonly PartitionReplica[], ctx: Ctx): void {
     const correlationId = this.correlationIds++;
-    const partitions = keys.map((key) => {
-      const replica = this.manager.replicas.get(key);
-      const log = replica?.log;
-      return {
-        topic: replica?.state.topic ?? '',
-        partition: replica?.state.partition ?? 0,
-        fetchOffset: log?.logEndOffset ?? 0,
-        currentLeaderEpoch: replica?.state.leaderEpoch ?? -1,
-        // Before KIP-101 fetches carried no epoch, so the leader cannot detect divergence.
-        lastFetchedEpoch: this.leaderEpochTruncation ? (log?.epochCache.latestEpoch() ?? -1) : -1,
-      };
-    });
+    let session = this.sessions.get(leader);
+    if (session === undefined) {
+      session = { id: 0, epoch: 0, sent: new Map() };
+      this.sessions.set(leader, session);
+    }
+    const full = session.id === 0;
+    if (full) session.sent.clear();
+    const partitions: FetchPartition[] = [];
+    for (const replica of replicas) {
+      const sent = session.sent.get(replica);
+      if (!full && sent !== undefined && this.unchanged(sent, replica)) continue;
+      const params = this.fetchParams(replica);
+      session.sent.set(replica, params);
+      partitions.push(params);
+    }
+    const forgotten: TopicPartition[] = [];
+    if (session.sent.size > replicas.length) {
+      const fetched = new Set(replicas);
+      for (const [replica, params] of session.sent) {
+        if (fetched.has(replica)) continue;
+        session.sent.delete(replica);
+        forgotten.push({ topic: params.topic, partition: params.partition });
+      }
+    }
     const timerId = ctx.setTimer(REPLICA_FETCH_TIMEOUT_US, {
       owner: 'fetcher',
       type: 'timeout',
@@ -102,8 +132,34 @@ export class ReplicaFetcher {
       correlationId,
       replicaId: this.brokerId,
       isolationLevel: 'read_uncommitted',
+      sessionId: session.id,
+      sessionEpoch: full ? 0 : session.epoch,
+      ...(forgotten.length === 0 ? {} : { forgottenPartitions: forgotten }),
       partitions,
     });
+  }
+
+  /** Whether the leader already holds the partition's current fetch parameters. */
+  private unchanged(sent: FetchPartition, replica: PartitionReplica): boolean {
+    const log = replica.log;
+    return (
+      sent.fetchOffset === log.logEndOffset &&
+      sent.currentLeaderEpoch === replica.state.leaderEpoch &&
+      sent.lastFetchedEpoch === (this.leaderEpochTruncation ? log.epochCache.latestEpoch() : -1)
+    );
+  }
+
+  /** R1.2: fetch from the log end offset, with the current and the last fetched epoch. */
+  private fetchParams(replica: PartitionReplica): FetchPartition {
+    const log = replica.log;
+    return {
+      topic: replica.state.topic,
+      partition: replica.state.partition,
+      fetchOffset: log.logEndOffset,
+      currentLeaderEpoch: replica.state.leaderEpoch,
+      // Before KIP-101 fetches carried no epoch, so the leader cannot detect divergence.
+      lastFetchedEpoch: this.leaderEpochTruncation ? log.epochCache.latestEpoch() : -1,
+    };
   }
 
   onFetchResponse(response: FetchResponse, source: string, ctx: Ctx): void {
@@ -111,6 +167,20 @@ export class ReplicaFetcher {
     if (pending === undefined || pending.correlationId !== response.correlationId) return;
     this.inFlight.delete(source);
     ctx.cancelTimer(pending.timerId);
+    const session = this.sessions.get(source);
+    if (response.error !== undefined && response.error !== 'NONE') {
+      // The leader lost the session or saw another epoch: start over with a full fetch now.
+      this.sessions.delete(source);
+      return this.maybeFetch(ctx);
+    }
+    if (session !== undefined) {
+      if (session.id === 0) {
+        session.id = response.sessionId ?? 0;
+        session.epoch = 1;
+      } else {
+        session.epoch += 1;
+      }
+    }
     let failed = false;
     for (const partition of response.partitions) {
       const replica = this.manager.replicas.get(partitionKey(partition));
@@ -133,6 +203,7 @@ export class ReplicaFetcher {
       for (const [leader, pending] of this.inFlight) {
         if (pending.correlationId !== timer.correlationId) continue;
         this.inFlight.delete(leader);
+        this.sessions.delete(leader);
         this.backOff(leader, ctx);
         return;
       }

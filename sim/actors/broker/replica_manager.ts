@@ -11,6 +11,7 @@ import type {
   FetchPartition,
   FetchPartitionResponse,
   FetchRequest,
+  FetchResponse,
   KafkaErrorCode,
   KafkaMessage,
   LogBatch,
@@ -23,6 +24,7 @@ import type {
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, partitionKey } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
 import { DelayedOperations, type DelayedTimer } from './delayed_operations';
+import { FetchSessionCache, type CachedPartition } from './fetch_session_cache';
 import { PartitionLog, type PartitionBugs, type VerificationCheck } from './partition_log';
 import { PartitionReplica, type ReplicationSettings } from './partition_replica';
 
@@ -53,6 +55,9 @@ export interface ReplicaManagerOptions {
 /** `request.timeout.ms` of the broker: how long an internal acks=all append may wait. */
 const INTERNAL_APPEND_TIMEOUT_US = 30_000_000;
 
+/** What a fetch is answered with (the broker adds the kind and correlation id). */
+export type FetchAnswer = Omit<FetchResponse, 'kind' | 'correlationId'>;
+
 /** A produce or marker outcome once it is final. */
 export type AppendOutcome = { error: KafkaErrorCode; baseOffset: number };
 
@@ -63,6 +68,8 @@ export class ReplicaManager {
   /** The metadata cache: the latest state of every partition this broker heard of. */
   readonly metadata = new Map<string, PartitionState>();
   readonly delayed = new DelayedOperations();
+  /** Followers' fetch sessions on this broker as leader (KIP-227). */
+  private readonly fetchSessions = new FetchSessionCache();
   private alterRequests = new Map<number, string>();
   /** Brokers the controller fences, as last published. */
   private readonly fencedBrokers = new Set<string>();
@@ -106,6 +113,7 @@ export class ReplicaManager {
   /** Crash: roles, follower tracking and waiting requests are volatile; logs are not. */
   onCrash(nowUs: number): void {
     this.delayed.clear();
+    this.fetchSessions.clear();
     this.alterRequests = new Map();
     for (const replica of this.replicas.values()) {
       replica.endLeaderTerm(nowUs);
@@ -318,30 +326,45 @@ export class ReplicaManager {
     );
   }
 
-  /** A fetch from a consumer or a follower. `respond` may be deferred for a follower. */
-  handleFetch(
-    request: FetchRequest,
-    ctx: Ctx,
-    respond: (partitions: FetchPartitionResponse[]) => void,
-  ): void {
+  /**
+   * A fetch from a consumer (sessionless) or a follower (in its fetch session, KIP-227: every
+   * partition of the session is read, only the changed ones are answered). `respond` may be
+   * deferred for a follower.
+   */
+  handleFetch(request: FetchRequest, ctx: Ctx, respond: (answer: FetchAnswer) => void): void {
     if (request.replicaId === null) {
-      return respond(request.partitions.map((fetch) => this.consumerRead(fetch, request)));
+      const partitions = request.partitions.map((fetch) => this.consumerRead(fetch, request));
+      return respond({ partitions });
     }
     const follower = request.replicaId;
-    const first = request.partitions.map((fetch) => this.followerRead(fetch, follower, ctx));
+    const context = this.fetchSessions.open(request);
+    if ('error' in context) return respond({ error: context.error, sessionId: 0, partitions: [] });
+    const sessionId = context.session.id;
+    const readAll = (fromPurgatory: boolean): Array<FetchPartitionResponse | null> => {
+      const answers: Array<FetchPartitionResponse | null> = [];
+      for (const cached of context.session.partitions.values()) {
+        answers.push(
+          this.followerRead(cached, { follower, full: context.full, fromPurgatory }, ctx),
+        );
+      }
+      return answers;
+    };
+    const first = readAll(false);
     const hasData = first.some(
       (partition) =>
-        partition.batches.length > 0 ||
-        partition.error !== 'NONE' ||
-        partition.divergingEpoch !== null,
+        partition !== null &&
+        (partition.batches.length > 0 ||
+          partition.error !== 'NONE' ||
+          partition.divergingEpoch !== null),
     );
-    if (hasData) return respond(first);
+    if (hasData)
+      return respond({ sessionId, partitions: this.fetchSessions.select(context, first) });
     this.delayed.waitForData(
       {
-        partitionKeys: request.partitions.map(partitionKey),
+        partitionKeys: [...context.session.partitions.keys()],
         waitUs: REPLICA_FETCH_WAIT_MAX_US,
         complete: () =>
-          respond(request.partitions.map((fetch) => this.followerRead(fetch, follower, ctx, true))),
+          respond({ sessionId, partitions: this.fetchSessions.select(context, readAll(true)) }),
       },
       ctx,
     );
@@ -367,14 +390,17 @@ export class ReplicaManager {
     };
   }
 
-  /** R1.3: a follower fetch: epoch fence, divergence, read to the LEO, then bookkeeping. */
+  /**
+   * R1.3: a follower fetch of one session partition: epoch fence, divergence, read to the LEO,
+   * then bookkeeping (R1.6, R1.7, R1.5). Returns null for a partition an incremental fetch
+   * leaves out of its answer (no records, no error, offsets already sent), without building it.
+   */
   private followerRead(
-    fetch: FetchPartition,
-    follower: string,
+    cached: CachedPartition,
+    read: { readonly follower: string; readonly full: boolean; readonly fromPurgatory: boolean },
     ctx: Ctx,
-    fromPurgatory = false,
-  ): FetchPartitionResponse {
-    const key = partitionKey(fetch);
+  ): FetchPartitionResponse | null {
+    const { params: fetch, key } = cached;
     const replica = this.replicas.get(key);
     const epochError = this.epochError(replica, fetch);
     if (replica === undefined || epochError !== 'NONE') return emptyPartition(fetch, epochError);
@@ -393,16 +419,27 @@ export class ReplicaManager {
         divergingEpoch: diverging,
       };
     }
-    const batches = log.readForFollower(fetch.fetchOffset, this.options.fetchBatchesMax);
+    const batches =
+      fetch.fetchOffset < sampled.logEndOffset
+        ? log.readForFollower(fetch.fetchOffset, this.options.fetchBatchesMax)
+        : NO_BATCHES;
+    const unchanged =
+      !read.full &&
+      batches.length === 0 &&
+      sampled.highWatermark === cached.highWatermark &&
+      log.logStartOffset === cached.logStartOffset;
     // A fetch completed from the purgatory was accounted for when it arrived (Kafka's
     // updateFetchState = !readFromPurgatory).
-    if (fromPurgatory) return this.followerResponse(fetch, sampled, batches, log.logStartOffset);
-    replica.onFollowerFetch(follower, fetch.fetchOffset, sampled.logEndOffset, ctx.nowUs());
-    if (replica.expansionCandidate(follower))
-      this.proposeIsr(replica, [...replica.isr, follower], ctx);
-    if (replica.maybeAdvanceHighWatermark(ctx.nowUs())) {
-      this.delayed.onHighWatermark(key, log.highWatermark, ctx);
+    if (!read.fromPurgatory) {
+      const follower = read.follower;
+      replica.onFollowerFetch(follower, fetch.fetchOffset, sampled.logEndOffset, ctx.nowUs());
+      if (replica.expansionCandidate(follower))
+        this.proposeIsr(replica, [...replica.isr, follower], ctx);
+      if (replica.maybeAdvanceHighWatermark(ctx.nowUs())) {
+        this.delayed.onHighWatermark(key, log.highWatermark, ctx);
+      }
     }
+    if (unchanged) return null;
     return this.followerResponse(fetch, sampled, batches, log.logStartOffset);
   }
 
@@ -526,6 +563,9 @@ export class ReplicaManager {
       : 'UNKNOWN_TOPIC_OR_PARTITION';
   }
 }
+
+/** The records of a read at the log end offset: none. */
+const NO_BATCHES: readonly LogBatch[] = Object.freeze([]);
 
 /** A partition answer without records. */
 function emptyPartition(tp: TopicPartition, error: KafkaErrorCode): FetchPartitionResponse {

@@ -76,6 +76,15 @@ export interface FetchRequest {
   /** The fetching follower broker; null for a consumer. */
   readonly replicaId: string | null;
   readonly isolationLevel: IsolationLevel;
+  /**
+   * A follower's fetch session (KIP-227): the session id, 0 for none, and its epoch, 0 for a
+   * full fetch that opens a new session. An incremental fetch lists only the partitions whose
+   * parameters changed. Absent: a sessionless fetch (consumers).
+   */
+  readonly sessionId?: number;
+  readonly sessionEpoch?: number;
+  /** Partitions an incremental fetch drops from its session. */
+  readonly forgottenPartitions?: readonly TopicPartition[];
   readonly partitions: readonly FetchPartition[];
 }
 
@@ -100,6 +109,11 @@ export interface FetchPartitionResponse extends TopicPartition {
 export interface FetchResponse {
   readonly kind: 'FetchResponse';
   readonly correlationId: number;
+  /** A fetch-session error (KIP-227) answers no partition. Absent: NONE. */
+  readonly error?: KafkaErrorCode;
+  /** The follower's fetch session; absent for a sessionless fetch. */
+  readonly sessionId?: number;
+  /** Partitions of a sessionless or full fetch; only the changed ones of an incremental one. */
   readonly partitions: readonly FetchPartitionResponse[];
 }
 
