@@ -218,6 +218,8 @@ export class PartitionReplica {
     if (this.role !== 'leader') return false;
     if (this.settings.strictMinIsrHighWatermark && this.isr.length < this.effectiveMinIsr())
       return false;
+    // The candidate is at most the log end offset: nothing to do when the HW is already there.
+    if (this.log.logEndOffset <= this.log.highWatermark) return false;
     const maximal = this.maximalIsr();
     let candidate = this.log.logEndOffset;
     for (const [replica, state] of this.followers) {

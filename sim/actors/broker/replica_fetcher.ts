@@ -43,6 +43,10 @@ export class ReplicaFetcher {
   private inFlight = new Map<string, { correlationId: number; timerId: number }>();
   private backingOff = new Set<string>();
   private sessions = new Map<string, SessionState>();
+  private followed: {
+    version: number;
+    byLeader: ReadonlyMap<string, readonly PartitionReplica[]>;
+  } = { version: -1, byLeader: new Map() };
   private correlationIds = 1;
 
   constructor(
@@ -80,18 +84,28 @@ export class ReplicaFetcher {
 
   /** Starts a fetch to every leader that has none in flight. */
   maybeFetch(ctx: Ctx): void {
-    let byLeader: Map<string, PartitionReplica[]> | undefined;
+    for (const [leader, replicas] of this.followedByLeader()) {
+      if (this.inFlight.has(leader) || this.backingOff.has(leader)) continue;
+      this.sendFetch(leader, replicas, ctx);
+    }
+  }
+
+  /**
+   * The partitions this broker follows, grouped by leader in replica order; rebuilt only after
+   * the replica manager's roles may have changed.
+   */
+  private followedByLeader(): ReadonlyMap<string, readonly PartitionReplica[]> {
+    if (this.followed.version === this.manager.rolesVersion) return this.followed.byLeader;
+    const byLeader = new Map<string, PartitionReplica[]>();
     for (const replica of this.manager.replicas.values()) {
       const leader = replica.state.leader;
       if (replica.role !== 'follower' || leader === null || leader === this.brokerId) continue;
-      if (this.inFlight.has(leader) || this.backingOff.has(leader)) continue;
-      byLeader ??= new Map();
       const list = byLeader.get(leader);
       if (list === undefined) byLeader.set(leader, [replica]);
       else list.push(replica);
     }
-    if (byLeader === undefined) return;
-    for (const [leader, replicas] of byLeader) this.sendFetch(leader, replicas, ctx);
+    this.followed = { version: this.manager.rolesVersion, byLeader };
+    return byLeader;
   }
 
   /** One fetch to `leader`: full when no session is open, else only what changed. */

@@ -74,6 +74,11 @@ export class ReplicaManager {
   /** Brokers the controller fences, as last published. */
   private readonly fencedBrokers = new Set<string>();
   private correlationIds = 1;
+  /**
+   * Bumped whenever a replica may have changed its role or leader, so the fetcher can keep its
+   * grouping of followed partitions by leader until then.
+   */
+  rolesVersion = 0;
 
   constructor(private readonly options: ReplicaManagerOptions) {
     for (const state of options.initialStates) {
@@ -98,6 +103,7 @@ export class ReplicaManager {
 
   /** At first start, replicas take their roles from the initial metadata. */
   onStart(ctx: Ctx, restarted: boolean): void {
+    this.rolesVersion += 1;
     if (!restarted) {
       for (const replica of this.replicas.values()) {
         replica.applyState(replica.state, ctx.nowUs());
@@ -112,6 +118,7 @@ export class ReplicaManager {
 
   /** Crash: roles, follower tracking and waiting requests are volatile; logs are not. */
   onCrash(nowUs: number): void {
+    this.rolesVersion += 1;
     this.delayed.clear();
     this.fetchSessions.clear();
     this.alterRequests = new Map();
@@ -156,6 +163,7 @@ export class ReplicaManager {
       if (newer) this.metadata.set(key, state);
       const replica = this.replicas.get(key);
       if (replica === undefined || !newer) continue;
+      this.rolesVersion += 1;
       const became = replica.applyState(state, ctx.nowUs());
       if (became === 'follower' && state.leader !== null) this.onNewLeader(state.leader);
       if (became === 'follower' || became === 'none') this.delayed.onLeadershipLost(key, ctx);
@@ -473,7 +481,8 @@ export class ReplicaManager {
     fetch: FetchPartition,
   ): { epoch: number; endOffset: number } | null {
     const log = replica.log;
-    if (fetch.lastFetchedEpoch >= 0) {
+    // At the latest epoch, that epoch ends at our log end: only the check below can fire.
+    if (fetch.lastFetchedEpoch >= 0 && fetch.lastFetchedEpoch !== log.epochCache.latestEpoch()) {
       const end = log.epochCache.endOffsetFor(fetch.lastFetchedEpoch, log.logEndOffset);
       if (end === undefined)
         return { epoch: log.epochCache.latestEpoch(), endOffset: log.logEndOffset };
