@@ -9,6 +9,7 @@ import type { DeliveredRecord, OracleRecord } from '../history';
 import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
 import { oracleRecordFor, type PartitionIndex } from './transaction_outcome';
+import { recordKey } from './topic_partition';
 
 /** One read_committed delivery with what the oracle knows about it. */
 export interface CommittedDelivery {
@@ -30,7 +31,7 @@ export function committedDeliveries(context: CheckContext): CommittedDelivery[] 
   for (const op of context.deliveries) {
     if (op.value.isolationLevel !== 'read_committed') continue;
     for (const record of op.value.records) {
-      const key = JSON.stringify([op.client, record.topic, record.partition, record.offset]);
+      const key = recordKey(record.topic, record.partition, record.offset, op.client);
       if (seen.has(key)) continue;
       seen.add(key);
       const index = context.partitionIndex(record.topic, record.partition);

@@ -8,7 +8,7 @@
  */
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext, OracleCopy } from './check_context';
-import { topicPartitionName } from './topic_partition';
+import { recordKey, topicPartitionName } from './topic_partition';
 
 /** Where a value was delivered, and the first operation that delivered it there. */
 interface Location {
@@ -30,7 +30,7 @@ export function checkDuplicate(context: CheckContext): Anomaly[] {
   for (const op of context.deliveries) {
     for (const record of op.value.records) {
       const locations = locationsByValue.get(record.value) ?? new Map<string, Location>();
-      const key = JSON.stringify([record.topic, record.partition, record.offset]);
+      const key = recordKey(record.topic, record.partition, record.offset);
       if (!locations.has(key)) {
         const { topic, partition, offset } = record;
         locations.set(key, { topic, partition, offset, deliveredUs: op.timeUs });

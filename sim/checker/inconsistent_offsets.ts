@@ -16,7 +16,7 @@ import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
 import { requireInput } from './input_error';
-import { topicPartitionName } from './topic_partition';
+import { recordKey, topicPartitionName } from './topic_partition';
 
 /** Where the inconsistency was seen. */
 export type InconsistentOffsetsClassification = 'different-values-delivered' | 'replicas-diverged';
@@ -46,7 +46,7 @@ function deliveredInconsistencies(context: CheckContext): Anomaly[] {
   const offsets = new Map<string, DeliveredOffset>();
   for (const op of context.deliveries) {
     for (const { topic, partition, offset, value } of op.value.records) {
-      const key = JSON.stringify([topic, partition, offset]);
+      const key = recordKey(topic, partition, offset);
       const known = offsets.get(key);
       if (known === undefined) {
         offsets.set(key, {

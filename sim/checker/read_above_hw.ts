@@ -13,7 +13,7 @@ import type { DeliveredRecord } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
-import { topicPartitionKey, topicPartitionName } from './topic_partition';
+import { recordKey, topicPartitionKey, topicPartitionName } from './topic_partition';
 import { oracleRecordFor } from './transaction_outcome';
 
 /** Whether the final log still holds the record read above the high watermark. */
@@ -37,7 +37,7 @@ export function checkReadAboveHw(context: CheckContext): Anomaly[] {
     for (const record of op.value.records) {
       const highWatermark = highWatermarks.get(topicPartitionKey(record.topic, record.partition));
       if (highWatermark === undefined || record.offset < highWatermark) continue;
-      const key = JSON.stringify([op.client, record.topic, record.partition, record.offset]);
+      const key = recordKey(record.topic, record.partition, record.offset, op.client);
       if (reported.has(key)) continue;
       reported.add(key);
       anomalies.push(readAboveHwAnomaly(context, { op, record, highWatermark }));
