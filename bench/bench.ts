@@ -72,7 +72,8 @@ async function sweepSection(): Promise<readonly BenchFigure[]> {
     seedsCount: SWEEP_SEEDS,
     batchesCount: SWEEP_BATCHES,
   });
-  const per = `${SWEEP_SCENARIO}, median of ${SWEEP_BATCHES} batches of ${SWEEP_SEEDS / SWEEP_BATCHES} seeds`;
+  const batch = SWEEP_SEEDS / SWEEP_BATCHES;
+  const per = `${SWEEP_SCENARIO}, median of ${SWEEP_BATCHES} batches of ${batch} seeds`;
   const megabytes = (bytes: number): number => bytes / 1_048_576;
   const [one] = result.runs;
   return [

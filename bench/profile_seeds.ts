@@ -5,7 +5,8 @@
  *
  * ```sh
  * npx tsx bench/profile_seeds.ts scenarios/zombie-fencing.yaml 100
- * node --import tsx --cpu-prof --cpu-prof-dir=prof bench/profile_seeds.ts scenarios/zombie-fencing.yaml 100
+ * node --import tsx --cpu-prof --cpu-prof-dir=prof bench/profile_seeds.ts \
+ *   scenarios/zombie-fencing.yaml 100
  * ```
  *
  * Arguments: the scenario file (default zombie-fencing), the seed count (default 50), and

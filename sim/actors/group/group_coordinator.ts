@@ -251,8 +251,11 @@ export class GroupCoordinator {
           error = this.membership.heartbeat(group, request, ctx);
         if (group !== undefined && request.kind === 'LeaveGroup')
           error = this.membership.leave(group, request, ctx);
-        const kind = request.kind === 'Heartbeat' ? 'HeartbeatResponse' : 'LeaveGroupResponse';
-        return ctx.send(source, { kind, correlationId, error });
+        // One literal kind per send: a union-typed kind is too wide for TypeScript to match.
+        if (request.kind === 'Heartbeat') {
+          return ctx.send(source, { kind: 'HeartbeatResponse', correlationId, error });
+        }
+        return ctx.send(source, { kind: 'LeaveGroupResponse', correlationId, error });
       }
       case 'OffsetFetch':
         if (status !== 'NONE') {
