@@ -204,9 +204,21 @@ function printTable(results: readonly SectionResult[]): void {
   for (const row of rows) console.log(line(row));
 }
 
+/**
+ * The sections to run: all of them, or those whose title starts with one of the arguments
+ * (`npm run bench -- sweep checker` runs the sweep and checker sections only).
+ */
+function chosenSections(args: readonly string[]): readonly BenchSection[] {
+  const wanted = args.map((arg) => arg.toLowerCase());
+  if (wanted.length === 0) return BENCH_SECTIONS;
+  return BENCH_SECTIONS.filter((section) =>
+    wanted.some((prefix) => section.title.toLowerCase().startsWith(prefix)),
+  );
+}
+
 async function main(): Promise<void> {
   const results: SectionResult[] = [];
-  for (const section of BENCH_SECTIONS) {
+  for (const section of chosenSections(process.argv.slice(2))) {
     results.push({ title: section.title, figures: await section.run() });
   }
   printTable(results);
