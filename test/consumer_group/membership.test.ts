@@ -34,7 +34,7 @@ function startMember(world: GroupWorld, name: string, atUs: number, config = gro
 }
 
 describe('joining a group', () => {
-  it('rejoins with the id from MEMBER_ID_REQUIRED, leads, and starts from committed offsets', () => {
+  it('rejoins with the MEMBER_ID_REQUIRED id, leads, and starts from committed offsets', () => {
     const world = new GroupWorld();
     world.broker.committed.set('in-0', 5);
     const a = startMember(world, 'A', 0);
