@@ -164,6 +164,36 @@ describe('rebalancing', () => {
   });
 });
 
+describe('auto-commit (enable.auto.commit)', () => {
+  it('commits the positions at the first poll after each interval and before rejoining', () => {
+    const world = new GroupWorld();
+    world.broker.committed.set('in-0', 5);
+    const config = groupConfig({ enableAutoCommit: true, autoCommitIntervalMs: 50 });
+    startMember(world, 'A', 0, config);
+    startMember(world, 'B', 200_000, groupConfig());
+    world.runTo(3_100_000);
+    const commits = world.broker.arrivals.filter((x) => x.request.kind === 'OffsetCommit');
+    expect(commits.slice(0, 2).map((x) => x.timeUs)).toEqual([52_000, 112_000]);
+    expect(world.broker.requests('OffsetCommit')[0]).toMatchObject({
+      generationId: 1,
+      memberId: 'A-1',
+      offsets: [
+        { topic: 'in', partition: 0, offset: 5 },
+        { topic: 'in', partition: 1, offset: 0 },
+        { topic: 'in', partition: 2, offset: 0 },
+      ],
+    });
+    // Before revoking for the rebalance, A commits synchronously, then sends JoinGroup.
+    const rejoin = timeline(world, 'A').filter((entry) => entry.startsWith('JoinGroup'))[2];
+    const index = timeline(world, 'A').indexOf(rejoin ?? '');
+    expect(timeline(world, 'A').slice(index - 2, index + 1)).toEqual([
+      'Heartbeat@3010000',
+      'OffsetCommit@3016000',
+      'JoinGroup@3018000',
+    ]);
+  });
+});
+
 describe('leaving and failing', () => {
   it('leaves the group when the application does not poll within max.poll.interval.ms', () => {
     const world = new GroupWorld();
