@@ -6,9 +6,12 @@
  * records every poll's return time and record count, and the rebalance listener's calls.
  */
 import {
+  ClientMetadata,
   KafkaConsumer,
   KafkaProducer,
+  type ClusterMetadata,
   type ConsumerConfig,
+  type MetadataTimer,
   type KafkaMessage,
   type KafkaResponse,
   type ProducerConfig,
@@ -61,12 +64,27 @@ export function txnProducerConfig(transactionalId: string): ProducerConfig {
   };
 }
 
+/** The fixed metadata of a client of the fake broker: `b1` leads everything. */
+interface FakeMetadata {
+  readonly brokers: readonly NodeId[];
+  leaderOf(): NodeId;
+  leaderEpochOf(): number;
+  requestRefresh(): void;
+  partitionsOf(topic: string): TopicPartition[];
+  readonly transactionVersion: number;
+}
+
 /** What a client node runs. */
 export interface ClientOptions {
   readonly consumer?: ConsumerConfig;
   readonly producer?: ProducerConfig;
   /** The cluster's `transaction.version` as the producer sees it. @default 0 */
   readonly transactionVersion?: number;
+  /**
+   * A real cluster: the clients use a ClientMetadata cache seeded with its initial leaders
+   * instead of the fake broker's fixed metadata. @default the fake broker `b1`
+   */
+  readonly cluster?: ClusterMetadata;
 }
 
 /** A client node: consumer and/or producer, a poll loop, and what they saw. */
@@ -80,12 +98,13 @@ export class GroupClient implements Actor<KafkaMessage> {
   pollGapUs = 10_000;
   polling = false;
   ctx: ActorContext<KafkaMessage> | null = null;
+  private clientMetadata: ClientMetadata | null = null;
 
   constructor(private readonly options: ClientOptions) {}
 
   onStart(ctx: ActorContext<KafkaMessage>): void {
     this.ctx = ctx;
-    const metadata = {
+    const metadata: FakeMetadata = {
       brokers: [BROKER],
       leaderOf: (): NodeId => BROKER,
       leaderEpochOf: () => 0,
@@ -94,6 +113,22 @@ export class GroupClient implements Actor<KafkaMessage> {
         Array.from({ length: TOPICS.get(topic) ?? 0 }, (_, partition) => ({ topic, partition })),
       transactionVersion: this.options.transactionVersion ?? 0,
     };
+    const cluster = this.options.cluster;
+    if (cluster !== undefined) {
+      const timing = { requestTimeoutMs: 30_000, retryBackoffMs: 100 };
+      const version = this.options.transactionVersion ?? 0;
+      this.clientMetadata = new ClientMetadata(
+        cluster.brokers,
+        cluster.initialStates(),
+        ctx,
+        timing,
+        version,
+      );
+    }
+    this.build(ctx, this.clientMetadata ?? metadata);
+  }
+
+  private build(ctx: ActorContext<KafkaMessage>, metadata: ClientMetadata | FakeMetadata): void {
     if (this.options.consumer !== undefined)
       this.consumer = new KafkaConsumer(this.options.consumer, metadata, ctx, {
         correlationIdBase: 1_000_000,
@@ -131,8 +166,10 @@ export class GroupClient implements Actor<KafkaMessage> {
     if (message.kind === 'ConnectionReset') {
       this.consumer?.onConnectionReset(message.peer);
       this.producer?.onConnectionReset(message.peer);
+      this.clientMetadata?.onConnectionReset(message.peer);
       return;
     }
+    if (message.kind === 'MetadataResponse') return this.clientMetadata?.onResponse(message);
     if (this.consumer?.onResponse(message) === true) return;
     this.producer?.onResponse(message);
   }
@@ -140,6 +177,7 @@ export class GroupClient implements Actor<KafkaMessage> {
   onTimer(payload: unknown): void {
     const owner = (payload as { owner: string }).owner;
     if (owner === 'app') return this.pollOnce();
+    if (owner === 'metadata') return this.clientMetadata?.onTimer(payload as MetadataTimer);
     if (owner === 'consumer')
       return this.consumer?.onTimer(payload as Parameters<KafkaConsumer['onTimer']>[0]);
     this.producer?.onTimer(payload as Parameters<KafkaProducer['onTimer']>[0]);
