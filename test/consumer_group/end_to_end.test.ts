@@ -4,13 +4,16 @@
  * `__consumer_offsets` and split `in` by the RangeAssignor; offsets sent in a transaction stay
  * invisible to a requireStable `committed()` until the COMMIT marker lands; after a rebalance the
  * old generation's TxnOffsetCommit is fenced with ILLEGAL_GENERATION, the transaction aborts, and
- * the committed offset is unchanged. Method: a three-broker cluster in the kernel with a fixed
+ * the committed offset is unchanged; a member paused past `session.timeout.ms` is removed, and
+ * on resume finds the coordinator again, learns UNKNOWN_MEMBER_ID, reports its partitions lost
+ * and rejoins as a new member. Method: a three-broker cluster in the kernel with a fixed
  * 1 ms delay; exact generations, member ids, assignments and callback results, and the order of
  * the commit and the committed() answer.
  */
 import { describe, expect, it } from 'vitest';
 import type { KafkaErrorCode } from '../../sim/actors';
 import { groupConfig, txnProducerConfig, type GroupClient } from './group_harness';
+import { nodeId } from '../../sim/kernel';
 import { RealGroupWorld } from './real_cluster';
 
 const IN0 = { topic: 'in', partition: 0 };
@@ -92,5 +95,40 @@ describe('consumer groups against the real group coordinator', () => {
     expect(p1.producer?.state).toBe('READY');
     expect(world.group('g')?.committed).toEqual([{ ...IN0, offset: 3 }]);
     expect(world.group('g')?.pendingProducers).toEqual([]);
+  });
+
+  it('removes a member paused past session.timeout.ms; it rejoins as a new member on resume', () => {
+    const world = new RealGroupWorld();
+    const config = groupConfig({ sessionTimeoutMs: 10_000 });
+    const members = ['A', 'B'].map((name) => {
+      const client = world.client(name, { consumer: config });
+      world.at(100_000, () => {
+        client.subscribe(['in']);
+        client.startPolling();
+      });
+      return client;
+    });
+    const [a, b] = members as [GroupClient, GroupClient];
+    world.at(7_000_000, () => world.sim.pause(nodeId('A')));
+    world.at(30_000_000, () => world.sim.resume(nodeId('A')));
+    world.runTo(45_000_000);
+    // B takes both partitions in generation 2 once A's session expired; A, back at 30 s, finds
+    // its generation gone (lost, not revoked) and joins generation 3 with a new member id.
+    expect(b.listenerCalls).toEqual([
+      'assigned@6110000:in-1',
+      'revoked@18114000:in-1',
+      'assigned@18120000:in-0,in-1',
+      'revoked@33124000:in-0,in-1',
+      'assigned@33130000:in-1',
+    ]);
+    expect(a.listenerCalls).toEqual([
+      'assigned@6110000:in-0',
+      'lost@30204000:in-0',
+      'assigned@33130000:in-0',
+    ]);
+    expect(a.consumer?.group?.generations).toEqual([1, 3]);
+    expect(b.consumer?.group?.generations).toEqual([1, 2, 3]);
+    expect(a.consumer?.groupMetadata().memberId).toBe('A-b1.0.3');
+    expect(world.group('g')?.generationId).toBe(3);
   });
 });
