@@ -97,7 +97,7 @@ describe('consumer groups against the real group coordinator', () => {
     expect(world.group('g')?.pendingProducers).toEqual([]);
   });
 
-  it('removes a member paused past session.timeout.ms; it rejoins as a new member on resume', () => {
+  it('removes a member paused past session.timeout.ms, which rejoins as new on resume', () => {
     const world = new RealGroupWorld();
     const config = groupConfig({ sessionTimeoutMs: 10_000 });
     const members = ['A', 'B'].map((name) => {
