@@ -90,6 +90,7 @@ export class ConsumerCoordinator {
   private heartbeatInFlight = false;
   private lastHeartbeatReceivedUs = 0;
   private pollTimeoutToken: number | null = null;
+  private lastPollActivityUs = 0;
   private closed = false;
 
   constructor(private readonly host: MembershipHost) {
@@ -112,11 +113,6 @@ export class ConsumerCoordinator {
     return this.metadata;
   }
 
-  /** True while the member is in a rebalance (joined before, or joining now). */
-  get rebalanceInProgress(): boolean {
-    return this.joining || this.rejoinNeeded;
-  }
-
   /** Stable in a generation with nothing pending: the assignment is current. */
   get stable(): boolean {
     return this.state === 'STABLE' && !this.rejoinNeeded;
@@ -135,13 +131,19 @@ export class ConsumerCoordinator {
     return false;
   }
 
-  /** The application polled (or a poll ended): restarts the `max.poll.interval.ms` clock. */
+  /**
+   * The application polled (or a poll ended): restarts the `max.poll.interval.ms` clock. One
+   * check timer at a time, moved forward when it fires early: the kernel keeps cancelled timers
+   * queued until their time, so a new 300 s timer per poll would pile up.
+   */
   onPollActivity(): void {
-    this.host.channel.cancel(this.pollTimeoutToken);
-    this.pollTimeoutToken = this.host.channel.schedule(
-      this.host.config.maxPollIntervalMs * 1000,
-      () => this.onPollTimeout(),
-    );
+    this.lastPollActivityUs = this.host.ctx.nowUs();
+    if (this.pollTimeoutToken === null)
+      this.schedulePollCheck(this.host.config.maxPollIntervalMs * 1000);
+  }
+
+  private schedulePollCheck(delayUs: number): void {
+    this.pollTimeoutToken = this.host.channel.schedule(delayUs, () => this.onPollTimeout());
   }
 
   /** Marks the member for a rejoin at the next poll (Java's `requestRejoin`). */
@@ -215,7 +217,11 @@ export class ConsumerCoordinator {
 
   private onPollTimeout(): void {
     this.pollTimeoutToken = null;
-    if (this.closed || this.state === 'UNJOINED' || this.state === 'FATAL') return;
+    if (this.closed || this.state === 'FATAL') return;
+    const dueUs = this.lastPollActivityUs + this.host.config.maxPollIntervalMs * 1000;
+    const nowUs = this.host.ctx.nowUs();
+    if (nowUs < dueUs) return this.schedulePollCheck(dueUs - nowUs);
+    if (this.state === 'UNJOINED') return;
     this.leaveGroup('consumer poll timeout has expired (max.poll.interval.ms)');
   }
 

@@ -52,7 +52,7 @@ export class CoordinatorChannel {
   private findRetryScheduled = false;
   private readonly waiting: Array<() => void> = [];
   private readonly inFlight = new Map<number, InFlight>();
-  private readonly delayed = new Map<number, () => void>();
+  private readonly delayed = new Map<number, { action: () => void; timerId: number }>();
   private tokens = 1;
   private closed = false;
 
@@ -86,18 +86,22 @@ export class CoordinatorChannel {
   /** Runs `action` after `delayUs`; returns a token for {@link cancel}. */
   schedule(delayUs: number, action: () => void): number {
     const token = this.tokens++;
-    this.delayed.set(token, action);
-    this.deps.ctx.setTimer(delayUs, {
+    const timerId = this.deps.ctx.setTimer(delayUs, {
       owner: 'consumer',
       type: 'delayed',
       token,
     } satisfies GroupTimer);
+    this.delayed.set(token, { action, timerId });
     return token;
   }
 
-  /** Forgets a scheduled action (its timer fires into nothing). */
+  /** Cancels a scheduled action and its timer. */
   cancel(token: number | null): void {
-    if (token !== null) this.delayed.delete(token);
+    if (token === null) return;
+    const delayed = this.delayed.get(token);
+    if (delayed === undefined) return;
+    this.delayed.delete(token);
+    this.deps.ctx.cancelTimer(delayed.timerId);
   }
 
   /**
@@ -120,7 +124,7 @@ export class CoordinatorChannel {
   /** Stops everything: no more requests, scheduled actions or retries. */
   close(): void {
     this.closed = true;
-    this.delayed.clear();
+    for (const token of [...this.delayed.keys()]) this.cancel(token);
     this.waiting.length = 0;
   }
 
@@ -144,9 +148,9 @@ export class CoordinatorChannel {
 
   onTimer(timer: GroupTimer): void {
     if (timer.type === 'delayed') {
-      const action = this.delayed.get(timer.token);
+      const delayed = this.delayed.get(timer.token);
       this.delayed.delete(timer.token);
-      action?.();
+      delayed?.action();
       return;
     }
     if (this.finding?.correlationId === timer.correlationId) {
