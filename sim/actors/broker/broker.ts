@@ -89,6 +89,8 @@ export class Broker implements Actor<KafkaMessage> {
   private started = false;
   /** True after a restart until the controller answered a heartbeat. */
   private registering = false;
+  /** The highest controller metadata offset applied; reported in every heartbeat. */
+  private metadataOffset = -1;
   private heartbeatIds = 1;
 
   constructor(private readonly options: BrokerOptions) {
@@ -272,8 +274,12 @@ export class Broker implements Actor<KafkaMessage> {
       case 'WriteTxnMarkersResponse':
         return this.coordinator.onWriteTxnMarkersResponse(message, ctx);
       case 'PartitionChange':
+        // Partition states are ordered by their epochs; the fenced set by the metadata offset.
         this.replicaManager.onPartitionChange(message.partitions, ctx);
-        this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
+        if (message.metadataOffset >= this.metadataOffset) {
+          this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
+          this.metadataOffset = message.metadataOffset;
+        }
         return this.fetcher.maybeFetch(ctx);
       case 'AlterPartitionResponse':
         this.replicaManager.onAlterPartitionResponse(message, ctx);
@@ -331,6 +337,7 @@ export class Broker implements Actor<KafkaMessage> {
       correlationId: this.heartbeatIds++,
       brokerId: this.options.id,
       starting: this.registering,
+      metadataOffset: this.metadataOffset,
     });
     ctx.setTimer(BROKER_HEARTBEAT_INTERVAL_US, { owner: 'heartbeat' } satisfies BrokerTimer);
   }
