@@ -89,8 +89,12 @@ export class Broker implements Actor<KafkaMessage> {
   private started = false;
   /** True after a restart until the controller answered a heartbeat. */
   private registering = false;
-  /** The highest controller metadata offset applied; reported in every heartbeat. */
-  private metadataOffset = -1;
+  /**
+   * The controller metadata offset up to which every change was applied (0: the initial states),
+   * reported in every heartbeat. A change that arrives after a lost one does not advance it, so
+   * the controller answers the next heartbeat with the full state.
+   */
+  private metadataOffset = 0;
   private heartbeatIds = 1;
 
   constructor(private readonly options: BrokerOptions) {
@@ -278,7 +282,9 @@ export class Broker implements Actor<KafkaMessage> {
         this.replicaManager.onPartitionChange(message.partitions, ctx);
         if (message.metadataOffset >= this.metadataOffset) {
           this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
-          this.metadataOffset = message.metadataOffset;
+        }
+        if (message.snapshot || message.metadataOffset === this.metadataOffset + 1) {
+          this.metadataOffset = Math.max(this.metadataOffset, message.metadataOffset);
         }
         return this.fetcher.maybeFetch(ctx);
       case 'AlterPartitionResponse':

@@ -112,6 +112,7 @@ export class Controller implements Actor<KafkaMessage> {
         partitions: this.partitionStates(),
         fencedBrokers: [...this.fenced],
         metadataOffset: this.metadataOffset,
+        snapshot: true,
       });
     }
     ctx.send(broker as NodeId, {
@@ -273,6 +274,7 @@ export class Controller implements Actor<KafkaMessage> {
         partitions: changed,
         fencedBrokers,
         metadataOffset: this.metadataOffset,
+        snapshot: false,
       });
     }
   }

@@ -287,6 +287,8 @@ export interface PartitionChangeNotice {
   readonly fencedBrokers: readonly string[];
   /** The controller's metadata offset once this change is applied (the metadata log's end). */
   readonly metadataOffset: number;
+  /** True when `partitions` is every partition (the full state), not one change. */
+  readonly snapshot: boolean;
 }
 
 /** Every request a client or broker sends. */
