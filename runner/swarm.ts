@@ -127,12 +127,13 @@ function configsOf(scenario: ScenarioConfig): Record<string, number> {
  * not next in line, R2.10) fails only when `delivery.timeout.ms` runs out, its last attempt up
  * to `request.timeout.ms` later; a transaction left open ends only after
  * `transaction.timeout.ms` plus one `transaction.abort.timed.out.transaction.cleanup.interval.ms`
- * (R3.11).
+ * (R3.11); a consumer whose fetch was lost asks again only after its `request.timeout.ms`.
  * @example recoveryBoundMs(drawSwarm(base, '528').scenario) // 247485
  */
 export function recoveryBoundMs(scenario: ScenarioConfig): number {
   let bound = 0;
   for (const client of scenario.clients) {
+    bound = Math.max(bound, client.settings.requestTimeoutMs);
     if (client.role !== 'producer') continue;
     const settings = client.settings;
     bound = Math.max(bound, settings.deliveryTimeoutMs + settings.requestTimeoutMs);

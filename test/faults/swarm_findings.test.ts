@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios';
-import { drawSwarm, runScenario } from '../../runner';
+import { drawSwarm, recoveryBoundMs, runScenario } from '../../runner';
 
 const SAFE = 'scenarios/replicated-random-faults.yaml';
 const DUPLICATE_FINDING = 'docs/findings/swarm-duplicate-after-client-restart.yaml';
@@ -46,5 +46,36 @@ describe('metadata catch-up (KRaft brokers fetch the metadata log)', () => {
     expect(report.check.anomalyTypes).toEqual([]);
     expect(report.outcome).toBe('pass');
     for (const partition of report.partitions) expect(partition.isr).toHaveLength(3);
+  });
+
+  it('swarm seed 24: a broker that lost one change but got a later one catches up', () => {
+    // A broker kept a stale __transaction_state leader: no broker served tx-random as
+    // coordinator and T's EndTxn got NOT_COORDINATOR until the end of the run.
+    const { report } = runSwarm('24');
+    expect(report.liveness).toMatchObject({ converged: true });
+    expect(report.outcome).toBe('pass');
+  });
+});
+
+describe('heal and liveness windows cover the drawn timeouts', () => {
+  it('swarm seed 528: a batch stuck on OUT_OF_ORDER_SEQUENCE_NUMBER fails at its timeout', () => {
+    const { scenario } = drawSwarm(loadScenario(SAFE), '528');
+    // P: delivery.timeout.ms 238107 + request.timeout.ms 9378.
+    expect(recoveryBoundMs(scenario)).toBe(247_485);
+    expect(scenario.healMs).toBe(247_485);
+    expect(scenario.livenessMs).toBe(247_485);
+    const { report } = runSwarm('528');
+    expect(report.liveness).toMatchObject({ converged: true });
+    expect(report.outcome).toBe('pass');
+  });
+});
+
+describe('fatal-txn-error is liveness-class on the safe configuration', () => {
+  it('swarm seed 183: a fenced, cut-off coordinator answers INVALID_TXN_STATE from its cache', () => {
+    const { report } = runSwarm('183');
+    expect(report.check.anomalyCounts).toEqual([{ kind: 'fatal-txn-error', count: 1 }]);
+    expect(report.check.anomalies[0]).toMatchObject({ client: 'T', transactionalId: 'tx-random' });
+    expect(report.unexpectedAnomalyTypes).toEqual([]);
+    expect(report.outcome).toBe('pass');
   });
 });
