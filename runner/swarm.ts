@@ -133,9 +133,12 @@ function configsOf(scenario: ScenarioConfig): Record<string, number> {
 export function recoveryBoundMs(scenario: ScenarioConfig): number {
   let bound = 0;
   for (const client of scenario.clients) {
-    bound = Math.max(bound, client.settings.requestTimeoutMs);
-    if (client.role !== 'producer') continue;
-    const settings = client.settings;
+    if (client.role === 'consumer') {
+      bound = Math.max(bound, client.settings.requestTimeoutMs);
+      continue;
+    }
+    // A pipeline's consumer shares its producer's request.timeout.ms.
+    const settings = client.role === 'pipeline' ? client.settings.producer : client.settings;
     bound = Math.max(bound, settings.deliveryTimeoutMs + settings.requestTimeoutMs);
     if (settings.transactionalId === null) continue;
     const cleanupMs = scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs;
