@@ -71,7 +71,7 @@ describe('heal and liveness windows cover the drawn timeouts', () => {
 });
 
 describe('fatal-txn-error is liveness-class on the safe configuration', () => {
-  it('swarm seed 183: a fenced, cut-off coordinator answers INVALID_TXN_STATE from its cache', () => {
+  it('swarm seed 183: a cut-off coordinator answers INVALID_TXN_STATE from its cache', () => {
     const { report } = runSwarm('183');
     expect(report.check.anomalyCounts).toEqual([{ kind: 'fatal-txn-error', count: 1 }]);
     expect(report.check.anomalies[0]).toMatchObject({ client: 'T', transactionalId: 'tx-random' });

@@ -14,6 +14,7 @@ import type {
   KafkaMessage,
   ListOffsetsRequest,
   LogBatch,
+  PartitionChangeNotice,
   ProduceRequest,
   TransactionLogRecord,
   WriteTxnMarkersRequest,
@@ -278,15 +279,7 @@ export class Broker implements Actor<KafkaMessage> {
       case 'WriteTxnMarkersResponse':
         return this.coordinator.onWriteTxnMarkersResponse(message, ctx);
       case 'PartitionChange':
-        // Partition states are ordered by their epochs; the fenced set by the metadata offset.
-        this.replicaManager.onPartitionChange(message.partitions, ctx);
-        if (message.metadataOffset >= this.metadataOffset) {
-          this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
-        }
-        if (message.snapshot || message.metadataOffset === this.metadataOffset + 1) {
-          this.metadataOffset = Math.max(this.metadataOffset, message.metadataOffset);
-        }
-        return this.fetcher.maybeFetch(ctx);
+        return this.onPartitionChange(message, ctx);
       case 'AlterPartitionResponse':
         this.replicaManager.onAlterPartitionResponse(message, ctx);
         return this.fetcher.maybeFetch(ctx);
@@ -335,6 +328,22 @@ export class Broker implements Actor<KafkaMessage> {
       case 'DescribeTransactions':
         return describeTransactions(request, this.coordinator);
     }
+  }
+
+  /**
+   * A metadata change from the controller. Partition states are ordered by their epochs, the
+   * fenced set by the metadata offset; a change after a lost one leaves the applied offset
+   * behind, so the next heartbeat asks for the full state.
+   */
+  private onPartitionChange(message: PartitionChangeNotice, ctx: Ctx): void {
+    this.replicaManager.onPartitionChange(message.partitions, ctx);
+    if (message.metadataOffset >= this.metadataOffset) {
+      this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
+    }
+    if (message.snapshot || message.metadataOffset === this.metadataOffset + 1) {
+      this.metadataOffset = Math.max(this.metadataOffset, message.metadataOffset);
+    }
+    this.fetcher.maybeFetch(ctx);
   }
 
   private heartbeat(ctx: Ctx): void {
