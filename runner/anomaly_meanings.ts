@@ -9,6 +9,12 @@ const MEANINGS: Readonly<Partial<Record<string, string>>> = {
   duplicate:
     'One value sent once appears at two offsets: a retried Produce was appended twice, which ' +
     'idempotence (producerId and sequence numbers per partition) exists to prevent.',
+  'epoch-bump-duplicate':
+    'One value sent once by an idempotent, non-transactional producer was written under two ' +
+    'epochs of its producerId: after an OUT_OF_ORDER_SEQUENCE_NUMBER or a batch failure the ' +
+    "client bumped its epoch (KIP-360) and rewrote the partition's in-flight batches, one of " +
+    'them already appended, from sequence 0. The broker deduplicates only within one epoch, so ' +
+    'Kafka itself writes this copy; only transactions rule it out.',
   'lost-write':
     'A write the producer saw acknowledged (or a committed transaction) is missing from the ' +
     'final log: a truncation or an unclean election removed it, or it was never appended.',

@@ -13,7 +13,13 @@ export {
   type CoverageCategory,
   type RunCoverage,
 } from './coverage';
-export { drawSwarm, swarmLines, SWARM_FAULT_KINDS, type SwarmParameters } from './swarm';
+export {
+  drawSwarm,
+  recoveryBoundMs,
+  swarmLines,
+  SWARM_FAULT_KINDS,
+  type SwarmParameters,
+} from './swarm';
 export { exportScenarioYaml, realiseScenario } from './export_scenario';
 export {
   ShrinkNotFailingError,

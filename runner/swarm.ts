@@ -10,6 +10,10 @@
  * so a safe scenario stays safe and a known-bad one keeps its bug. The scenario's scripted faults
  * are kept; its own nemesis, if any, is replaced. The `swarm` stream is new, so no other stream
  * draws differently.
+ *
+ * The heal and liveness phases last at least as long as Kafka itself may take to get unstuck
+ * under the drawn timeouts ({@link recoveryBoundMs}), so a liveness outcome names a stall Kafka
+ * would not recover from, not one cut short by a drawn delivery.timeout.ms.
  */
 import { Rng, ratio } from '../sim/kernel';
 import {
@@ -117,6 +121,32 @@ function configsOf(scenario: ScenarioConfig): Record<string, number> {
   return configs;
 }
 
+/**
+ * How long, in ms, Kafka may take after the faults heal before every client can make progress
+ * again: a batch whose retries cannot succeed (OUT_OF_ORDER_SEQUENCE_NUMBER on a batch that is
+ * not next in line, R2.10) fails only when `delivery.timeout.ms` runs out, its last attempt up
+ * to `request.timeout.ms` later; a transaction left open ends only after
+ * `transaction.timeout.ms` plus one `transaction.abort.timed.out.transaction.cleanup.interval.ms`
+ * (R3.11); a consumer whose fetch was lost asks again only after its `request.timeout.ms`.
+ * @example recoveryBoundMs(drawSwarm(base, '528').scenario) // 247485
+ */
+export function recoveryBoundMs(scenario: ScenarioConfig): number {
+  let bound = 0;
+  for (const client of scenario.clients) {
+    if (client.role === 'consumer') {
+      bound = Math.max(bound, client.settings.requestTimeoutMs);
+      continue;
+    }
+    // A pipeline's consumer shares its producer's request.timeout.ms.
+    const settings = client.role === 'pipeline' ? client.settings.producer : client.settings;
+    bound = Math.max(bound, settings.deliveryTimeoutMs + settings.requestTimeoutMs);
+    if (settings.transactionalId === null) continue;
+    const cleanupMs = scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs;
+    bound = Math.max(bound, settings.transactionTimeoutMs + cleanupMs);
+  }
+  return bound;
+}
+
 /** The drawn nemesis. */
 function swarmNemesis(rng: Rng, scenario: ScenarioConfig): RandomNemesisConfig {
   let kinds = SWARM_FAULT_KINDS.filter(() => rng.chance(ratio(1, 2)));
@@ -183,7 +213,13 @@ export function drawSwarm(
   const clients = base.clients.map((client) =>
     swarmClient(rng, client, broker.transactionMaxTimeoutMs),
   );
-  const scenario: ScenarioConfig = { ...base, broker, network, clients, nemesis };
+  const drawn: ScenarioConfig = { ...base, broker, network, clients, nemesis };
+  const recoveryMs = recoveryBoundMs(drawn);
+  const scenario: ScenarioConfig = {
+    ...drawn,
+    healMs: Math.max(base.healMs, recoveryMs),
+    livenessMs: Math.max(base.livenessMs, recoveryMs),
+  };
   // Timeout-aware sizing follows the drawn timeouts, not the scenario's.
   const sized =
     nemesis.timeoutsMs.length === 0

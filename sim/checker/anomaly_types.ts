@@ -8,6 +8,7 @@
 /** Every anomaly kind the checkers can report. */
 export const ANOMALY_KINDS = [
   'duplicate',
+  'epoch-bump-duplicate',
   'lost-write',
   'zombie-write',
   'aborted-read',

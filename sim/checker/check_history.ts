@@ -31,7 +31,10 @@ export interface NamedChecker {
   readonly check: (context: CheckContext) => readonly Anomaly[];
 }
 
-/** Every checker, named by the anomaly kind it reports, in {@link ANOMALY_KINDS} order. */
+/**
+ * Every checker, named by the anomaly kind it reports, in {@link ANOMALY_KINDS} order; the
+ * `duplicate` checker also reports `epoch-bump-duplicate`.
+ */
 export const CHECKERS: readonly NamedChecker[] = [
   { name: 'duplicate', check: checkDuplicate },
   { name: 'lost-write', check: checkLostWrite },

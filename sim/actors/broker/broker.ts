@@ -14,6 +14,7 @@ import type {
   KafkaMessage,
   ListOffsetsRequest,
   LogBatch,
+  PartitionChangeNotice,
   ProduceRequest,
   TransactionLogRecord,
   WriteTxnMarkersRequest,
@@ -89,6 +90,12 @@ export class Broker implements Actor<KafkaMessage> {
   private started = false;
   /** True after a restart until the controller answered a heartbeat. */
   private registering = false;
+  /**
+   * The controller metadata offset up to which every change was applied (0: the initial states),
+   * reported in every heartbeat. A change that arrives after a lost one does not advance it, so
+   * the controller answers the next heartbeat with the full state.
+   */
+  private metadataOffset = 0;
   private heartbeatIds = 1;
 
   constructor(private readonly options: BrokerOptions) {
@@ -272,9 +279,7 @@ export class Broker implements Actor<KafkaMessage> {
       case 'WriteTxnMarkersResponse':
         return this.coordinator.onWriteTxnMarkersResponse(message, ctx);
       case 'PartitionChange':
-        this.replicaManager.onPartitionChange(message.partitions, ctx);
-        this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
-        return this.fetcher.maybeFetch(ctx);
+        return this.onPartitionChange(message, ctx);
       case 'AlterPartitionResponse':
         this.replicaManager.onAlterPartitionResponse(message, ctx);
         return this.fetcher.maybeFetch(ctx);
@@ -325,12 +330,29 @@ export class Broker implements Actor<KafkaMessage> {
     }
   }
 
+  /**
+   * A metadata change from the controller. Partition states are ordered by their epochs, the
+   * fenced set by the metadata offset; a change after a lost one leaves the applied offset
+   * behind, so the next heartbeat asks for the full state.
+   */
+  private onPartitionChange(message: PartitionChangeNotice, ctx: Ctx): void {
+    this.replicaManager.onPartitionChange(message.partitions, ctx);
+    if (message.metadataOffset >= this.metadataOffset) {
+      this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
+    }
+    if (message.snapshot || message.metadataOffset === this.metadataOffset + 1) {
+      this.metadataOffset = Math.max(this.metadataOffset, message.metadataOffset);
+    }
+    this.fetcher.maybeFetch(ctx);
+  }
+
   private heartbeat(ctx: Ctx): void {
     ctx.send(CONTROLLER_ID as NodeId, {
       kind: 'BrokerHeartbeat',
       correlationId: this.heartbeatIds++,
       brokerId: this.options.id,
       starting: this.registering,
+      metadataOffset: this.metadataOffset,
     });
     ctx.setTimer(BROKER_HEARTBEAT_INTERVAL_US, { owner: 'heartbeat' } satisfies BrokerTimer);
   }

@@ -49,6 +49,12 @@ export class Controller implements Actor<KafkaMessage> {
   /** Oracle: every election. */
   readonly elections: ElectionRecord[] = [];
   private correlationIds = 1;
+  /**
+   * How many metadata changes were published: the end offset of the model's metadata log. A
+   * broker whose heartbeat reports less missed a change and gets the full state (KRaft brokers
+   * replicate the metadata log by fetching it, so a lost change is fetched again).
+   */
+  private metadataOffset = 0;
   /** The controller's context, kept for admin operations (the controller never crashes). */
   private ctx: Ctx | null = null;
 
@@ -99,12 +105,14 @@ export class Controller implements Actor<KafkaMessage> {
       this.fence(broker, ctx);
     }
     if (this.fenced.has(broker)) this.unfence(broker, ctx);
-    if (request.starting) {
+    if (request.starting || request.metadataOffset < this.metadataOffset) {
       ctx.send(broker as NodeId, {
         kind: 'PartitionChange',
         correlationId: this.correlationIds++,
         partitions: this.partitionStates(),
         fencedBrokers: [...this.fenced],
+        metadataOffset: this.metadataOffset,
+        snapshot: true,
       });
     }
     ctx.send(broker as NodeId, {
@@ -258,12 +266,15 @@ export class Controller implements Actor<KafkaMessage> {
   /** Sends the changed partitions to every broker (paused or dead ones get it when they can). */
   private publish(changed: readonly PartitionState[], ctx: Ctx): void {
     const fencedBrokers = [...this.fenced].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.metadataOffset += 1;
     for (const broker of this.brokers) {
       ctx.send(broker, {
         kind: 'PartitionChange',
         correlationId: this.correlationIds++,
         partitions: changed,
         fencedBrokers,
+        metadataOffset: this.metadataOffset,
+        snapshot: false,
       });
     }
   }

@@ -96,6 +96,7 @@ export class KafkaProducer {
         identity: () => ({ producerId: this.producerId, producerEpoch: this.producerEpoch }),
         maySend: (tp) => this.maySend(tp),
         onBatchFailed: (batch, error) => this.onBatchFailed(batch.records, error),
+        bumpEpoch: () => this.bumpIdempotentEpoch(),
         onBatchSucceeded: (batch, baseOffset) =>
           batch.records.forEach((record, index) =>
             record.callback({
@@ -531,11 +532,8 @@ export class KafkaProducer {
       });
     }
     if (error === 'TRANSACTION_ABORTABLE' && this.state === 'ABORTING_TRANSACTION') return;
-    if (!this.transactional) {
-      if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || error === 'REQUEST_TIMED_OUT')
-        this.bumpIdempotentEpoch();
-      return;
-    }
+    // An idempotent producer's epoch bump is the sender's (R2.10, per partition).
+    if (!this.transactional) return;
     // Java's TransactionManager: fencing and "not part of an ongoing transaction" are fatal.
     if (error === 'PRODUCER_FENCED' || error === 'INVALID_TXN_STATE') return this.fatal(error);
     if (this.state === 'ABORTING_TRANSACTION') return;
@@ -543,10 +541,12 @@ export class KafkaProducer {
     this.abortable(error);
   }
 
-  /** KIP-360: an idempotent producer bumps its epoch locally and restarts sequences at 0. */
+  /**
+   * KIP-360: an idempotent producer bumps its epoch locally; the sender restarts the sequences of
+   * the partitions that asked for it (R2.10).
+   */
   private bumpIdempotentEpoch(): void {
     this.producerEpoch += 1;
-    this.sender.resetSequences();
   }
 
   private abortable(error: KafkaErrorCode): void {

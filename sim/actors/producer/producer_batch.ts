@@ -36,6 +36,11 @@ export interface ProducerBatch {
   retryAfterUs: number;
   /** When `delivery.timeout.ms` expires for it. */
   readonly deadlineUs: number;
+  /**
+   * Set once an epoch bump rewrote its producerId, epoch and sequence
+   * (ProducerBatch.sequenceHasBeenReset): an OUT_OF_ORDER_SEQUENCE_NUMBER on it then only retries.
+   */
+  sequenceReset: boolean;
 }
 
 /** What the sender keeps per partition. */
@@ -47,6 +52,18 @@ export interface PartitionSendState {
   readonly inFlight: ProducerBatch[];
   nextSequence: number;
   lastAckedSequence: number;
+  /**
+   * The producerId and epoch the partition's sequences run under (TransactionManager's per
+   * partition producerIdAndEpoch); -1 before the first batch. When the producer's epoch moves on,
+   * the partition keeps its old identity until its in-flight batches complete (R2.3).
+   */
+  producerId: number;
+  producerEpoch: number;
+  /**
+   * The sequence that follows a batch which expired after a retry (markSequenceUnresolved), or
+   * NO_SEQUENCE: while set, no new batch is drained for the partition (R2.3, R2.10).
+   */
+  unresolvedNextSequence: number;
 }
 
 /** True when nothing of the partition is queued, waiting for a retry or in flight. */

@@ -5,6 +5,13 @@
  * of a partition while it is a retry, retries retriable errors until `retries` or
  * `delivery.timeout.ms` run out, and on `request.timeout.ms` drops the connection, failing every
  * request on it with NETWORK_EXCEPTION as Kafka's NetworkClient does.
+ *
+ * An idempotent producer's epoch bump (KIP-360, TransactionManager `canRetry`,
+ * `handleFailedBatch`, `maybeResolveSequences`, `bumpIdempotentProducerEpoch`) is per partition:
+ * only the partitions that asked for it have their in-flight batches rewritten from sequence 0
+ * under the new epoch; every other partition finishes its in-flight batches, retries included,
+ * under the epoch they were stamped with, and drains nothing new until they complete
+ * (`maybeUpdateProducerIdAndEpoch`). A batch is never re-stamped when it is retried.
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } from '../protocol';
@@ -33,6 +40,8 @@ export interface SenderPolicy {
   onBatchFailed(batch: ProducerBatch, error: KafkaErrorCode): void;
   /** A batch was written; the producer learns its offsets. */
   onBatchSucceeded(batch: ProducerBatch, baseOffset: number): void;
+  /** KIP-360: an idempotent, non-transactional producer increments its epoch locally. */
+  bumpEpoch(): void;
 }
 
 /** Timers the sender sets. */
@@ -52,6 +61,9 @@ export class RecordSender {
   readonly partitions = new Map<string, PartitionSendState>();
   private readonly inFlightPerBroker = new Map<NodeId, number>();
   private readonly requests = new Map<number, InFlightRequest>();
+  /** TransactionManager's epochBumpRequired and partitionsToRewriteSequences. */
+  private epochBumpRequired = false;
+  private readonly rewritePartitions = new Set<string>();
 
   constructor(
     private readonly config: ProducerConfig,
@@ -100,20 +112,39 @@ export class RecordSender {
     }
   }
 
-  /** Restarts every partition's sequences at 0 (a new producerId or epoch). */
+  /**
+   * Restarts every partition's sequences at 0 under the producer's current identity (a new
+   * producerId from InitProducerId, or the epoch EndTxn v5 returned). Called with nothing in
+   * flight (a transaction ends only once its batches are flushed).
+   */
   resetSequences(): void {
+    const identity = this.policy.identity();
     for (const state of this.partitions.values()) {
       state.nextSequence = 0;
       state.lastAckedSequence = NO_SEQUENCE;
+      state.producerId = identity.producerId;
+      state.producerEpoch = identity.producerEpoch;
+      state.unresolvedNextSequence = NO_SEQUENCE;
     }
+    this.epochBumpRequired = false;
+    this.rewritePartitions.clear();
   }
 
-  /** Drains and sends whatever may be sent now. */
+  /**
+   * Drains and sends whatever may be sent now. Like one pass of Kafka's `Sender.runOnce`, it first
+   * resolves sequences and applies a pending idempotent epoch bump.
+   */
   sendReady(ctx: Ctx): void {
-    for (const state of this.partitions.values()) {
-      while (this.sendOne(state, ctx)) {
-        // keep draining this partition while there is room
+    for (let pass = 0; pass < 2; pass += 1) {
+      this.maybeResolveSequences();
+      if (this.epochBumpRequired) this.bumpEpoch();
+      for (const state of this.partitions.values()) {
+        while (this.sendOne(state, ctx)) {
+          // keep draining this partition while there is room
+        }
       }
+      // A batch that expired while draining may have asked for a bump: apply it now.
+      if (!this.epochBumpRequired && !this.hasResolvableSequences()) return;
     }
   }
 
@@ -134,9 +165,12 @@ export class RecordSender {
       const state = this.stateOf(batch.tp);
       if (
         batch.baseSequence !== NO_SEQUENCE &&
-        batch.producerEpoch === this.policy.identity().producerEpoch
+        batch.producerId === state.producerId &&
+        batch.producerEpoch === state.producerEpoch
       ) {
-        state.lastAckedSequence = incrementSequence(batch.baseSequence, batch.records.length - 1);
+        // TransactionManager.maybeUpdateLastAckedSequence: only ever moves forward.
+        const last = incrementSequence(batch.baseSequence, batch.records.length - 1);
+        state.lastAckedSequence = Math.max(state.lastAckedSequence, last);
       }
       this.policy.onBatchSucceeded(batch, response.baseOffset);
     } else {
@@ -157,7 +191,7 @@ export class RecordSender {
       // while its request is in flight; the request may still reach the broker later, and its
       // answer is ignored (the root of BUG-01/BUG-02, R3.17).
       this.takeRequest(timer.correlationId, ctx);
-      this.policy.onBatchFailed(request.batch, 'REQUEST_TIMED_OUT');
+      this.expire(request.batch);
       this.sendReady(ctx);
       return;
     }
@@ -201,19 +235,18 @@ export class RecordSender {
     return request;
   }
 
-  /** R2.10: retry while allowed; an out-of-order reply to a batch not next in line retries too. */
+  /**
+   * R2.10 (Sender.completeBatch): retry while `retries` and `delivery.timeout.ms` allow and
+   * {@link canRetry} says so; otherwise fail the batch, telling {@link failBatch} whether its
+   * sequence may be reassigned (only while retries are not exhausted, as Kafka does).
+   */
   private onBatchError(batch: ProducerBatch, error: KafkaErrorCode, ctx: Ctx): void {
     if (LEADERSHIP_ERRORS.has(error)) this.metadata.requestRefresh();
     const state = this.stateOf(batch.tp);
-    const nextExpected = incrementSequence(state.lastAckedSequence, 1);
-    const notNextInLine =
-      error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' &&
-      batch.baseSequence !== NO_SEQUENCE &&
-      batch.baseSequence !== nextExpected;
-    const retriable = isRetriable(error) || notNextInLine;
-    const withinLimits = batch.attempts <= this.config.retries && ctx.nowUs() < batch.deadlineUs;
-    if (!retriable || !withinLimits) {
-      this.policy.onBatchFailed(batch, withinLimits ? error : 'REQUEST_TIMED_OUT');
+    const retriesLeft = batch.attempts <= this.config.retries;
+    const withinLimits = retriesLeft && ctx.nowUs() < batch.deadlineUs;
+    if (!withinLimits || !this.canRetry(batch, state, error)) {
+      this.failBatch(batch, state, withinLimits ? error : 'REQUEST_TIMED_OUT', retriesLeft);
       return;
     }
     batch.inRetry = true;
@@ -227,6 +260,122 @@ export class RecordSender {
       owner: 'producer',
       type: 'produce-retry',
     } satisfies SenderTimer);
+  }
+
+  /**
+   * TransactionManager.canRetry for an error on `batch`. OUT_OF_ORDER_SEQUENCE_NUMBER on a batch
+   * that is not next in line (an earlier one is outstanding) or was already rewritten only
+   * retries; on the next-in-line batch of an idempotent producer it is a real gap: request an
+   * epoch bump for the partition, then retry. A transactional producer fails the batch.
+   */
+  private canRetry(
+    batch: ProducerBatch,
+    state: PartitionSendState,
+    error: KafkaErrorCode,
+  ): boolean {
+    if (error !== 'OUT_OF_ORDER_SEQUENCE_NUMBER' || batch.baseSequence === NO_SEQUENCE)
+      return isRetriable(error);
+    const unresolved = state.unresolvedNextSequence !== NO_SEQUENCE;
+    const nextInLine = batch.baseSequence === incrementSequence(state.lastAckedSequence, 1);
+    if (!unresolved && (batch.sequenceReset || !nextInLine)) return true;
+    if (this.config.transactionalId !== null) return false;
+    if (!unresolved || batch.baseSequence === state.unresolvedNextSequence)
+      this.requestEpochBump(state);
+    return true;
+  }
+
+  /**
+   * Sender.failBatch and TransactionManager.handleFailedBatch: the batch's records fail. An
+   * idempotent, non-transactional producer asks for an epoch bump of the partition after
+   * OUT_OF_ORDER_SEQUENCE_NUMBER, or when `adjustSequences` (the broker answered an error and
+   * retries were not exhausted).
+   */
+  private failBatch(
+    batch: ProducerBatch,
+    state: PartitionSendState,
+    error: KafkaErrorCode,
+    adjustSequences: boolean,
+  ): void {
+    this.policy.onBatchFailed(batch, error);
+    if (!this.idempotentOnly || batch.baseSequence === NO_SEQUENCE) return;
+    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || adjustSequences) this.requestEpochBump(state);
+  }
+
+  /**
+   * A batch past `delivery.timeout.ms` fails with a timeout and its sequence is not reassigned;
+   * if it had been retried it may be in the log, so its partition becomes unresolved
+   * (Sender.sendProducerData, TransactionManager.markSequenceUnresolved, R2.3).
+   */
+  private expire(batch: ProducerBatch): void {
+    this.policy.onBatchFailed(batch, 'REQUEST_TIMED_OUT');
+    if (!batch.inRetry || batch.baseSequence === NO_SEQUENCE) return;
+    const state = this.stateOf(batch.tp);
+    const next = incrementSequence(batch.baseSequence, batch.records.length);
+    state.unresolvedNextSequence = Math.max(state.unresolvedNextSequence, next);
+  }
+
+  private get idempotentOnly(): boolean {
+    return this.config.enableIdempotence && this.config.transactionalId === null;
+  }
+
+  private requestEpochBump(state: PartitionSendState): void {
+    this.epochBumpRequired = true;
+    this.rewritePartitions.add(partitionKey(state.tp));
+  }
+
+  /** An unresolved partition whose batches have all completed. */
+  private hasResolvableSequences(): boolean {
+    for (const state of this.partitions.values()) {
+      if (state.unresolvedNextSequence !== NO_SEQUENCE && !this.hasBatches(state)) return true;
+    }
+    return false;
+  }
+
+  /** Java's inflightBatchesBySequence: batches sent and not completed, retries included. */
+  private hasBatches(state: PartitionSendState): boolean {
+    return state.inFlight.length > 0 || state.retries.length > 0;
+  }
+
+  /**
+   * TransactionManager.maybeResolveSequences: once an unresolved partition has no batch left, it
+   * is resolved if the last acknowledged sequence is the one before the next; otherwise an
+   * idempotent producer bumps the epoch for it (a transactional one is already abortable).
+   */
+  private maybeResolveSequences(): void {
+    for (const state of this.partitions.values()) {
+      if (state.unresolvedNextSequence === NO_SEQUENCE || this.hasBatches(state)) continue;
+      const resolved = state.nextSequence === incrementSequence(state.lastAckedSequence, 1);
+      if (!resolved && this.idempotentOnly) this.requestEpochBump(state);
+      state.unresolvedNextSequence = NO_SEQUENCE;
+    }
+  }
+
+  /**
+   * TransactionManager.bumpIdempotentProducerEpoch: epoch + 1, then the partitions that asked for
+   * the bump have their batches (in flight or waiting to retry) rewritten from sequence 0 under
+   * the new epoch. The other partitions keep their identity until their batches complete.
+   */
+  private bumpEpoch(): void {
+    this.epochBumpRequired = false;
+    this.policy.bumpEpoch();
+    const identity = this.policy.identity();
+    for (const key of this.rewritePartitions) {
+      const state = this.partitions.get(key);
+      if (state === undefined) continue;
+      const batches = [...state.inFlight, ...state.retries].sort(
+        (a, b) => a.baseSequence - b.baseSequence,
+      );
+      state.nextSequence = 0;
+      for (const batch of batches) {
+        this.stamp(batch, state, identity);
+        batch.sequenceReset = true;
+      }
+      state.lastAckedSequence = NO_SEQUENCE;
+      state.producerId = identity.producerId;
+      state.producerEpoch = identity.producerEpoch;
+      state.unresolvedNextSequence = NO_SEQUENCE;
+    }
+    this.rewritePartitions.clear();
   }
 
   /** Sends one batch of `state` if the rules allow; returns whether it sent. */
@@ -243,23 +392,17 @@ export class RecordSender {
     if (retry !== undefined) {
       // A retry goes alone: nothing else of the partition may be in flight with it (R2.3).
       if (state.inFlight.length > 0 || ctx.nowUs() < retry.retryAfterUs) return false;
+      state.retries.shift();
       if (ctx.nowUs() >= retry.deadlineUs) {
-        state.retries.shift();
-        this.policy.onBatchFailed(retry, 'REQUEST_TIMED_OUT');
+        this.expire(retry);
         return true;
       }
-      state.retries.shift();
-      if (retry.producerId !== -1 && retry.producerEpoch !== identity.producerEpoch) {
-        // The epoch was bumped: the batch is stamped again with fresh sequences (R2.10).
-        this.stamp(retry, state, identity);
-      }
+      // A retry keeps the producerId, epoch and sequence it was stamped with (R2.2).
       this.transmit(retry, broker, ctx);
       return true;
     }
     if (state.queue.length === 0 || !this.policy.maySend(state.tp)) return false;
-    if (identity.producerId === -1 && this.config.enableIdempotence) return false;
-    if (state.inFlight.some((batch) => batch.producerEpoch !== identity.producerEpoch))
-      return false;
+    if (this.config.enableIdempotence && !this.mayDrainNew(state, identity)) return false;
     const records = state.queue.splice(0, BATCH_RECORDS_MAX);
     const first = records[0] as PendingRecord;
     const batch: ProducerBatch = {
@@ -273,9 +416,34 @@ export class RecordSender {
       inRetry: false,
       retryAfterUs: 0,
       deadlineUs: first.createdUs + this.config.deliveryTimeoutMs * 1000,
+      sequenceReset: false,
     };
     if (this.config.enableIdempotence) this.stamp(batch, state, identity);
     this.transmit(batch, broker, ctx);
+    return true;
+  }
+
+  /**
+   * RecordAccumulator.shouldStopDrainBatchesForPartition and maybeUpdateProducerIdAndEpoch: no
+   * new batch without a producerId, while the partition still has batches of an older identity
+   * in flight, or while its sequences are unresolved; a partition whose old batches completed
+   * restarts its sequences at 0 under the current identity.
+   */
+  private mayDrainNew(
+    state: PartitionSendState,
+    identity: { producerId: number; producerEpoch: number },
+  ): boolean {
+    if (identity.producerId === -1) return false;
+    const stale =
+      state.producerId !== identity.producerId || state.producerEpoch !== identity.producerEpoch;
+    if (stale && state.inFlight.length > 0) return false;
+    if (state.unresolvedNextSequence !== NO_SEQUENCE) return false;
+    if (stale) {
+      state.nextSequence = 0;
+      state.lastAckedSequence = NO_SEQUENCE;
+      state.producerId = identity.producerId;
+      state.producerEpoch = identity.producerEpoch;
+    }
     return true;
   }
 
@@ -346,6 +514,9 @@ export class RecordSender {
         inFlight: [],
         nextSequence: 0,
         lastAckedSequence: NO_SEQUENCE,
+        producerId: -1,
+        producerEpoch: -1,
+        unresolvedNextSequence: NO_SEQUENCE,
       };
       this.partitions.set(key, state);
     }

@@ -260,6 +260,11 @@ export interface BrokerHeartbeatRequest {
   readonly brokerId: string;
   /** True on the first heartbeat after the broker (re)started: it needs the full metadata. */
   readonly starting: boolean;
+  /**
+   * The highest metadata offset the broker has applied (BrokerHeartbeat's
+   * CurrentMetadataOffset), -1 before any. A broker behind the controller catches up.
+   */
+  readonly metadataOffset: number;
 }
 
 export interface BrokerHeartbeatResponse {
@@ -294,6 +299,10 @@ export interface PartitionChangeNotice {
   readonly partitions: readonly PartitionState[];
   /** Every broker the controller currently fences (ineligible for the ISR, KIP-841). */
   readonly fencedBrokers: readonly string[];
+  /** The controller's metadata offset once this change is applied (the metadata log's end). */
+  readonly metadataOffset: number;
+  /** True when `partitions` is every partition (the full state), not one change. */
+  readonly snapshot: boolean;
 }
 
 /** Every request a client or broker sends. */

@@ -1,0 +1,81 @@
+/**
+ * Goal: pin the root causes swarm mode found on the safe replicated configuration, one seed
+ * each, so they stay fixed. Method: replay the shrunk reproducers in docs/findings and seeds of
+ * `scenarios/replicated-random-faults.yaml` under `--swarm`, and assert the exact outcome and
+ * anomalies Kafka gives there.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../scenarios';
+import { drawSwarm, recoveryBoundMs, runScenario } from '../../runner';
+
+const SAFE = 'scenarios/replicated-random-faults.yaml';
+const DUPLICATE_FINDING = 'docs/findings/swarm-duplicate-after-client-restart.yaml';
+
+function runSwarm(seed: string) {
+  const { scenario, parameters } = drawSwarm(loadScenario(SAFE), seed);
+  return runScenario(scenario, { seed, swarm: parameters });
+}
+
+describe('idempotent epoch bump (R2.10, KIP-360)', () => {
+  it('rewrites only the partition that asked for the bump; its copies are Kafka-made', () => {
+    const { report, oracle } = runScenario(loadScenario(DUPLICATE_FINDING), { seed: '15' });
+    // events-0 got OUT_OF_ORDER_SEQUENCE_NUMBER on its next-in-line batch: Java rewrites its
+    // in-flight batches, two of them already appended, under epoch 1 (TransactionManager
+    // bumpIdempotentProducerEpoch). events-1 had retries in flight under epoch 0: they keep
+    // epoch 0 and sequence, so nothing there is written twice.
+    expect(report.check.anomalyTypes).toEqual(['epoch-bump-duplicate']);
+    expect(report.check.anomalyCounts).toEqual([{ kind: 'epoch-bump-duplicate', count: 30 }]);
+    for (const anomaly of report.check.anomalies) {
+      expect(anomaly).toMatchObject({ topic: 'events', partition: 0, producerId: 1 });
+      expect(anomaly.classification).toBe('rewritten-after-epoch-bump');
+    }
+    const events1 = oracle.partitions.find((p) => p.topic === 'events' && p.partition === 1);
+    const values = (events1?.records ?? []).flatMap((record) =>
+      record.value === null ? [] : [record.value],
+    );
+    expect(values.length).toBeGreaterThan(0);
+    expect(new Set(values).size).toBe(values.length);
+    expect(report.outcome).toBe('pass');
+  });
+});
+
+describe('metadata catch-up (KRaft brokers fetch the metadata log)', () => {
+  it('swarm seed 15: followers that missed a PartitionChange rejoin the ISR after heal', () => {
+    const { report } = runSwarm('15');
+    expect(report.liveness).toMatchObject({ converged: true });
+    expect(report.check.anomalyTypes).toEqual([]);
+    expect(report.outcome).toBe('pass');
+    for (const partition of report.partitions) expect(partition.isr).toHaveLength(3);
+  });
+
+  it('swarm seed 24: a broker that lost one change but got a later one catches up', () => {
+    // A broker kept a stale __transaction_state leader: no broker served tx-random as
+    // coordinator and T's EndTxn got NOT_COORDINATOR until the end of the run.
+    const { report } = runSwarm('24');
+    expect(report.liveness).toMatchObject({ converged: true });
+    expect(report.outcome).toBe('pass');
+  });
+});
+
+describe('heal and liveness windows cover the drawn timeouts', () => {
+  it('swarm seed 528: a batch stuck on OUT_OF_ORDER_SEQUENCE_NUMBER fails at its timeout', () => {
+    const { scenario } = drawSwarm(loadScenario(SAFE), '528');
+    // P: delivery.timeout.ms 238107 + request.timeout.ms 9378.
+    expect(recoveryBoundMs(scenario)).toBe(247_485);
+    expect(scenario.healMs).toBe(247_485);
+    expect(scenario.livenessMs).toBe(247_485);
+    const { report } = runSwarm('528');
+    expect(report.liveness).toMatchObject({ converged: true });
+    expect(report.outcome).toBe('pass');
+  });
+});
+
+describe('fatal-txn-error is liveness-class on the safe configuration', () => {
+  it('swarm seed 183: a cut-off coordinator answers INVALID_TXN_STATE from its cache', () => {
+    const { report } = runSwarm('183');
+    expect(report.check.anomalyCounts).toEqual([{ kind: 'fatal-txn-error', count: 1 }]);
+    expect(report.check.anomalies[0]).toMatchObject({ client: 'T', transactionalId: 'tx-random' });
+    expect(report.unexpectedAnomalyTypes).toEqual([]);
+    expect(report.outcome).toBe('pass');
+  });
+});
