@@ -81,13 +81,13 @@ function joinCurrentMember(
     case 'PreparingRebalance':
       return updateMemberAndRebalance(group, { member, request }, ctx, deps);
     case 'CompletingRebalance':
-      if (unchanged) return respond(currentGeneration(group, member, true));
+      if (unchanged) return respond(group.joinResponseFor(member, true));
       return updateMemberAndRebalance(group, { member, request }, ctx, deps);
     case 'Stable':
       if (group.leaderId === memberId || !unchanged) {
         return updateMemberAndRebalance(group, { member, request }, ctx, deps);
       }
-      return respond(currentGeneration(group, member, false));
+      return respond(group.joinResponseFor(member, false));
     case 'Empty':
     case 'Dead':
       return respond(joinError('UNKNOWN_MEMBER_ID', memberId));
@@ -178,34 +178,8 @@ function replaceStaticMember(
       if (group.members.has(memberId)) group.replaceStaticMember(instanceId, memberId, oldMemberId);
       return deps.respond(joinError(error, memberId));
     }
-    deps.respond(currentGeneration(group, member, false));
+    deps.respond(group.joinResponseFor(member, false));
   });
-}
-
-/** The current generation for a member that needs no rebalance (the leader sees members). */
-function currentGeneration(
-  group: ClassicGroup,
-  member: GroupMember,
-  withMembers: boolean,
-): JoinGroupResponse {
-  const leader = member.memberId === group.leaderId;
-  return {
-    kind: 'JoinGroupResponse',
-    correlationId: 0,
-    error: 'NONE',
-    generationId: group.generationId,
-    protocolName: group.protocolName,
-    leader: group.leaderId ?? '',
-    memberId: member.memberId,
-    members:
-      withMembers && leader
-        ? [...group.members.values()].map((each) => ({
-            memberId: each.memberId,
-            groupInstanceId: each.groupInstanceId,
-            subscription: group.subscriptionOf(each),
-          }))
-        : [],
-  };
 }
 
 function sameProtocols(

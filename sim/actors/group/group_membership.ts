@@ -280,25 +280,11 @@ export class GroupMembership {
       this.host.storeGroup(group, new Map(), ctx, () => undefined);
       return;
     }
-    const everyone = [...group.members.values()].map((member) => ({
-      memberId: member.memberId,
-      groupInstanceId: member.groupInstanceId,
-      subscription: group.subscriptionOf(member),
-    }));
     for (const member of group.members.values()) {
       const respond = member.awaitingJoin;
       member.awaitingJoin = null;
       member.isNew = false;
-      respond?.({
-        kind: 'JoinGroupResponse',
-        correlationId: 0,
-        error: 'NONE',
-        generationId: group.generationId,
-        protocolName: group.protocolName,
-        leader: group.leaderId ?? '',
-        memberId: member.memberId,
-        members: member.memberId === group.leaderId ? everyone : [],
-      });
+      respond?.(group.joinResponseFor(member, true));
       this.scheduleSession(group, member, member.sessionTimeoutMs, ctx);
     }
   }

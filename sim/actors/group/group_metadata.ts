@@ -191,6 +191,31 @@ export class ClassicGroup {
     return chosen?.subscription ?? member.protocols[0]?.subscription ?? noSubscription();
   }
 
+  /**
+   * The JoinGroupResponse of the current generation for `member`: the leader also gets every
+   * member's subscription when `withMembers` (the end of a join phase), others an empty list.
+   */
+  joinResponseFor(member: GroupMember, withMembers: boolean): JoinGroupResponse {
+    const leader = member.memberId === this.leaderId;
+    return {
+      kind: 'JoinGroupResponse',
+      correlationId: 0,
+      error: 'NONE',
+      generationId: this.generationId,
+      protocolName: this.protocolName,
+      leader: this.leaderId ?? '',
+      memberId: member.memberId,
+      members:
+        withMembers && leader
+          ? [...this.members.values()].map((each) => ({
+              memberId: each.memberId,
+              groupInstanceId: each.groupInstanceId,
+              subscription: this.subscriptionOf(each),
+            }))
+          : [],
+    };
+  }
+
   /** The GroupMetadataValue written to `__consumer_offsets` (R6.1). */
   toRecord(assignments: ReadonlyMap<string, readonly TopicPartition[]>): GroupMetadataRecord {
     const members: GroupMemberRecord[] = [...this.members.values()].map((member) => ({
