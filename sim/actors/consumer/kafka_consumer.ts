@@ -18,7 +18,7 @@ import type {
   OffsetToCommit,
   TopicPartition,
 } from '../protocol';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, partitionKey } from '../protocol';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, NO_GENERATION, partitionKey } from '../protocol';
 import {
   resolveConsumerConfig,
   type ConsumerConfig,
@@ -521,7 +521,24 @@ export class KafkaConsumer {
     this.pollInProgress = null;
     this.channel?.cancel(poll.waitToken);
     this.membership?.onPollActivity();
-    poll.callback(poll.records);
+    poll.callback(this.withinGeneration(poll.records));
+  }
+
+  /**
+   * Records fetched while the member lost its generation (a session expiry or poll timeout
+   * noticed during the fetch) are not delivered: Java's poll() runs the coordinator first, which
+   * marks the partitions lost and drops their buffered records before any is returned. The
+   * positions go back to the first undelivered record, so nothing is skipped if the partitions
+   * come back. Without this, an application would process them and commit its offsets with
+   * generation -1, which the group coordinator accepts unfenced (R6.3).
+   */
+  private withinGeneration(records: ConsumerRecord[]): ConsumerRecord[] {
+    const membership = this.membership;
+    if (membership === null || !this.subscribed || records.length === 0) return records;
+    if (membership.generationId !== NO_GENERATION) return records;
+    for (const record of [...records].reverse())
+      this.positions.set(partitionKey(record), record.offset);
+    return [];
   }
 
   private groupByLeader(partitions: readonly TopicPartition[]): Map<NodeId, TopicPartition[]> {
