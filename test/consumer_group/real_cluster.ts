@@ -12,11 +12,11 @@ import {
   CONTROLLER_ID,
   type GroupSummary,
 } from '../../sim/actors';
-import { Simulation, nodeId, type NodeId } from '../../sim/kernel';
+import { Simulation, nodeId } from '../../sim/kernel';
+import { INTERNAL_PARTITIONS, newBroker } from '../groups/harness';
 import { DELAY_US, GroupClient, type ClientOptions } from './group_harness';
 
 /** Partitions of each internal topic. */
-const INTERNAL_PARTITIONS = 3;
 
 /** The cluster and its clients. */
 export class RealGroupWorld {
@@ -71,31 +71,4 @@ export class RealGroupWorld {
   runTo(stopUs: number): void {
     this.sim.runUntil(stopUs);
   }
-}
-
-function newBroker(id: NodeId, metadata: ClusterMetadata): Broker {
-  return new Broker({
-    id,
-    metadata,
-    coordinator: {
-      transactionMaxTimeoutMs: 900_000,
-      abortTimedOutTransactionCleanupIntervalMs: 10_000,
-      transactionStateLogNumPartitions: INTERNAL_PARTITIONS,
-      transactionVersion: 0,
-    },
-    replication: {
-      minInsyncReplicas: 2,
-      replicaLagTimeMaxMs: 30_000,
-      strictMinIsrHighWatermark: true,
-      leaderEpochTruncation: true,
-    },
-    bugs: { skipProducerEpochCheck: false, verificationGuardBeforeEpochCheck: false },
-    fetchBatchesMax: 64,
-    transactionPartitionVerificationEnable: true,
-    group: {
-      groupInitialRebalanceDelayMs: 3000,
-      groupMinSessionTimeoutMs: 6000,
-      groupMaxSessionTimeoutMs: 1_800_000,
-    },
-  });
 }

@@ -224,7 +224,12 @@ export class GroupCluster {
   }
 }
 
-function newBroker(id: NodeId, metadata: ClusterMetadata, options: GroupClusterOptions): Broker {
+/** A broker with Kafka's defaults, `INTERNAL_PARTITIONS` coordinator partitions, min ISR 2. */
+export function newBroker(
+  id: NodeId,
+  metadata: ClusterMetadata,
+  options: GroupClusterOptions = {},
+): Broker {
   return new Broker({
     id,
     metadata,
