@@ -25,7 +25,8 @@ interface WaitingProduce {
 }
 
 interface WaitingFetch {
-  readonly partitionKeys: readonly string[];
+  /** The keys of its session's partitions when it was parked. */
+  readonly partitionKeys: ReadonlySet<string>;
   readonly complete: () => void;
   readonly timerId: number;
 }
@@ -54,12 +55,16 @@ export class DelayedOperations {
 
   /** Parks a follower fetch until one of its partitions gets an append, or the wait ends. */
   waitForData(
-    waiter: { partitionKeys: readonly string[]; complete: () => void; waitUs: number },
+    waiter: { partitionKeys: ReadonlySet<string>; complete: () => void; waitUs: number },
     ctx: Ctx,
   ): void {
     const id = this.nextId++;
     const timerId = ctx.setTimer(waiter.waitUs, { owner: 'delayed', id } satisfies DelayedTimer);
-    this.fetches.set(id, { ...waiter, timerId });
+    this.fetches.set(id, {
+      partitionKeys: waiter.partitionKeys,
+      complete: waiter.complete,
+      timerId,
+    });
   }
 
   /** The HW of a partition moved: complete the produces it satisfies. */
@@ -89,7 +94,8 @@ export class DelayedOperations {
 
   /** A partition got an append: complete the fetches waiting on it. */
   onAppend(partitionKey: string, ctx: Ctx): void {
-    const due = dueIds(this.fetches, (waiter) => waiter.partitionKeys.includes(partitionKey));
+    if (this.fetches.size === 0) return;
+    const due = dueIds(this.fetches, (waiter) => waiter.partitionKeys.has(partitionKey));
     for (const id of due) {
       const waiter = this.fetches.get(id);
       if (waiter === undefined) continue;

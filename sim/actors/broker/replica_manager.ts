@@ -349,11 +349,10 @@ export class ReplicaManager {
     if ('error' in context) return respond({ error: context.error, sessionId: 0, partitions: [] });
     const sessionId = context.session.id;
     const readAll = (fromPurgatory: boolean): Array<FetchPartitionResponse | null> => {
+      const read = { follower, full: context.full, fromPurgatory };
       const answers: Array<FetchPartitionResponse | null> = [];
       for (const cached of context.session.partitions.values()) {
-        answers.push(
-          this.followerRead(cached, { follower, full: context.full, fromPurgatory }, ctx),
-        );
+        answers.push(this.followerRead(cached, read, ctx));
       }
       return answers;
     };
@@ -369,7 +368,7 @@ export class ReplicaManager {
       return respond({ sessionId, partitions: this.fetchSessions.select(context, first) });
     this.delayed.waitForData(
       {
-        partitionKeys: [...context.session.partitions.keys()],
+        partitionKeys: new Set(context.session.partitions.keys()),
         waitUs: REPLICA_FETCH_WAIT_MAX_US,
         complete: () =>
           respond({ sessionId, partitions: this.fetchSessions.select(context, readAll(true)) }),
@@ -413,34 +412,33 @@ export class ReplicaManager {
     const epochError = this.epochError(replica, fetch);
     if (replica === undefined || epochError !== 'NONE') return emptyPartition(fetch, epochError);
     const log = replica.log;
-    const sampled = {
-      highWatermark: log.highWatermark,
-      lastStableOffset: log.lastStableOffset,
-      logEndOffset: log.logEndOffset,
-    };
+    const logEndOffset = log.logEndOffset;
+    const highWatermark = log.highWatermark;
+    const lastStableOffset = log.lastStableOffset;
     const diverging = this.divergence(replica, fetch);
     if (diverging !== null) {
       return {
         ...emptyPartition(fetch, 'NONE'),
-        ...sampled,
+        highWatermark,
+        lastStableOffset,
         logStartOffset: log.logStartOffset,
         divergingEpoch: diverging,
       };
     }
     const batches =
-      fetch.fetchOffset < sampled.logEndOffset
+      fetch.fetchOffset < logEndOffset
         ? log.readForFollower(fetch.fetchOffset, this.options.fetchBatchesMax)
         : NO_BATCHES;
     const unchanged =
       !read.full &&
       batches.length === 0 &&
-      sampled.highWatermark === cached.highWatermark &&
+      highWatermark === cached.highWatermark &&
       log.logStartOffset === cached.logStartOffset;
     // A fetch completed from the purgatory was accounted for when it arrived (Kafka's
     // updateFetchState = !readFromPurgatory).
     if (!read.fromPurgatory) {
       const follower = read.follower;
-      replica.onFollowerFetch(follower, fetch.fetchOffset, sampled.logEndOffset, ctx.nowUs());
+      replica.onFollowerFetch(follower, fetch.fetchOffset, logEndOffset, ctx.nowUs());
       if (replica.expansionCandidate(follower))
         this.proposeIsr(replica, [...replica.isr, follower], ctx);
       if (replica.maybeAdvanceHighWatermark(ctx.nowUs())) {
@@ -448,7 +446,12 @@ export class ReplicaManager {
       }
     }
     if (unchanged) return null;
-    return this.followerResponse(fetch, sampled, batches, log.logStartOffset);
+    return this.followerResponse(
+      fetch,
+      { highWatermark, lastStableOffset },
+      batches,
+      log.logStartOffset,
+    );
   }
 
   /** A follower's answer carries the offsets sampled before the read (R1.3 step 3). */
