@@ -4,13 +4,16 @@
  * `<failure>` (anomaly, unmet expectation, liveness, budget) or an `<error>` (internal error)
  * whose message names what went wrong and whose text holds the paste-ready reproduce command.
  *
- * The shape follows the strictest common schema, Apache Ant's JUnit XSD (the one Jenkins'
- * `junit-10.xsd` extends): every `<testsuite>` inside `<testsuites>` has `name`, `package`,
+ * The shape follows the strictest common schema, Windy Road's XSD of Apache Ant's JUnit output
+ * (`JUnit.xsd`): every `<testsuite>` inside `<testsuites>` has `name`, `package`,
  * `id`, `timestamp`, `hostname`, `tests`, `failures`, `errors` and `time`, and the children
  * `<properties>`, the test cases, `<system-out>` and `<system-err>`, in that order; every
  * `<testcase>` has `name`, `classname` and `time`; `<failure>` and `<error>` have `message` and
  * `type`. That schema declares no attributes on `<testsuites>` and no `skipped`, so there are
- * none (CI pages add the suites up themselves). Text is escaped, and characters XML 1.0 forbids
+ * none (CI pages add the suites up themselves). It also wants a suite `name` and `hostname` of
+ * at least one character after whitespace collapsing: a blank scenario name falls back to the
+ * file name, a blank host name to `localhost` (the schema's own advice). Jenkins' JUnit schema
+ * (dtkit's `junit-4.xsd`) accepts the same file. Text is escaped, and characters XML 1.0 forbids
  * (terminal escapes) are dropped. Pure: wall-clock values (timestamp, hostname, times) come in
  * as data.
  */
@@ -55,6 +58,11 @@ export function escapeXml(text: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;');
+}
+
+/** `text`, or `fallback` when `text` has nothing visible once escaped (an empty `xs:token`). */
+function nonBlank(text: string, fallback: string): string {
+  return escapeXml(text).trim() === '' ? fallback : text;
 }
 
 function attributes(values: ReadonlyArray<readonly [string, string | number]>): string {
@@ -118,11 +126,11 @@ function renderSuite(suite: JunitSuite, id: number, options: JunitOptions): stri
   const { lines } = suite;
   const time = lines.reduce((sum, line) => sum + line.wallMs, 0);
   const open = `  <testsuite${attributes([
-    ['name', suite.scenario],
+    ['name', nonBlank(suite.scenario, nonBlank(suite.file, 'scenario'))],
     ['package', suite.file],
     ['id', id],
     ['timestamp', options.timestamp],
-    ['hostname', options.hostname],
+    ['hostname', nonBlank(options.hostname, 'localhost')],
     ['tests', lines.length],
     ['failures', countOf(lines, false)],
     ['errors', countOf(lines, true)],
