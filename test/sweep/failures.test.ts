@@ -131,7 +131,7 @@ function expectFailingSeeds(xml: string): void {
 }
 
 describe('JUnit XML', () => {
-  it('validates against both JUnit schemas: a suite per scenario, a test case per seed', async () => {
+  it('is valid under both JUnit schemas: a suite per scenario, a test case per seed', async () => {
     const xml = readFileSync(junit, 'utf8');
     expect(await junitXsdErrors(xml)).toEqual(VALID);
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
@@ -162,7 +162,7 @@ describe('JUnit XML', () => {
     expect(xml.includes('\u0007') || xml.includes('\u001b')).toBe(false);
   });
 
-  it('names a blank scenario by its file and a blank host localhost, as JUnit.xsd wants', async () => {
+  it('names a blank scenario by its file, a blank host localhost (JUnit.xsd)', async () => {
     const suite = { scenario: ' \u0007 ', file: 'x.yaml', hash: 'h', lines: [lineOf(ZOMBIE, '1')] };
     const xml = renderJunit([suite], { timestamp: '2026-01-02T03:04:05', hostname: ' ' });
     expect(await junitXsdErrors(xml)).toEqual(VALID);
@@ -188,7 +188,7 @@ describe('the XSD validator', () => {
     expect(errors['jenkins-junit.xsd']).toEqual([expect.stringContaining(unexpected)]);
   });
 
-  it("rejects what only Ant's schema requires: system-out, an integer id, a zone-less time", async () => {
+  it("rejects what only Ant's schema forbids: no system-out, id='one', a zone", async () => {
     const errors = await junitXsdErrors(
       valid()
         .replace('<system-out/>', '')
