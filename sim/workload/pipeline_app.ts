@@ -38,6 +38,9 @@ export interface PipelineClients {
 /** The transaction in progress. */
 interface CurrentTxn {
   readonly op: OpenOp<'txn'>;
+  /** The instance that began it and its producer: a later instance has another producer. */
+  readonly instance: number;
+  readonly producer: PipelineClients['producer'];
   readonly value: TxnValue;
   readonly commit: boolean;
   readonly offsets: number[];
@@ -169,6 +172,9 @@ export class PipelineApp {
     }));
     const value: TxnValue = {
       transactionalId: this.transactionalId,
+      // Known from the invoke on, so a transaction a crash leaves open still names its writer.
+      producerId: producer.producerId,
+      producerEpoch: producer.producerEpoch,
       commit,
       sends,
       consumed: {
@@ -178,7 +184,16 @@ export class PipelineApp {
       },
     };
     const op = this.deps.writer.invoke('txn', value);
-    const txn: CurrentTxn = { op, value, commit, offsets: [], firstError: null };
+    const instance = this.instance;
+    const txn: CurrentTxn = {
+      op,
+      instance,
+      producer,
+      value,
+      commit,
+      offsets: [],
+      firstError: null,
+    };
     this.current = txn;
     sends.forEach((send, index) => {
       txn.offsets[index] = -1;
@@ -247,7 +262,8 @@ export class PipelineApp {
     const offsets = txn.value.consumed?.offsets ?? [];
     this.clients.consumer.commitSync(offsets, () => {
       this.complete(txn, 'ok', 'NONE');
-      this.later('poll', 0);
+      // The instance may have died while the commit was in flight: its loop is over.
+      if (txn.instance === this.instance) this.later('poll', 0);
     });
   }
 
@@ -273,8 +289,9 @@ export class PipelineApp {
   }
 
   private complete(txn: CurrentTxn, type: 'ok' | 'fail' | 'info', error: KafkaErrorCode): void {
-    this.current = null;
-    const producer = this.clients.producer;
+    if (this.current === txn) this.current = null;
+    // The identity the records were written under, even when a later instance runs by now.
+    const producer = txn.producer;
     const sends = txn.value.sends.map((send, index) => {
       const offset = txn.offsets[index] ?? -1;
       return type === 'ok' && offset >= 0 ? { ...send, offset } : send;
