@@ -77,7 +77,7 @@ describe('the writer of a transaction a crash left open', () => {
   // Seed 36 (found by the 1..200 sweep): P1 crashed with a committed transaction still open in
   // the history; its writer was named with producerId -1 because the identity was recorded only
   // at completion. The invoke now carries it.
-  it('known-bugs/offsets-outside-transaction seed 36: every writer has its producer identity', () => {
+  it('offsets-outside-transaction seed 36: every writer has its producer identity', () => {
     const violations = eosViolations(runEdited('known-bugs/offsets-outside-transaction', '36'));
     expect(violations.some((anomaly) => (anomaly.writers ?? []).length > 1)).toBe(true);
     for (const anomaly of violations) expectNamed(anomaly);
