@@ -11,6 +11,7 @@ import type { SweepResultLine } from '../../reports';
 import { renderSweepSummary } from '../../reports';
 import { EXIT_CODES, exitCodeForSweep, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { checkOutputFile } from '../output_paths';
 import { comparableLine, readResults, resultKey } from '../results_file';
 import { parseCoverageNames, summaryOf, writeJunit } from '../sweep_output';
 import { CoverageTally, ScenarioTally, compareSeeds } from '../sweep_tally';
@@ -96,12 +97,14 @@ function tallyLines(lines: readonly SweepResultLine[]): ScenarioTally[] {
 
 /**
  * Runs `eos-sim report merge` and returns its exit code.
- * @throws UsageError for a missing or malformed results file.
+ * @throws UsageError for a missing or malformed results file, or a --junit path that cannot be
+ * written.
  * @example mergeCommand({ files: ['a.jsonl', 'b.jsonl'], junit: 'junit.xml', json: false,
  *   requireCoverage: undefined }, context)
  */
 export function mergeCommand(options: MergeCommandOptions, context: CliContext): ExitCode {
   const { stdout, stderr } = context.io;
+  if (options.junit !== undefined) checkOutputFile('--junit', options.junit);
   const requireCoverage =
     options.requireCoverage === undefined ? [] : parseCoverageNames(options.requireCoverage);
   const { lines, conflicts } = mergeLines(options.files, (text) => stderr.write(`${text}\n`));

@@ -24,6 +24,7 @@ import { compareRuns } from '../determinism';
 import { describeInternalError, errorMessage } from '../errors';
 import { EXIT_CODES, exitCodeForOutcome, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { checkOutputFile } from '../output_paths';
 import { checkReportPaths, writeRunFiles } from '../report_files';
 import { parseSeed } from '../seeds';
 
@@ -58,13 +59,15 @@ interface RunFailed {
 
 /**
  * Runs `eos-sim run` and returns its exit code.
- * @throws UsageError for a bad seed; ScenarioInvalidError or ScenarioNotFoundError.
+ * @throws UsageError for a bad seed or an output path that cannot be written;
+ * ScenarioInvalidError or ScenarioNotFoundError.
  * @example runCommand({ scenario: 'scenarios/zombie-fencing.yaml', seed: '7', json: false,
  *   checkDeterminism: false, verbose: false }, context) // 0
  */
 export function runCommand(options: RunCommandOptions, context: CliContext): ExitCode {
   const seed = options.seed === undefined ? context.inventSeed() : parseSeed(options.seed);
   checkReportPaths(options.reports ?? []);
+  checkOutputFiles(options);
   const loaded = loadScenario(options.scenario);
   const { stdout, stderr } = context.io;
   stdout.write(`seed=${seed}\n`);
@@ -105,6 +108,17 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
     if (!verdict.deterministic) return EXIT_CODES.nondeterminism;
   }
   return exitCodeForOutcome(first.report.outcome);
+}
+
+/** Checks `--history`, `--jepsen-history` and `--export-scenario` before the run. */
+function checkOutputFiles(options: RunCommandOptions): void {
+  if (options.history !== undefined) checkOutputFile('--history', options.history);
+  if (options.jepsenHistory !== undefined) {
+    checkOutputFile('--jepsen-history', options.jepsenHistory);
+  }
+  if (options.exportScenario !== undefined) {
+    checkOutputFile('--export-scenario', options.exportScenario);
+  }
 }
 
 /** One run; an error is printed with the seed and reproduce command and becomes an exit code. */

@@ -18,6 +18,7 @@ import {
 import { UsageError } from '../errors';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { checkOutputFile } from '../output_paths';
 import { parseSeed } from '../seeds';
 import { parsePositiveInteger } from '../sweep_output';
 
@@ -45,7 +46,8 @@ function sizeText(size: ScenarioSize): string {
 
 /**
  * Runs `eos-sim shrink` and returns its exit code.
- * @throws UsageError without --seed or --out; ScenarioInvalidError or ScenarioNotFoundError.
+ * @throws UsageError without --seed or --out, or for an --out that cannot be written;
+ * ScenarioInvalidError or ScenarioNotFoundError.
  * @example shrinkCommand({ scenario: 'scenarios/known-bugs/retry-without-idempotence.yaml',
  *   seed: '1', out: 'min.yaml' }, context) // 0
  */
@@ -53,6 +55,7 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
   if (options.seed === undefined) throw new UsageError('shrink needs --seed');
   if (options.out === undefined) throw new UsageError('shrink needs --out');
   const seed = parseSeed(options.seed);
+  checkOutputFile('--out', options.out);
   const loaded = loadScenario(options.scenario);
   const scenario = options.swarm === true ? drawSwarm(loaded, seed).scenario : loaded;
   const { stdout, stderr } = context.io;

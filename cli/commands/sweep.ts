@@ -19,6 +19,7 @@ import { createProgress } from '../progress';
 import { RESULTS_FILE_NAME } from '../results_file';
 import { parseSeedRange } from '../seeds';
 import { WHOLE, parseShard } from '../shard';
+import { checkOutputFile, makeOutputFolder } from '../output_paths';
 import { planSweep, runSweep } from '../sweep';
 import { parseCoverageNames, parsePositiveInteger, summaryOf, writeJunit } from '../sweep_output';
 import { sweepRunOf } from '../sweep_tally';
@@ -87,7 +88,8 @@ function settingsOf(options: SweepCommandOptions) {
 
 /**
  * Runs `eos-sim sweep` and returns its exit code.
- * @throws UsageError for bad flags; ScenarioInvalidError or ScenarioNotFoundError.
+ * @throws UsageError for bad flags, an --out or --junit that cannot be written;
+ * ScenarioInvalidError or ScenarioNotFoundError.
  * @example await sweepCommand({ paths: ['scenarios'], seeds: '1..3', json: false }, context)
  */
 export async function sweepCommand(
@@ -96,6 +98,8 @@ export async function sweepCommand(
 ): Promise<ExitCode> {
   const settings = settingsOf(options);
   const plans = planSweep(options.paths, settings.range);
+  makeOutputFolder('--out', settings.out);
+  if (options.junit !== undefined) checkOutputFile('--junit', options.junit);
   const { stdout, stderr } = context.io;
   const lines = options.json ? stderr : stdout;
   const colour = options.json ? false : context.colour;

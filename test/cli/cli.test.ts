@@ -162,6 +162,25 @@ describe('exit 64: usage errors and invalid scenarios, one line, no stack', () =
     ['run', ZOMBIE, '--sed', '1'],
     ['run'],
     ['frobnicate'],
+    // Output paths are checked before any work: a run or sweep is not wasted on them.
+    ['run', ZOMBIE, '--seed', '1', '--report', `${scratch.path}/missing/run.md`],
+    ['run', ZOMBIE, '--seed', '1', '--history', `${scratch.path}/missing/out.jsonl`],
+    ['run', ZOMBIE, '--seed', '1', '--jepsen-history', `${ZOMBIE}/out.edn`],
+    ['run', ZOMBIE, '--seed', '1', '--export-scenario', scratch.path],
+    ['sweep', ZOMBIE, '--seeds', '1..1', '--workers', '1', '--out', ZOMBIE],
+    [
+      'sweep',
+      ZOMBIE,
+      '--seeds',
+      '1..1',
+      '--workers',
+      '1',
+      '--out',
+      `${scratch.path}/sweep`,
+      '--junit',
+      `${scratch.path}/no/j.xml`,
+    ],
+    ['shrink', ZOMBIE, '--seed', '1', '--out', `${scratch.path}/missing/min.yaml`],
   ];
   for (const argv of badArguments) {
     it(`rejects \`eos-sim ${argv.join(' ')}\``, async () => {
