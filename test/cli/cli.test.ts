@@ -233,6 +233,26 @@ describe('eos-sim sweep and scenarios', () => {
     expect(stdout).toContain('expectation NOT met');
   });
 
+  it('refuses two files with one scenario name, whose artifacts would collide', async () => {
+    const copy = scratch.write(
+      'copy.yaml',
+      editedScenario(ZOMBIE, (text) => `${text}\n`),
+    );
+    const out = `${scratch.path}/same-name`;
+    const argv = ['sweep', ZOMBIE, copy, '--seeds', '1..1', '--workers', '1', '--out', out];
+    const { code, stdout, stderr } = await cli(argv);
+    expect(code).toBe(64);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `Usage error: ${ZOMBIE} and ${copy} have the same scenario name "zombie-fencing": ` +
+        'their failing seeds would share one artifact folder; give each file its own name\n',
+    );
+    const again = ['sweep', ZOMBIE, `./${ZOMBIE}`, '--seeds', '1..1', '--workers', '1'];
+    const twice = await cli([...again, '--out', out]);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toContain('total: 1 scenario, 1 run');
+  });
+
   it('prints the sweep summary as JSON with --json', async () => {
     const { code, stdout } = await cli([
       'sweep',
