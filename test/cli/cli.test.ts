@@ -288,4 +288,14 @@ describe('bin/eos-sim.js', () => {
     expect(stdout.split('\n')[0]).toBe('seed=3');
     expect(stdout).toContain('outcome         PASS');
   });
+
+  it("exits with the run's code and no stack trace when the reader closes the pipe", () => {
+    // The JSON report (about 350 kB) overflows the pipe buffer after `head` has gone.
+    const script = [
+      `"$0" bin/eos-sim.js run ${ZOMBIE} --seed 3 --json 2>&1 | head -c 7`,
+      'echo " $PIPESTATUS"', // bash: the exit code of the first command of the pipeline
+    ].join('; ');
+    const output = execFileSync('bash', ['-c', script, process.execPath], { encoding: 'utf8' });
+    expect(output).toBe('seed=3\n 0\n');
+  });
 });
