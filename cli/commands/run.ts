@@ -3,7 +3,8 @@
  * [--history F] [--jepsen-history F] [--swarm] [--export-scenario F]`: replays one seed of one
  * scenario and writes the reports (`.md`, `.html`, `.json` by extension) and history files asked
  * for. The seed is the first line of output, always, so a run that dies still names its
- * universe; with `--swarm` the drawn swarm parameters follow on the next lines.
+ * universe; with `--swarm` the drawn swarm parameters follow on the next lines. With `--json`
+ * these lines go to stderr, so stdout is the report alone (`… --json | jq .outcome`).
  * `--export-scenario` writes the realised scenario of the run (nemesis and swarm draws written
  * out) to a file. `--check-determinism` runs the seed twice and, when the runs differ, names the
  * first executed event where they part (exit 3).
@@ -70,14 +71,16 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
   checkOutputFiles(options);
   const loaded = loadScenario(options.scenario);
   const { stdout, stderr } = context.io;
-  stdout.write(`seed=${seed}\n`);
+  // With --json, stdout holds only the report; everything said along the way goes aside.
+  const aside = options.json ? stderr : stdout;
+  aside.write(`seed=${seed}\n`);
   const drawn = options.swarm === true ? drawSwarm(loaded, seed) : undefined;
   const scenario = drawn?.scenario ?? loaded;
-  if (drawn !== undefined) stdout.write(swarmLines(drawn.parameters).join('\n') + '\n');
+  if (drawn !== undefined) aside.write(swarmLines(drawn.parameters).join('\n') + '\n');
   if (options.exportScenario !== undefined) {
     const text = exportScenarioYaml({ scenario, seed, swarm: drawn !== undefined });
     writeFileSync(options.exportScenario, text);
-    (options.json ? stderr : stdout).write(`scenario written: ${options.exportScenario}\n`);
+    aside.write(`scenario written: ${options.exportScenario}\n`);
   }
   const first = runOnce({
     scenario,
@@ -103,8 +106,7 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
     const second = runOnce({ scenario, seed, options, context, ...swarm });
     if (!('report' in second)) return second.exitCode;
     const verdict = compareRuns(first, second);
-    // With --json, stdout holds only the seed line and the report, so the verdict goes aside.
-    (options.json ? stderr : stdout).write(verdict.text);
+    aside.write(verdict.text);
     if (!verdict.deterministic) return EXIT_CODES.nondeterminism;
   }
   return exitCodeForOutcome(first.report.outcome);

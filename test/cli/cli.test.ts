@@ -73,12 +73,11 @@ describe('eos-sim run', () => {
     expect(stdout).not.toContain('\u001b[');
   });
 
-  it('prints the RunReport as JSON after the seed line with --json', async () => {
-    const { code, stdout } = await cli(['run', ZOMBIE, '--seed', '1', '--json']);
+  it('prints the RunReport alone on stdout with --json, the seed line first on stderr', async () => {
+    const { code, stdout, stderr } = await cli(['run', ZOMBIE, '--seed', '1', '--json']);
     expect(code).toBe(0);
-    const [seedLine, ...rest] = stdout.split('\n');
-    expect(seedLine).toBe('seed=1');
-    const report = JSON.parse(rest.join('\n')) as Record<string, unknown>;
+    expect(stderr.split('\n')[0]).toBe('seed=1');
+    const report = JSON.parse(stdout) as Record<string, unknown>;
     expect(report['seed']).toBe('1');
     expect(report['scenario']).toMatchObject({ name: 'zombie-fencing', file: ZOMBIE });
     expect(report['eventHash']).toMatch(/^[0-9a-f]+$/);
