@@ -12,6 +12,7 @@ import {
   drawSwarm,
   foundKinds,
   runScenario,
+  shellWord,
   shrinkScenario,
   type ScenarioSize,
 } from '../../runner';
@@ -78,7 +79,7 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
   }
   const text = writeScenarioYaml(result.scenario, [
     `Shrunk from ${options.scenario} seed ${seed}${options.swarm === true ? ' with --swarm' : ''}`,
-    `keeping ${result.kind}; replay: npx eos-sim run ${options.out} --seed ${seed}`,
+    `keeping ${result.kind}; replay: npx eos-sim run ${shellWord(options.out)} --seed ${seed}`,
   ]);
   writeFileSync(options.out, text);
   const again = foundKinds(runScenario(parseScenario(text, options.out), { seed }).report);
