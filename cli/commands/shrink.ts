@@ -16,6 +16,7 @@ import {
   shrinkScenario,
   type ScenarioSize,
 } from '../../runner';
+import { ANOMALY_KINDS } from '../../sim/checker';
 import { UsageError } from '../errors';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
@@ -45,9 +46,19 @@ function sizeText(size: ScenarioSize): string {
   );
 }
 
+/** The kinds `--kind` takes: every anomaly kind, and `liveness`. */
+const SHRINK_KINDS: readonly string[] = [...ANOMALY_KINDS, 'liveness'];
+
+/** A misspelt `--kind` is a usage error, not a seed that "finds no" such kind (exit 1). */
+function checkKind(kind: string | undefined): void {
+  if (kind === undefined || SHRINK_KINDS.includes(kind)) return;
+  throw new UsageError(`--kind must be one of ${SHRINK_KINDS.join(', ')}: got "${kind}"`);
+}
+
 /**
  * Runs `eos-sim shrink` and returns its exit code.
- * @throws UsageError without --seed or --out, or for an --out that cannot be written;
+ * @throws UsageError without --seed or --out, for an unknown --kind, or for an --out that cannot
+ * be written;
  * ScenarioInvalidError or ScenarioNotFoundError.
  * @example shrinkCommand({ scenario: 'scenarios/known-bugs/retry-without-idempotence.yaml',
  *   seed: '1', out: 'min.yaml' }, context) // 0
@@ -56,6 +67,7 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
   if (options.seed === undefined) throw new UsageError('shrink needs --seed');
   if (options.out === undefined) throw new UsageError('shrink needs --out');
   const seed = parseSeed(options.seed);
+  checkKind(options.kind);
   checkOutputFile('--out', options.out);
   const loaded = loadScenario(options.scenario);
   const scenario = options.swarm === true ? drawSwarm(loaded, seed).scenario : loaded;

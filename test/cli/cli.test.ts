@@ -180,6 +180,7 @@ describe('exit 64: usage errors and invalid scenarios, one line, no stack', () =
       `${scratch.path}/no/j.xml`,
     ],
     ['shrink', ZOMBIE, '--seed', '1', '--out', `${scratch.path}/missing/min.yaml`],
+    ['shrink', ZOMBIE, '--seed', '1', '--out', `${scratch.path}/min.yaml`, '--kind', 'duplicates'],
   ];
   for (const argv of badArguments) {
     it(`rejects \`eos-sim ${argv.join(' ')}\``, async () => {
