@@ -6,6 +6,7 @@
  * and running it once more. Exit 0 when a file was written, 1 when the seed does not fail.
  */
 import { writeFileSync } from 'node:fs';
+import { plural } from '../../reports';
 import { loadScenario, parseScenario, writeScenarioYaml } from '../../scenarios';
 import {
   ShrinkNotFailingError,
@@ -42,7 +43,7 @@ export interface ShrinkCommandOptions {
 function sizeText(size: ScenarioSize): string {
   return (
     `${size.faults} faults + ${size.operations} operations = ${size.faults + size.operations} ` +
-    `(${size.records} records, ${size.clients} clients)`
+    `(${plural(size.records, 'record')}, ${plural(size.clients, 'client')})`
   );
 }
 
