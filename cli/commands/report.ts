@@ -143,6 +143,7 @@ export function mergeCommand(options: MergeCommandOptions, context: CliContext):
   const { lines, conflicts } = mergeLines(options.files, (text) => stderr.write(`${text}\n`));
   for (const conflict of conflicts) stderr.write(`${describeConflict(conflict)}\n`);
   const tallies = tallyLines(lines);
+  if (lines.length === 0) stderr.write('Warning: the results files hold no result lines\n');
   for (const warning of gapWarnings(tallies, lines)) stderr.write(`${warning}\n`);
   const coverage = new CoverageTally();
   for (const line of lines) coverage.add(line);

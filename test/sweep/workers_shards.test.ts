@@ -107,6 +107,10 @@ describe('eos-sim report merge', () => {
         '(a shard not merged, or one that did not finish?)\n',
     );
     expect(stdout).toContain('total: 1 scenario, 9 runs');
+    const empty = join(scratch.path, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const none = await cli(['report', 'merge', empty]);
+    expect(none.stderr).toBe('Warning: the results files hold no result lines\n');
   });
 
   it('fails when a --require-coverage item was never reached, and names it', async () => {
