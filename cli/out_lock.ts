@@ -73,5 +73,12 @@ export function lockOut(out: string): () => void {
       throw new UsageError(`another sweep took the lock of ${out} just now: use another --out`);
     }
   }
-  return () => rmSync(path, { force: true });
+  // A sweep ended by process.exit (the SIGINT handler of `eos-sim sweep`) runs no finally
+  // blocks, but 'exit' listeners: the lock goes with the process.
+  const remove = (): void => rmSync(path, { force: true });
+  process.on('exit', remove);
+  return () => {
+    process.off('exit', remove);
+    remove();
+  };
 }
