@@ -214,7 +214,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .description('Run one scenario with one seed and explain the result')
     .argument('<scenario>', 'scenario file (.yaml)')
     .option('--seed <seed>', 'decimal u64 or 40-hex git hash; random when omitted')
-    .option('--json', 'print the run report as JSON after the seed line')
+    .option('--json', 'print only the run report, as JSON, on stdout (seed=N goes to stderr)')
     .option('--check-determinism', 'run twice and compare the executed events and reports')
     .option('--verbose', 'print the stack of an internal error')
     .option('--report <file>', 'write a report: .md, .html or .json (repeatable)', collect, [])
