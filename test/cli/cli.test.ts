@@ -73,7 +73,7 @@ describe('eos-sim run', () => {
     expect(stdout).not.toContain('\u001b[');
   });
 
-  it('prints the RunReport alone on stdout with --json, the seed line first on stderr', async () => {
+  it('prints only the RunReport on stdout with --json, the seed line on stderr', async () => {
     const { code, stdout, stderr } = await cli(['run', ZOMBIE, '--seed', '1', '--json']);
     expect(code).toBe(0);
     expect(stderr.split('\n')[0]).toBe('seed=1');
