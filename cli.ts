@@ -214,7 +214,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .description('Run one scenario with one seed and explain the result')
     .argument('<scenario>', 'scenario file (.yaml)')
     .option('--seed <seed>', 'decimal u64 or 40-hex git hash; random when omitted')
-    .option('--json', 'print the run report as JSON after the seed line')
+    .option('--json', 'print only the run report, as JSON, on stdout (seed=N goes to stderr)')
     .option('--check-determinism', 'run twice and compare the executed events and reports')
     .option('--verbose', 'print the stack of an internal error')
     .option('--report <file>', 'write a report: .md, .html or .json (repeatable)', collect, [])
@@ -280,6 +280,20 @@ function reportError(error: unknown, options: { io: CliIo; verbose: boolean }): 
 const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr };
 
 /**
+ * A reader that goes away (`eos-sim run … | head -1`) makes the next write fail with EPIPE,
+ * which Node raises as an unhandled 'error' event: a stack trace on stderr and exit 1 whatever
+ * the run found. Like other command-line tools, the CLI drops the output nobody reads and
+ * carries on: files are still written and the exit code is the run's. Other errors still throw.
+ */
+function tolerateClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
+/**
  * Runs the CLI with `argv` (the arguments after the program name) and returns the exit code:
  * 0 every expectation met, 1 anomaly or unmet expectation, 2 liveness, 3 nondeterminism,
  * 4 budget exceeded, 64 usage error or invalid scenario, 70 internal error.
@@ -288,6 +302,7 @@ const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr };
  * const code = await main(['run', 'scenarios/zombie-fencing.yaml', '--seed', '7']);
  */
 export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
+  if (io === PROCESS_IO) tolerateClosedPipes();
   const context: CliContext = { io, colour: colourWanted(io), inventSeed };
   let exitCode: ExitCode = EXIT_CODES.ok;
   const program = buildProgram(context, (code) => {

@@ -8,7 +8,7 @@
  */
 import { WriteStream } from 'node:tty';
 import { MultiBar, type SingleBar } from 'cli-progress';
-import type { SweepResultLine } from '../reports';
+import { plural, type SweepResultLine } from '../reports';
 import type { TextSink } from './io';
 
 /** How a sweep reports its progress. */
@@ -68,7 +68,7 @@ class LineProgress implements SweepProgress {
     this.counter.done = resumed;
     this.lastTenth = total === 0 ? 10 : Math.floor((resumed * 10) / total);
     const already = resumed === 0 ? '' : ` (${resumed} already recorded)`;
-    this.sink.write(`sweep: ${total} seeds${already} on ${workers} workers\n`);
+    this.sink.write(`sweep: ${plural(total, 'seed')}${already} on ${plural(workers, 'worker')}\n`);
   }
 
   update(line: SweepResultLine): void {

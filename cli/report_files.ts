@@ -17,6 +17,7 @@ import {
   renderMarkdownReport,
 } from '../reports';
 import { UsageError } from './errors';
+import { checkOutputFile } from './output_paths';
 
 /** The report formats, by file extension. */
 export const REPORT_EXTENSIONS = ['.md', '.html', '.json'] as const;
@@ -33,7 +34,8 @@ export function chartLibrarySource(): string {
 
 /**
  * Checks `--report` paths before a run, so a typo costs no run.
- * @throws UsageError for an extension other than .md, .html or .json.
+ * @throws UsageError for an extension other than .md, .html or .json, or a path that cannot be
+ * written (see {@link checkOutputFile}).
  */
 export function checkReportPaths(paths: readonly string[]): void {
   for (const path of paths) {
@@ -41,6 +43,7 @@ export function checkReportPaths(paths: readonly string[]): void {
     if (!(REPORT_EXTENSIONS as readonly string[]).includes(extension)) {
       throw new UsageError(`--report must end in ${REPORT_EXTENSIONS.join(', ')}: got "${path}"`);
     }
+    checkOutputFile('--report', path);
   }
 }
 

@@ -8,10 +8,10 @@
  * does not depend on the number of workers or on the shard.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { listScenarioFiles, loadScenario, type ScenarioConfig } from '../scenarios';
 import type { SweepResultLine, SweepTiming } from '../reports';
-import { clearScenarioArtifacts } from './artifacts';
+import { clearScenarioArtifacts, scenarioFolderName } from './artifacts';
 import { lockOut } from './out_lock';
 import { UsageError } from './errors';
 import type { LineScenario } from './result_lines';
@@ -28,21 +28,51 @@ export interface SweepPlan {
 }
 
 /**
- * Loads every scenario file at `paths` (directories expanded recursively, duplicates dropped).
+ * Loads every scenario file at `paths` (directories expanded recursively; a file named twice,
+ * also as `a.yaml` and `./a.yaml`, runs once under its first spelling).
  * Each runs over `seeds`, or over its own `run.seeds` when `seeds` is undefined.
- * @throws ScenarioInvalidError, ScenarioNotFoundError, or {@link UsageError} for no files.
+ * @throws ScenarioInvalidError, ScenarioNotFoundError, or {@link UsageError} for no files or
+ * two files with one scenario `name` (see {@link checkUniqueNames}).
  * @example planSweep(['scenarios'], { first: '1', last: '3' })
  */
 export function planSweep(paths: readonly string[], seeds: SeedRange | undefined): SweepPlan[] {
-  const files = [...new Set(paths.flatMap((path) => listScenarioFiles(path)))];
+  const byResolved = new Map<string, string>();
+  for (const file of paths.flatMap((path) => listScenarioFiles(path))) {
+    if (!byResolved.has(resolve(file))) byResolved.set(resolve(file), file);
+  }
+  const files = [...byResolved.values()];
   if (files.length === 0) {
     throw new UsageError(`no scenario files (*.yaml, *.yml) found in: ${paths.join(', ')}`);
   }
-  return files.map((file) => {
+  const plans = files.map((file) => {
     const scenario = loadScenario(file);
     const own = { first: String(scenario.seeds.first), last: String(scenario.seeds.last) };
     return { scenario, seeds: seeds ?? own };
   });
+  checkUniqueNames(plans);
+  return plans;
+}
+
+/**
+ * A failing seed's artifacts go to `<out>/<scenario name>/<seed>/`, and a fresh sweep clears
+ * each name's folder: two files with one name would overwrite (or delete) each other's
+ * artifacts, and the summary and JUnit could not tell them apart. A copied scenario that kept
+ * its `name` is the usual cause.
+ * @throws {@link UsageError} naming both files.
+ */
+function checkUniqueNames(plans: readonly SweepPlan[]): void {
+  const fileOfName = new Map<string, string>();
+  for (const { scenario } of plans) {
+    const folder = scenarioFolderName(scenario.name);
+    const other = fileOfName.get(folder);
+    if (other !== undefined) {
+      throw new UsageError(
+        `${other} and ${scenario.file} have the same scenario name "${scenario.name}": ` +
+          'their failing seeds would share one artifact folder; give each file its own name',
+      );
+    }
+    fileOfName.set(folder, scenario.file);
+  }
 }
 
 /** What a result line and a worker need to know about a planned scenario. */

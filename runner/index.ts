@@ -1,6 +1,6 @@
 /** Runs scenarios: the phases of one run, its oracle and its report. */
 export { buildWorld, runScenario, type RunOptions, type RunResult, type World } from './run';
-export { buildReport, fencedClients, reproduceCommand } from './report';
+export { buildReport, fencedClients, reproduceCommand, shellWord } from './report';
 export type * from './report_types';
 export type * from './metrics_types';
 export type { MessageLogEntry } from './message_log';

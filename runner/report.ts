@@ -24,9 +24,24 @@ import { buildTimeline } from './timeline';
 
 const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
-/** The command that replays a run exactly; `swarm` adds `--swarm`. */
+/**
+ * The command that replays a run exactly, ready to paste into a POSIX shell; `swarm` adds
+ * `--swarm`. A path with anything but `A-Z a-z 0-9 _ . / + , : = @ % -` is single-quoted.
+ * @example
+ * reproduceCommand('my scenarios/a.yaml', '7') // "npx eos-sim run 'my scenarios/a.yaml' --seed 7"
+ */
 export function reproduceCommand(file: string, seed: string, swarm = false): string {
-  return `npx eos-sim run ${file} --seed ${seed}${swarm ? ' --swarm' : ''}`;
+  return `npx eos-sim run ${shellWord(file)} --seed ${seed}${swarm ? ' --swarm' : ''}`;
+}
+
+/**
+ * `text` as one POSIX shell word: unchanged when it holds only characters no shell treats
+ * specially, else single-quoted (a `'` inside written `'\''`).
+ * @example shellWord("it's.yaml") // "'it'\\''s.yaml'"
+ */
+export function shellWord(text: string): string {
+  if (/^[A-Za-z0-9_./+,:=@%-]+$/.test(text)) return text;
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 function countOperations(history: History): OperationCount[] {

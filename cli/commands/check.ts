@@ -10,6 +10,7 @@ import { renderJepsenHistory } from '../../reports';
 import { writeFileSync } from 'node:fs';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';
 import { readHistoryFile, type HistoryInput } from '../history_input';
+import { checkOutputFile } from '../output_paths';
 import type { CliContext } from '../io';
 
 /** The parsed arguments of `eos-sim check`. */
@@ -59,11 +60,15 @@ export function renderCheckResult(result: CheckResult): string {
 
 /**
  * Runs `eos-sim check` and returns its exit code.
- * @throws UsageError for a missing or invalid history file.
+ * @throws UsageError for a missing or invalid history file, or a --jepsen-history path that
+ * cannot be written.
  * @example checkCommand({ file: 'out.jsonl', json: false, allErrors: false,
  *   jepsenHistory: undefined }, context) // 1 when an anomaly was found
  */
 export function checkCommand(options: CheckCommandOptions, context: CliContext): ExitCode {
+  if (options.jepsenHistory !== undefined) {
+    checkOutputFile('--jepsen-history', options.jepsenHistory);
+  }
   const input = readHistoryFile(options.file);
   const examplesMax = options.allErrors ? Number.MAX_SAFE_INTEGER : EXAMPLES_MAX_DEFAULT;
   const result = checkHistory(input.history, input.oracle, { examplesMax });

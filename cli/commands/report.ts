@@ -11,6 +11,7 @@ import type { SweepResultLine } from '../../reports';
 import { renderSweepSummary } from '../../reports';
 import { EXIT_CODES, exitCodeForSweep, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { checkOutputFile } from '../output_paths';
 import { comparableLine, readResults, resultKey } from '../results_file';
 import { parseCoverageNames, summaryOf, writeJunit } from '../sweep_output';
 import { CoverageTally, ScenarioTally, compareSeeds } from '../sweep_tally';
@@ -94,19 +95,56 @@ function tallyLines(lines: readonly SweepResultLine[]): ScenarioTally[] {
   });
 }
 
+/** Missing seeds listed in a gap warning before `…`. */
+const MISSING_SHOWN = 10;
+
+/**
+ * A warning for each scenario whose recorded seeds leave gaps between its lowest and highest
+ * seed: a shard that was not merged, or one that was cancelled. Lines do not record the range a
+ * sweep was asked for, so seeds missing below the lowest or above the highest go unseen.
+ * @example
+ * // 'Warning: a.yaml: 6 of the 8 seeds 1..8 are recorded; missing 2, 5 (a shard not merged?)'
+ */
+function gapWarnings(tallies: readonly ScenarioTally[], lines: readonly SweepResultLine[]) {
+  const warnings: string[] = [];
+  for (const tally of tallies) {
+    const { file, seeds } = tally.summary();
+    if (!/^\d+$/.test(seeds.first) || !/^\d+$/.test(seeds.last)) continue;
+    const present = new Set(lines.filter((line) => line.file === file).map((line) => line.seed));
+    const span = BigInt(seeds.last) - BigInt(seeds.first) + 1n;
+    if (BigInt(present.size) >= span) continue;
+    const missing: string[] = [];
+    const last = BigInt(seeds.last);
+    for (let seed = BigInt(seeds.first); seed <= last && missing.length <= MISSING_SHOWN; seed++) {
+      if (!present.has(seed.toString())) missing.push(seed.toString());
+    }
+    const shown = missing.slice(0, MISSING_SHOWN).join(', ');
+    const more = missing.length > MISSING_SHOWN ? ', …' : '';
+    warnings.push(
+      `Warning: ${file}: ${present.size} of the ${span} seeds ${seeds.first}..${seeds.last} ` +
+        `are recorded; missing ${shown}${more} (a shard not merged, or one that did not finish?)`,
+    );
+  }
+  return warnings;
+}
+
 /**
  * Runs `eos-sim report merge` and returns its exit code.
- * @throws UsageError for a missing or malformed results file.
+ * @throws UsageError for a missing or malformed results file, or a --junit path that cannot be
+ * written.
  * @example mergeCommand({ files: ['a.jsonl', 'b.jsonl'], junit: 'junit.xml', json: false,
  *   requireCoverage: undefined }, context)
  */
 export function mergeCommand(options: MergeCommandOptions, context: CliContext): ExitCode {
   const { stdout, stderr } = context.io;
+  if (options.junit !== undefined) checkOutputFile('--junit', options.junit);
   const requireCoverage =
     options.requireCoverage === undefined ? [] : parseCoverageNames(options.requireCoverage);
   const { lines, conflicts } = mergeLines(options.files, (text) => stderr.write(`${text}\n`));
   for (const conflict of conflicts) stderr.write(`${describeConflict(conflict)}\n`);
   const tallies = tallyLines(lines);
+  if (lines.length === 0) stderr.write('Warning: the results files hold no result lines\n');
+  for (const warning of gapWarnings(tallies, lines)) stderr.write(`${warning}\n`);
   const coverage = new CoverageTally();
   for (const line of lines) coverage.add(line);
   const summary = summaryOf({ tallies, coverage, requireCoverage });

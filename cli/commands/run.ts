@@ -3,7 +3,8 @@
  * [--history F] [--jepsen-history F] [--swarm] [--export-scenario F]`: replays one seed of one
  * scenario and writes the reports (`.md`, `.html`, `.json` by extension) and history files asked
  * for. The seed is the first line of output, always, so a run that dies still names its
- * universe; with `--swarm` the drawn swarm parameters follow on the next lines.
+ * universe; with `--swarm` the drawn swarm parameters follow on the next lines. With `--json`
+ * these lines go to stderr, so stdout is the report alone (`… --json | jq .outcome`).
  * `--export-scenario` writes the realised scenario of the run (nemesis and swarm draws written
  * out) to a file. `--check-determinism` runs the seed twice and, when the runs differ, names the
  * first executed event where they part (exit 3).
@@ -24,6 +25,7 @@ import { compareRuns } from '../determinism';
 import { describeInternalError, errorMessage } from '../errors';
 import { EXIT_CODES, exitCodeForOutcome, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { checkOutputFile } from '../output_paths';
 import { checkReportPaths, writeRunFiles } from '../report_files';
 import { parseSeed } from '../seeds';
 
@@ -58,23 +60,27 @@ interface RunFailed {
 
 /**
  * Runs `eos-sim run` and returns its exit code.
- * @throws UsageError for a bad seed; ScenarioInvalidError or ScenarioNotFoundError.
+ * @throws UsageError for a bad seed or an output path that cannot be written;
+ * ScenarioInvalidError or ScenarioNotFoundError.
  * @example runCommand({ scenario: 'scenarios/zombie-fencing.yaml', seed: '7', json: false,
  *   checkDeterminism: false, verbose: false }, context) // 0
  */
 export function runCommand(options: RunCommandOptions, context: CliContext): ExitCode {
   const seed = options.seed === undefined ? context.inventSeed() : parseSeed(options.seed);
   checkReportPaths(options.reports ?? []);
+  checkOutputFiles(options);
   const loaded = loadScenario(options.scenario);
   const { stdout, stderr } = context.io;
-  stdout.write(`seed=${seed}\n`);
+  // With --json, stdout holds only the report; everything said along the way goes aside.
+  const aside = options.json ? stderr : stdout;
+  aside.write(`seed=${seed}\n`);
   const drawn = options.swarm === true ? drawSwarm(loaded, seed) : undefined;
   const scenario = drawn?.scenario ?? loaded;
-  if (drawn !== undefined) stdout.write(swarmLines(drawn.parameters).join('\n') + '\n');
+  if (drawn !== undefined) aside.write(swarmLines(drawn.parameters).join('\n') + '\n');
   if (options.exportScenario !== undefined) {
     const text = exportScenarioYaml({ scenario, seed, swarm: drawn !== undefined });
     writeFileSync(options.exportScenario, text);
-    (options.json ? stderr : stdout).write(`scenario written: ${options.exportScenario}\n`);
+    aside.write(`scenario written: ${options.exportScenario}\n`);
   }
   const first = runOnce({
     scenario,
@@ -100,11 +106,21 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
     const second = runOnce({ scenario, seed, options, context, ...swarm });
     if (!('report' in second)) return second.exitCode;
     const verdict = compareRuns(first, second);
-    // With --json, stdout holds only the seed line and the report, so the verdict goes aside.
-    (options.json ? stderr : stdout).write(verdict.text);
+    aside.write(verdict.text);
     if (!verdict.deterministic) return EXIT_CODES.nondeterminism;
   }
   return exitCodeForOutcome(first.report.outcome);
+}
+
+/** Checks `--history`, `--jepsen-history` and `--export-scenario` before the run. */
+function checkOutputFiles(options: RunCommandOptions): void {
+  if (options.history !== undefined) checkOutputFile('--history', options.history);
+  if (options.jepsenHistory !== undefined) {
+    checkOutputFile('--jepsen-history', options.jepsenHistory);
+  }
+  if (options.exportScenario !== undefined) {
+    checkOutputFile('--export-scenario', options.exportScenario);
+  }
 }
 
 /** One run; an error is printed with the seed and reproduce command and becomes an exit code. */

@@ -6,18 +6,22 @@
  * and running it once more. Exit 0 when a file was written, 1 when the seed does not fail.
  */
 import { writeFileSync } from 'node:fs';
+import { plural } from '../../reports';
 import { loadScenario, parseScenario, writeScenarioYaml } from '../../scenarios';
 import {
   ShrinkNotFailingError,
   drawSwarm,
   foundKinds,
   runScenario,
+  shellWord,
   shrinkScenario,
   type ScenarioSize,
 } from '../../runner';
+import { ANOMALY_KINDS } from '../../sim/checker';
 import { UsageError } from '../errors';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { checkOutputFile } from '../output_paths';
 import { parseSeed } from '../seeds';
 import { parsePositiveInteger } from '../sweep_output';
 
@@ -39,13 +43,24 @@ export interface ShrinkCommandOptions {
 function sizeText(size: ScenarioSize): string {
   return (
     `${size.faults} faults + ${size.operations} operations = ${size.faults + size.operations} ` +
-    `(${size.records} records, ${size.clients} clients)`
+    `(${plural(size.records, 'record')}, ${plural(size.clients, 'client')})`
   );
+}
+
+/** The kinds `--kind` takes: every anomaly kind, and `liveness`. */
+const SHRINK_KINDS: readonly string[] = [...ANOMALY_KINDS, 'liveness'];
+
+/** A misspelt `--kind` is a usage error, not a seed that "finds no" such kind (exit 1). */
+function checkKind(kind: string | undefined): void {
+  if (kind === undefined || SHRINK_KINDS.includes(kind)) return;
+  throw new UsageError(`--kind must be one of ${SHRINK_KINDS.join(', ')}: got "${kind}"`);
 }
 
 /**
  * Runs `eos-sim shrink` and returns its exit code.
- * @throws UsageError without --seed or --out; ScenarioInvalidError or ScenarioNotFoundError.
+ * @throws UsageError without --seed or --out, for an unknown --kind, or for an --out that cannot
+ * be written;
+ * ScenarioInvalidError or ScenarioNotFoundError.
  * @example shrinkCommand({ scenario: 'scenarios/known-bugs/retry-without-idempotence.yaml',
  *   seed: '1', out: 'min.yaml' }, context) // 0
  */
@@ -53,6 +68,8 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
   if (options.seed === undefined) throw new UsageError('shrink needs --seed');
   if (options.out === undefined) throw new UsageError('shrink needs --out');
   const seed = parseSeed(options.seed);
+  checkKind(options.kind);
+  checkOutputFile('--out', options.out);
   const loaded = loadScenario(options.scenario);
   const scenario = options.swarm === true ? drawSwarm(loaded, seed).scenario : loaded;
   const { stdout, stderr } = context.io;
@@ -75,7 +92,7 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
   }
   const text = writeScenarioYaml(result.scenario, [
     `Shrunk from ${options.scenario} seed ${seed}${options.swarm === true ? ' with --swarm' : ''}`,
-    `keeping ${result.kind}; replay: npx eos-sim run ${options.out} --seed ${seed}`,
+    `keeping ${result.kind}; replay: npx eos-sim run ${shellWord(options.out)} --seed ${seed}`,
   ]);
   writeFileSync(options.out, text);
   const again = foundKinds(runScenario(parseScenario(text, options.out), { seed }).report);

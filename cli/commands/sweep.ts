@@ -19,6 +19,7 @@ import { createProgress } from '../progress';
 import { RESULTS_FILE_NAME } from '../results_file';
 import { parseSeedRange } from '../seeds';
 import { WHOLE, parseShard } from '../shard';
+import { checkOutputFile, makeOutputFolder } from '../output_paths';
 import { planSweep, runSweep } from '../sweep';
 import { parseCoverageNames, parsePositiveInteger, summaryOf, writeJunit } from '../sweep_output';
 import { sweepRunOf } from '../sweep_tally';
@@ -66,6 +67,38 @@ function inCi(): boolean {
   return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false';
 }
 
+/** The exit codes of a sweep stopped by a signal: 128 + the signal's number, as a shell's. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * While `run` is pending, SIGINT (Ctrl-C) and SIGTERM (a CI cancel, a pod eviction) stop the
+ * sweep with one line saying where the results are and how to carry on, and the shell's exit
+ * code; the lock of `out` is removed on exit (see `lockOut`). Without this Node died silently.
+ */
+async function interruptible<T>(
+  run: () => Promise<T>,
+  notice: { out: string; stderr: CliContext['io']['stderr']; stop: () => void },
+): Promise<T> {
+  const handlers = Object.entries(SIGNAL_EXIT_CODES).map(([signal, code]) => {
+    const handler = (): void => {
+      notice.stop();
+      const results = join(notice.out, RESULTS_FILE_NAME);
+      notice.stderr.write(
+        `Interrupted by ${signal}: the seeds finished so far are in ${results}; ` +
+          'run the same command with --resume to carry on\n',
+      );
+      process.exit(code);
+    };
+    process.once(signal, handler);
+    return { signal, handler };
+  });
+  try {
+    return await run();
+  } finally {
+    for (const { signal, handler } of handlers) process.off(signal, handler);
+  }
+}
+
 /** The validated settings of a sweep. */
 function settingsOf(options: SweepCommandOptions) {
   return {
@@ -87,7 +120,8 @@ function settingsOf(options: SweepCommandOptions) {
 
 /**
  * Runs `eos-sim sweep` and returns its exit code.
- * @throws UsageError for bad flags; ScenarioInvalidError or ScenarioNotFoundError.
+ * @throws UsageError for bad flags, an --out or --junit that cannot be written;
+ * ScenarioInvalidError or ScenarioNotFoundError.
  * @example await sweepCommand({ paths: ['scenarios'], seeds: '1..3', json: false }, context)
  */
 export async function sweepCommand(
@@ -96,29 +130,36 @@ export async function sweepCommand(
 ): Promise<ExitCode> {
   const settings = settingsOf(options);
   const plans = planSweep(options.paths, settings.range);
+  makeOutputFolder('--out', settings.out);
+  if (options.junit !== undefined) checkOutputFile('--junit', options.junit);
   const { stdout, stderr } = context.io;
   const lines = options.json ? stderr : stdout;
   const colour = options.json ? false : context.colour;
   const progress = createProgress(stderr, { ci: inCi() });
-  const output = await runSweep({
-    plans,
-    workers: settings.workers,
-    shard: settings.shard,
-    out: settings.out,
-    resume: options.resume === true,
-    seedTimeoutMs: settings.seedTimeoutMs,
-    keepLines: options.junit !== undefined,
-    swarm: options.swarm === true,
-    onStart: (total, resumed) => progress.start(total, resumed, settings.workers),
-    onLine: (line: SweepResultLine) => {
-      if (line.outcome !== 'pass') {
-        const text = renderSweepRunLine(sweepRunOf(line), { colour });
-        if (lines === stderr) progress.log(text);
-        else lines.write(`${text}\n`);
-      }
-      progress.update(line);
-    },
-  }).finally(() => progress.stop());
+  const notice = { out: settings.out, stderr, stop: () => progress.stop() };
+  const output = await interruptible(
+    () =>
+      runSweep({
+        plans,
+        workers: settings.workers,
+        shard: settings.shard,
+        out: settings.out,
+        resume: options.resume === true,
+        seedTimeoutMs: settings.seedTimeoutMs,
+        keepLines: options.junit !== undefined,
+        swarm: options.swarm === true,
+        onStart: (total, resumed) => progress.start(total, resumed, settings.workers),
+        onLine: (line: SweepResultLine) => {
+          if (line.outcome !== 'pass') {
+            const text = renderSweepRunLine(sweepRunOf(line), { colour });
+            if (lines === stderr) progress.log(text);
+            else lines.write(`${text}\n`);
+          }
+          progress.update(line);
+        },
+      }),
+    notice,
+  ).finally(() => progress.stop());
   const summary = summaryOf({ ...output, requireCoverage: settings.requireCoverage });
   if (options.junit !== undefined) {
     const out = settings.out;

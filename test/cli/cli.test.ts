@@ -73,12 +73,11 @@ describe('eos-sim run', () => {
     expect(stdout).not.toContain('\u001b[');
   });
 
-  it('prints the RunReport as JSON after the seed line with --json', async () => {
-    const { code, stdout } = await cli(['run', ZOMBIE, '--seed', '1', '--json']);
+  it('prints only the RunReport on stdout with --json, the seed line on stderr', async () => {
+    const { code, stdout, stderr } = await cli(['run', ZOMBIE, '--seed', '1', '--json']);
     expect(code).toBe(0);
-    const [seedLine, ...rest] = stdout.split('\n');
-    expect(seedLine).toBe('seed=1');
-    const report = JSON.parse(rest.join('\n')) as Record<string, unknown>;
+    expect(stderr.split('\n')[0]).toBe('seed=1');
+    const report = JSON.parse(stdout) as Record<string, unknown>;
     expect(report['seed']).toBe('1');
     expect(report['scenario']).toMatchObject({ name: 'zombie-fencing', file: ZOMBIE });
     expect(report['eventHash']).toMatch(/^[0-9a-f]+$/);
@@ -162,6 +161,26 @@ describe('exit 64: usage errors and invalid scenarios, one line, no stack', () =
     ['run', ZOMBIE, '--sed', '1'],
     ['run'],
     ['frobnicate'],
+    // Output paths are checked before any work: a run or sweep is not wasted on them.
+    ['run', ZOMBIE, '--seed', '1', '--report', `${scratch.path}/missing/run.md`],
+    ['run', ZOMBIE, '--seed', '1', '--history', `${scratch.path}/missing/out.jsonl`],
+    ['run', ZOMBIE, '--seed', '1', '--jepsen-history', `${ZOMBIE}/out.edn`],
+    ['run', ZOMBIE, '--seed', '1', '--export-scenario', scratch.path],
+    ['sweep', ZOMBIE, '--seeds', '1..1', '--workers', '1', '--out', ZOMBIE],
+    [
+      'sweep',
+      ZOMBIE,
+      '--seeds',
+      '1..1',
+      '--workers',
+      '1',
+      '--out',
+      `${scratch.path}/sweep`,
+      '--junit',
+      `${scratch.path}/no/j.xml`,
+    ],
+    ['shrink', ZOMBIE, '--seed', '1', '--out', `${scratch.path}/missing/min.yaml`],
+    ['shrink', ZOMBIE, '--seed', '1', '--out', `${scratch.path}/min.yaml`, '--kind', 'duplicates'],
   ];
   for (const argv of badArguments) {
     it(`rejects \`eos-sim ${argv.join(' ')}\``, async () => {
@@ -214,6 +233,26 @@ describe('eos-sim sweep and scenarios', () => {
     expect(stdout).toContain('expectation NOT met');
   });
 
+  it('refuses two files with one scenario name, whose artifacts would collide', async () => {
+    const copy = scratch.write(
+      'copy.yaml',
+      editedScenario(ZOMBIE, (text) => `${text}\n`),
+    );
+    const out = `${scratch.path}/same-name`;
+    const argv = ['sweep', ZOMBIE, copy, '--seeds', '1..1', '--workers', '1', '--out', out];
+    const { code, stdout, stderr } = await cli(argv);
+    expect(code).toBe(64);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `Usage error: ${ZOMBIE} and ${copy} have the same scenario name "zombie-fencing": ` +
+        'their failing seeds would share one artifact folder; give each file its own name\n',
+    );
+    const again = ['sweep', ZOMBIE, `./${ZOMBIE}`, '--seeds', '1..1', '--workers', '1'];
+    const twice = await cli([...again, '--out', out]);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toContain('total: 1 scenario, 1 run');
+  });
+
   it('prints the sweep summary as JSON with --json', async () => {
     const { code, stdout } = await cli([
       'sweep',
@@ -248,5 +287,15 @@ describe('bin/eos-sim.js', () => {
     );
     expect(stdout.split('\n')[0]).toBe('seed=3');
     expect(stdout).toContain('outcome         PASS');
+  });
+
+  it("exits with the run's code and no stack trace when the reader closes the pipe", () => {
+    // The JSON report (about 350 kB) overflows the pipe buffer after `head` has gone.
+    const script = [
+      `"$0" bin/eos-sim.js run ${ZOMBIE} --seed 3 --json 2>&1 | head -c 7`,
+      'echo " $PIPESTATUS"', // bash: the exit code of the first command of the pipeline
+    ].join('; ');
+    const output = execFileSync('bash', ['-c', script, process.execPath], { encoding: 'utf8' });
+    expect(output).toBe('seed=3\n 0\n');
   });
 });

@@ -21,7 +21,7 @@ import {
 } from '../../cli/index';
 import { renderRunReport, type ScenarioSweep, type SweepSummary } from '../../reports';
 import { loadScenario } from '../../scenarios';
-import { runScenario } from '../../runner';
+import { reproduceCommand, runScenario } from '../../runner';
 import { main } from '../../cli';
 import { runCli, type CliCall } from './cli_helpers';
 
@@ -78,6 +78,18 @@ function sweep(outcomes: Partial<ScenarioSweep['outcomes']>, detectionMet = true
     expectationMet: true,
   };
 }
+
+describe('reproduce commands', () => {
+  it('quote a scenario path the shell would split or expand, and only such a path', () => {
+    expect(reproduceCommand('scenarios/zombie-fencing.yaml', '7')).toBe(
+      'npx eos-sim run scenarios/zombie-fencing.yaml --seed 7',
+    );
+    expect(reproduceCommand('my scenarios/a $b.yaml', '7', true)).toBe(
+      "npx eos-sim run 'my scenarios/a $b.yaml' --seed 7 --swarm",
+    );
+    expect(reproduceCommand("it's.yaml", '7')).toBe("npx eos-sim run 'it'\\''s.yaml' --seed 7");
+  });
+});
 
 describe('exitCodeForSweep', () => {
   it('ranks internal error over fail over liveness over budget', () => {

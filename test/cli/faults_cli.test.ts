@@ -84,11 +84,11 @@ describe('run --swarm and --export-scenario', () => {
     const out = join(scratch.path, 'exported.yaml');
     const args = ['run', 'scenarios/replicated-random-faults.yaml', '--seed', '4', '--swarm'];
     const first = await cli([...args, '--json', '--export-scenario', out]);
-    const lines = first.stdout.split('\n');
+    const lines = first.stderr.split('\n');
     expect(lines[0]).toBe('seed=4');
     expect(lines[1]).toMatch(/^swarm kinds=[a-z,-]+ interval\.ms=\d+ /);
     expect(lines[2]).toMatch(/^swarm configs replica\.lag\.time\.max\.ms=\d+ /);
-    const report = JSON.parse(lines.slice(3).join('\n')) as {
+    const report = JSON.parse(first.stdout) as {
       swarm: { kinds: string[] };
       eventHash: string;
       reproduce: string;
@@ -97,9 +97,7 @@ describe('run --swarm and --export-scenario', () => {
     expect(report.reproduce).toContain('--seed 4 --swarm');
     expect(readFileSync(out, 'utf8')).toContain('# Realised from');
     const replay = await cli(['run', out, '--seed', '4', '--json']);
-    const replayed = JSON.parse(replay.stdout.split('\n').slice(1).join('\n')) as {
-      eventHash: string;
-    };
+    const replayed = JSON.parse(replay.stdout) as { eventHash: string };
     expect(replayed.eventHash).toBe(report.eventHash);
   });
 });

@@ -37,7 +37,7 @@ async function recordRun(file: string, seed: string) {
   const jepsen = `${scratch.path}/${name}-${seed}.edn`;
   const argv = ['run', file, '--seed', seed, '--json', '--history', history];
   const call = await runCli(main, [...argv, '--jepsen-history', jepsen]);
-  const report = JSON.parse(call.stdout.slice(call.stdout.indexOf('\n') + 1)) as RunReport;
+  const report = JSON.parse(call.stdout) as RunReport;
   expect(call.stderr).toContain(`wrote history ${history}`);
   return { report, history, jepsen };
 }

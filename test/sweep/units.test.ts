@@ -4,7 +4,7 @@
  * integers; result lines are canonical JSON; the results file tolerates the truncated line a
  * kill leaves (and cuts it off before appending) but rejects any other malformed line; the
  * lock of an `--out` folder keeps a second sweep out while its holder lives, and is taken over
- * once the holder died.
+ * once the holder died, also when a restarted container gave the new sweep the dead one's pid.
  *
  * Method: call the helpers directly on hand-built ranges, lines and files in a temporary
  * directory.
@@ -152,7 +152,9 @@ describe('the --out lock', () => {
     const out = join(scratch.path, 'locked');
     mkdirSync(out);
     const release = lockOut(out);
-    expect(readFileSync(join(out, LOCK_FILE_NAME), 'utf8')).toBe(`${process.pid}\n`);
+    expect(readFileSync(join(out, LOCK_FILE_NAME), 'utf8')).toMatch(
+      new RegExp(`^${process.pid} [0-9a-f-]{36}\n$`),
+    );
     expect(() => lockOut(out)).toThrow(
       `Usage error: another sweep (process ${process.pid}) is writing to ${out}`,
     );
@@ -161,5 +163,17 @@ describe('the --out lock', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
     writeFileSync(join(out, LOCK_FILE_NAME), `${dead.stdout.toString()}\n`);
     lockOut(out)();
+  });
+
+  it('takes over a lock with its own pid left by an earlier process (a restarted pod)', () => {
+    const out = join(scratch.path, 'restarted');
+    mkdirSync(out);
+    const token = '00000000-0000-4000-8000-000000000000';
+    for (const stale of [`${process.pid} ${token}\n`, `${process.pid}\n`]) {
+      writeFileSync(join(out, LOCK_FILE_NAME), stale);
+      const release = lockOut(out);
+      expect(readFileSync(join(out, LOCK_FILE_NAME), 'utf8')).not.toBe(stale);
+      release();
+    }
   });
 });

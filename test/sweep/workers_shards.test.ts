@@ -3,7 +3,8 @@
  * determinism contract): zombie-fencing seeds 1..12 give the same result lines (ignoring
  * `wallMs`) and the same summary with `--workers 1`, with `--workers 2`, and as four shards
  * merged by `eos-sim report merge`. Merging also deduplicates repeated lines, reports conflicting
- * ones (exit 3), and applies `--require-coverage`.
+ * ones (exit 3), warns about seeds missing inside the merged range (a shard left out), and
+ * applies `--require-coverage`.
  *
  * Method: run the CLI in-process with captured streams, each sweep into its own temporary
  * `--out`; compare the sorted sets of canonical lines and the `--json` summaries without their
@@ -89,12 +90,27 @@ describe('eos-sim report merge', () => {
     const [first] = resultLines(out('shard-1'));
     const edited = join(scratch.path, 'edited.jsonl');
     writeFileSync(edited, `${canonicalJson({ ...first, eventHash: 'ffffffffffffffff' })}\n`);
-    const { code, stderr } = await cli(['report', 'merge', results('shard-1'), edited]);
+    const { code, stderr } = await cli(['report', 'merge', results('workers-1'), edited]);
     expect(code).toBe(3);
     expect(stderr).toBe(
       `Conflicting results for ${ZOMBIE} seed ${first?.seed}: ` +
         `eventHash ${first?.eventHash} vs ffffffffffffffff\n`,
     );
+  });
+
+  it('warns about seeds missing inside the merged range, as when a shard is left out', async () => {
+    const files = [1, 2, 4].map((shard) => results(`shard-${shard}`));
+    const { code, stdout, stderr } = await cli(['report', 'merge', ...files]);
+    expect(code).toBe(0);
+    expect(stderr).toBe(
+      `Warning: ${ZOMBIE}: 9 of the 12 seeds 1..12 are recorded; missing 3, 7, 11 ` +
+        '(a shard not merged, or one that did not finish?)\n',
+    );
+    expect(stdout).toContain('total: 1 scenario, 9 runs');
+    const empty = join(scratch.path, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const none = await cli(['report', 'merge', empty]);
+    expect(none.stderr).toBe('Warning: the results files hold no result lines\n');
   });
 
   it('fails when a --require-coverage item was never reached, and names it', async () => {
