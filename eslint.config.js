@@ -81,9 +81,10 @@ const restrictedImports = [
     importNames: CRYPTO_RANDOM,
     message: `The random parts of crypto are entropy. ${USE_RNG}; createHash is fine`,
   })),
-  ...['perf_hooks', 'node:perf_hooks', 'timers', 'node:timers', 'timers/promises'].map(
-    (name) => ({ name, message: NO_WALL_TIME }),
-  ),
+  ...['perf_hooks', 'node:perf_hooks', 'timers', 'node:timers', 'timers/promises'].map((name) => ({
+    name,
+    message: NO_WALL_TIME,
+  })),
   ...['node:timers/promises', 'process', 'node:process'].map((name) => ({
     name,
     message: 'Timers and process state are outside the simulation (style rule 10)',

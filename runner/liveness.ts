@@ -150,6 +150,20 @@ export function fencingErrorCounts(history: History): Map<string, number> {
 }
 
 /**
+ * The fatal errors pipelines' polls failed with, per client: why a group stopped moving.
+ * @example failedPolls(history) // ['P1 INVALID_SESSION_TIMEOUT (3 times)']
+ */
+export function failedPolls(history: History): string[] {
+  const counts = new Map<string, number>();
+  for (const op of history) {
+    if (op.f !== 'poll' || op.type !== 'fail' || op.error === undefined) continue;
+    const key = `${op.client} ${op.error}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, count]) => (count === 1 ? key : `${key} (${count} times)`));
+}
+
+/**
  * Runs the probe for at most `boundUs` of simulated time and ends it; the caller lets the
  * cluster settle afterwards.
  */
@@ -195,7 +209,11 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   const behind = consumersBehind(world);
   if (behind.length > 0) problems.push(`consumers not caught up: ${behind.join(', ')}`);
   const pipelines = pipelinesBehind(world);
-  if (pipelines.length > 0) problems.push(`pipelines not caught up: ${pipelines.join(', ')}`);
+  if (pipelines.length > 0) {
+    const failed = failedPolls(world.history);
+    const why = failed.length === 0 ? '' : ` (poll failed: ${failed.join(', ')})`;
+    problems.push(`pipelines not caught up: ${pipelines.join(', ')}${why}`);
+  }
   sim.schedule(sim.nowUs, 'liveness probe end', () =>
     clients.forEach((client) => client.endProbe()),
   );

@@ -24,6 +24,7 @@ import type {
 import { partitionKey } from '../actors';
 import type { SendMicroOp, TxnValue } from '../history';
 import type { HistoryWriter, OpenOp } from './history_writer';
+import { pollValue } from './polls_app';
 import type { AppTimer } from './transactions_app';
 import type { PipelineSpec, WorkloadControl } from './workload_types';
 
@@ -139,8 +140,10 @@ export class PipelineApp {
     this.parked = this.deps.control.stopping && !this.probing;
     if (this.parked) return;
     const instance = this.instance;
-    this.clients.consumer.poll((records) => {
+    const consumer = this.clients.consumer;
+    consumer.poll((records) => {
       if (instance !== this.instance || this.dead) return;
+      if (consumer.groupError !== null) return this.onPollError(consumer.groupError);
       if (records.length === 0) return this.later('poll', this.spec.pollIntervalMs);
       this.process(records);
     });
@@ -303,6 +306,17 @@ export class PipelineApp {
       producerEpoch: producer.producerEpoch,
     };
     this.deps.writer.complete(txn.op, type, value, error === 'NONE' ? undefined : error);
+  }
+
+  /**
+   * poll() threw a fatal group error (R6.5: fatal, the application closes): recorded as a failed
+   * `poll`, so the history and the report say why the pipeline stopped; then as any fatal error.
+   */
+  private onPollError(error: KafkaErrorCode): void {
+    const consumer = this.clients.consumer;
+    const op = this.deps.writer.invoke('poll', pollValue(consumer, []));
+    this.deps.writer.complete(op, 'fail', pollValue(consumer, []), error);
+    this.onFatal();
   }
 
   /** A fatal error: close both clients; a new instance follows with `on.fatal: restart`. */

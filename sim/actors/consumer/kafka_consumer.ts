@@ -166,6 +166,17 @@ export class KafkaConsumer {
     return this.positions.get(partitionKey(tp));
   }
 
+  /**
+   * The fatal group error Java's `poll()` throws (INVALID_SESSION_TIMEOUT as
+   * InvalidSessionTimeoutException, FENCED_INSTANCE_ID as FencedInstanceIdException, ...), or
+   * null: after it the consumer delivers nothing and must be closed (ConsumerCoordinator).
+   */
+  get groupError(): KafkaErrorCode | null {
+    const membership = this.membership;
+    if (membership === null || membership.state !== 'FATAL') return null;
+    return membership.fatalError ?? 'UNKNOWN_SERVER_ERROR';
+  }
+
   /** `assignment()`: the partitions assigned now (empty during a group rebalance). */
   assignment(): TopicPartition[] {
     return [...this.assigned.values()];
