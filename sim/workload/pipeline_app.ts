@@ -313,9 +313,9 @@ export class PipelineApp {
    * `poll`, so the history and the report say why the pipeline stopped; then as any fatal error.
    */
   private onPollError(error: KafkaErrorCode): void {
-    const consumer = this.clients.consumer;
-    const op = this.deps.writer.invoke('poll', pollValue(consumer, []));
-    this.deps.writer.complete(op, 'fail', pollValue(consumer, []), error);
+    const value = pollValue(this.clients.consumer, []);
+    const op = this.deps.writer.invoke('poll', value);
+    this.deps.writer.complete(op, 'fail', value, error);
     this.onFatal();
   }
 
