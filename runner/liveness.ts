@@ -184,12 +184,25 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   });
   const stuck = (): string[] =>
     producers.filter(({ client }) => !client.probeDone).map(({ name }) => name);
-  const done = (): boolean =>
-    started &&
-    stuck().length === 0 &&
-    unstablePartitions(world).length === 0 &&
-    consumersBehind(world).length === 0 &&
-    pipelinesBehind(world).length === 0;
+  // Once every producer has committed (or sent) its probe, none starts another transaction:
+  // producers committing back to back would otherwise leave a transaction open at almost every
+  // instant, and the last stable offset could never be seen to reach the high watermark.
+  let producersEnded = false;
+  const endProducers = (): void => {
+    producersEnded = true;
+    sim.schedule(sim.nowUs, 'liveness probe: producers done', () =>
+      producers.forEach(({ client }) => client.endProbe()),
+    );
+  };
+  const done = (): boolean => {
+    if (!started || stuck().length > 0) return false;
+    if (!producersEnded) endProducers();
+    return (
+      unstablePartitions(world).length === 0 &&
+      consumersBehind(world).length === 0 &&
+      pipelinesBehind(world).length === 0
+    );
+  };
   sim.runUntil(sim.nowUs + boundUs, done);
   const problems: string[] = [];
   const withoutProgress = stuck();

@@ -224,7 +224,8 @@ export class TransactionsApp {
     };
     this.deps.writer.complete(txn.op, type, value, error === 'NONE' ? undefined : error);
     // The probe window stays open after the first commit: the application keeps running (and
-    // restarting when fenced) until the runner ends the probe, as a deployment would.
+    // restarting when fenced) until the runner ends the probe, which it does once every
+    // producer has committed one.
     if (type === 'ok' && txn.commit && txn.probe) this.probeDone = true;
     if (this.producer.state === 'FATAL_ERROR') {
       const restart = !this.deps.control.stopping || this.probePending;
