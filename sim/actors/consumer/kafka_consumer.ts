@@ -390,8 +390,8 @@ export class KafkaConsumer {
     const groupInstanceId = this.resolved.groupInstanceId;
     if (!this.subscribed || membership === null)
       return { error: 'NONE', generationId: -1, memberId: '', groupInstanceId };
-    if (membership.state === 'FATAL')
-      return { error: membership.fatalError ?? 'UNKNOWN_SERVER_ERROR' };
+    const fatal = this.groupError;
+    if (fatal !== null) return { error: fatal };
     if (membership.state !== 'STABLE') return { error: 'REBALANCE_IN_PROGRESS' };
     const { generationId, memberId } = membership;
     return { error: 'NONE', generationId, memberId, groupInstanceId };
