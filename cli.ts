@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { EOS_SIM_VERSION } from './runner';
+import { EOS_SIM_VERSION } from './sim/runner';
 import {
   DEFAULT_OUT,
   EXIT_CODES,

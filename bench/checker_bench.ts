@@ -5,7 +5,7 @@
  * divides the operations checked by the time taken.
  */
 import { loadScenario } from '../scenarios';
-import { runScenario } from '../runner';
+import { runScenario } from '../sim/runner';
 import { checkHistory } from '../sim/checker';
 
 /** The figures of the checker benchmark. */

@@ -13,7 +13,7 @@
  * `--message-log` to keep the message log as `eos-sim run` does.
  */
 import { loadScenario } from '../scenarios';
-import { runScenario } from '../runner';
+import { runScenario } from '../sim/runner';
 
 const [file = 'scenarios/zombie-fencing.yaml', countText = '50'] = process.argv
   .slice(2)

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { loadScenario } from '../scenarios';
-import { runScenario } from '../runner';
+import { runScenario } from '../sim/runner';
 import { median } from './median';
 
 /** Medians over the seeds of one scenario. */

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
-import { buildWorld, runScenario } from '../runner';
+import { buildWorld, runScenario } from '../sim/runner';
 import { loadScenario } from '../scenarios';
 import { median } from './median';
 

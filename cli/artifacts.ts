@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunResult } from '../runner';
+import type { RunResult } from '../sim/runner';
 import type { SweepResultLine } from '../reports';
 import { historyFileText } from './report_files';
 

@@ -3,7 +3,7 @@
  * hashes and byte-identical JSON reports, and otherwise the first executed event where the two
  * schedules part, so the cause can be found from the event, not from a diff of reports.
  */
-import type { RunResult } from '../runner';
+import type { RunResult } from '../sim/runner';
 
 /** Where two sequences of lines first differ; `undefined` on a side that ended. */
 export interface Divergence {

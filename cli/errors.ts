@@ -2,7 +2,7 @@
  * The CLI's own error class, and the text printed when the simulator itself fails. Messages
  * follow the house rules: capital first, no trailing period, a colon before details (rule 33).
  */
-import { reproduceCommand } from '../runner';
+import { reproduceCommand } from '../sim/runner';
 
 /**
  * A command line the CLI cannot act on: a bad `--seed` or `--seeds`, an unknown command, no

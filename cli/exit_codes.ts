@@ -2,7 +2,7 @@
  * The CLI's exit codes (DESIGN.md, "CLI sketch") and the one place that maps run outcomes,
  * sweeps and error classes to them (style rule 34).
  */
-import type { RunOutcome } from '../runner';
+import type { RunOutcome } from '../sim/runner';
 import { ScenarioInvalidError, ScenarioNotFoundError } from '../scenarios';
 import type { SweepOutcome, SweepSummary } from '../reports';
 import { UsageError } from './errors';

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
-import type { RunResult } from '../runner';
+import type { RunResult } from '../sim/runner';
 import {
   HISTORY_FORMAT,
   HISTORY_FORMAT_VERSION,

@@ -14,7 +14,7 @@ import {
   runCoverage,
   sortedRecord,
   type RunResult,
-} from '../runner';
+} from '../sim/runner';
 import type { SweepOutcome, SweepResultLine } from '../reports';
 import { errorMessage } from './errors';
 

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { COVERAGE_CATEGORIES, coverageCategoryOf } from '../runner';
+import { COVERAGE_CATEGORIES, coverageCategoryOf } from '../sim/runner';
 import { renderJunit, type SweepResultLine, type SweepSummary, type SweepTiming } from '../reports';
 import { UsageError } from './errors';
 import {

@@ -6,7 +6,7 @@
  * not depend on the number of workers or on the shards it was split into. Memory stays bounded:
  * only counts and the lowest few seeds are kept.
  */
-import { coverageCategoryOf } from '../runner';
+import { coverageCategoryOf } from '../sim/runner';
 import { SWEEP_OUTCOMES } from '../reports';
 import type {
   CoverageCount,

@@ -17,7 +17,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { threadId } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import { loadScenario, type ScenarioConfig } from '../scenarios';
-import { drawSwarm, runScenario, type RunResult } from '../runner';
+import { drawSwarm, runScenario, type RunResult } from '../sim/runner';
 import type { SweepResultLine } from '../reports';
 import { writeArtifacts } from './artifacts';
 import { failureOf, lineOfFailure, lineOfRun, type LineScenario } from './result_lines';

@@ -10,7 +10,7 @@
  */
 import { Chalk } from 'chalk';
 import type { Anomaly } from '../sim/checker';
-import type { RunOutcome, RunReport } from '../runner';
+import type { RunOutcome, RunReport } from '../sim/runner';
 import { formatSeconds, plural, renderTable, wrapText } from './text_layout';
 
 /** The few styles the console views use; identity functions when colour is off. */

@@ -8,7 +8,7 @@
  * scenario can close the element; every string placed in HTML goes through {@link escapeHtml}.
  */
 import type { Anomaly } from '../sim/checker';
-import type { RunReport, SequenceDiagram } from '../runner';
+import type { RunReport, SequenceDiagram } from '../sim/runner';
 import { HTML_CHART_SCRIPT } from './html_script';
 import { formatSeconds } from './text_layout';
 

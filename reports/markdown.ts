@@ -8,7 +8,7 @@
  * table.
  */
 import type { Anomaly } from '../sim/checker';
-import type { LatencySummary, RunReport } from '../runner';
+import type { LatencySummary, RunReport } from '../sim/runner';
 import { renderMermaidSequence } from './mermaid';
 import { formatSeconds } from './text_layout';
 

@@ -4,7 +4,7 @@
  * table text holding `|` and HTML.
  */
 import { describe, expect, it } from 'vitest';
-import type { SequenceDiagram } from '../runner';
+import type { SequenceDiagram } from '../sim/runner';
 import { markdownText } from './markdown';
 import { renderMermaidSequence } from './mermaid';
 

@@ -6,7 +6,7 @@
  * node names from a scenario never reach Mermaid's syntax, only its labels, which are
  * sanitised.
  */
-import type { SequenceDiagram } from '../runner';
+import type { SequenceDiagram } from '../sim/runner';
 
 /**
  * Text that is safe inside a Mermaid label or message: no statement separator (`;`), no

@@ -3,7 +3,7 @@
  * renderers in `sweep_summary.ts` turn it into text, and `--json` prints it as is. Seeds are
  * decimal u64 strings (style rule 5), so ranges are strings too.
  */
-import type { RunOutcome } from '../runner';
+import type { RunOutcome } from '../sim/runner';
 
 /** How one seed of a sweep ended: a run outcome, or the simulator itself failed. */
 export type SweepOutcome = RunOutcome | 'internal-error';

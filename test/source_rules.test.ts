@@ -30,7 +30,7 @@ interface SourceFile {
 
 const ZONES = [
   ...(['sim/kernel', 'sim/actors', 'sim/history', 'sim/checker', 'sim/workload'] as const),
-  ...(['faults', 'scenarios', 'runner', 'reports', 'cli', 'bench', 'test'] as const),
+  ...(['sim/runner', 'faults', 'scenarios', 'reports', 'cli', 'bench', 'test'] as const),
 ] as const;
 type Zone = (typeof ZONES)[number];
 
@@ -53,10 +53,10 @@ const ZONE_RULES: Readonly<Record<Zone, ZoneRule>> = {
   'sim/workload': { targets: ['sim/actors', 'sim/kernel', 'sim/history'], packages: 'any' },
   faults: { targets: ['sim/kernel', 'sim/history'], packages: 'any' },
   scenarios: { targets: ['sim/actors', 'sim/checker'], packages: 'any' },
-  runner: { targets: ['scenarios', ...SIM_ZONES, 'faults'], packages: 'any' },
+  'sim/runner': { targets: ['scenarios', ...SIM_ZONES, 'faults'], packages: 'any' },
   reports: {
-    targets: ['runner', 'sim/checker', 'sim/history', 'scenarios'],
-    typeOnlyTargets: ['runner'],
+    targets: ['sim/runner', 'sim/checker', 'sim/history', 'scenarios'],
+    typeOnlyTargets: ['sim/runner'],
     packages: 'any',
   },
   cli: { targets: 'any', packages: 'any' },
@@ -414,7 +414,7 @@ function sizeViolations(files: readonly SourceFile[]): string[] {
   return violations;
 }
 
-const SNAKE_CASE_FOLDERS = ['sim/', 'faults/', 'scenarios/', 'runner/', 'reports/'];
+const SNAKE_CASE_FOLDERS = ['sim/', 'faults/', 'scenarios/', 'reports/'];
 
 function fileNameViolations(files: readonly SourceFile[]): string[] {
   return files
@@ -458,15 +458,15 @@ function fixture(file: string, text: string): SourceFile {
 }
 
 describe('source rules detectors (fixtures)', () => {
-  const known = new Set(['sim/kernel/index.ts', 'sim/kernel/rng.ts', 'runner/index.ts']);
+  const known = new Set(['sim/kernel/index.ts', 'sim/kernel/rng.ts', 'sim/runner/index.ts']);
 
   it('flags wrong import directions, internal targets and misplaced packages', () => {
     const files = [
       fixture('sim/kernel/a.ts', "import { X } from '../actors';\nimport 'node:fs';"),
       fixture('sim/actors/b.ts', "import { Rng } from '../kernel/rng';"),
       fixture('sim/actors/c.ts', "import { Rng } from '../kernel';"),
-      fixture('reports/d.ts', "import { run } from '../runner';"),
-      fixture('reports/e.ts', "import type { RunReport } from '../runner';"),
+      fixture('reports/d.ts', "import { run } from '../sim/runner';"),
+      fixture('reports/e.ts', "import type { RunReport } from '../sim/runner';"),
       fixture('scenarios/f.ts', "export { K } from '../sim/actors/protocol/message_kinds';"),
       fixture('sim/checker/g.ts', "const m = await import('../kernel');\nimport 'seedrandom';"),
       fixture('sim/kernel/h.test.ts', "import { X } from '../actors/x';"),
@@ -476,7 +476,7 @@ describe('source rules detectors (fixtures)', () => {
       "sim/kernel/a.ts:2: sim/kernel may not import the package 'node:fs' (rule 2)",
       "sim/actors/b.ts:1: import sim/kernel through 'sim/kernel/index.ts', not " +
         "'sim/kernel/rng.ts' (rule 3)",
-      "reports/d.ts:1: reports may import only types from runner: use 'import type' (rule 2)",
+      "reports/d.ts:1: reports may import only types from sim/runner: use 'import type' (rule 2)",
       "sim/checker/g.ts:1: sim/checker must not import sim/kernel ('sim/kernel/index.ts') " +
         '(rule 2)',
       "sim/checker/g.ts:2: 'seedrandom' may only be imported by its home " +

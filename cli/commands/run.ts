@@ -19,7 +19,7 @@ import {
   swarmLines,
   type RunResult,
   type SwarmParameters,
-} from '../../runner';
+} from '../../sim/runner';
 import { renderRunReport } from '../../reports';
 import { compareRuns } from '../determinism';
 import { describeInternalError, errorMessage } from '../errors';

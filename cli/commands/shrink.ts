@@ -16,7 +16,7 @@ import {
   shellWord,
   shrinkScenario,
   type ScenarioSize,
-} from '../../runner';
+} from '../../sim/runner';
 import { ANOMALY_KINDS } from '../../sim/checker';
 import { UsageError } from '../errors';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';

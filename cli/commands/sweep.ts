@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { renderMainJobLine, renderSweepRunLine, renderSweepSummary } from '../../reports';
 import type { SweepResultLine } from '../../reports';
-import { EOS_SIM_VERSION } from '../../runner';
+import { EOS_SIM_VERSION } from '../../sim/runner';
 import { artifactDir } from '../artifacts';
 import { exitCodeForSweep, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';

@@ -21,7 +21,7 @@ import {
 } from '../../cli/index';
 import { renderRunReport, type ScenarioSweep, type SweepSummary } from '../../reports';
 import { loadScenario } from '../../scenarios';
-import { reproduceCommand, runScenario } from '../../runner';
+import { reproduceCommand, runScenario } from '../../sim/runner';
 import { main } from '../../cli';
 import { runCli, type CliCall } from './cli_helpers';
 

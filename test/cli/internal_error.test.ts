@@ -17,8 +17,8 @@ import { runCli, scratchDir, type CliCall } from './cli_helpers';
 const cli = (argv: readonly string[], options: { isTTY?: boolean } = {}): Promise<CliCall> =>
   runCli(main, argv, options);
 
-vi.mock('../../runner', async (importOriginal) => {
-  const runner = await importOriginal<typeof import('../../runner')>();
+vi.mock('../../sim/runner', async (importOriginal) => {
+  const runner = await importOriginal<typeof import('../../sim/runner')>();
   return {
     ...runner,
     runScenario: (...args: Parameters<typeof runner.runScenario>) => {

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../runner/run';
+import { runScenario } from '../../sim/runner/run';
 import { loadScenario, parseScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
 

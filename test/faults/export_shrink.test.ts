@@ -11,7 +11,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listScenarioFiles, loadScenario, parseScenario } from '../../scenarios';
-import { drawSwarm, exportScenarioYaml, runScenario, shrinkScenario, sizeOf } from '../../runner';
+import {
+  drawSwarm,
+  exportScenarioYaml,
+  runScenario,
+  shrinkScenario,
+  sizeOf,
+} from '../../sim/runner';
 import { writeScenarioYaml } from '../../scenarios';
 import { sweepSeeds, sweepSeedsWidened } from '../seed_range';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseScenario, loadScenario } from '../../scenarios';
-import { runScenario } from '../../runner';
+import { runScenario } from '../../sim/runner';
 import { ClusterMetadata } from '../../sim/actors';
 
 /** One transactional producer on a one-partition topic, plus the given faults. */

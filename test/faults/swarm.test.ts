@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listScenarioFiles, loadScenario } from '../../scenarios';
-import { SWARM_FAULT_KINDS, drawSwarm, runScenario } from '../../runner';
+import { SWARM_FAULT_KINDS, drawSwarm, runScenario } from '../../sim/runner';
 import { sweepSeeds } from '../seed_range';
 
 const SAFE = 'scenarios/replicated-random-faults.yaml';

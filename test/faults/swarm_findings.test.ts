@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios';
-import { drawSwarm, recoveryBoundMs, runScenario } from '../../runner';
+import { drawSwarm, recoveryBoundMs, runScenario } from '../../sim/runner';
 
 const SAFE = 'scenarios/replicated-random-faults.yaml';
 const DUPLICATE_FINDING = 'docs/findings/swarm-duplicate-after-client-restart.yaml';

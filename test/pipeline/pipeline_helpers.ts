@@ -3,7 +3,7 @@
  * pipeline transactions of a run, and its eos-violation anomalies.
  */
 import { readFileSync } from 'node:fs';
-import { runScenario, type RunResult } from '../../runner';
+import { runScenario, type RunResult } from '../../sim/runner';
 import { parseScenario } from '../../scenarios';
 import { CHECKERS, checkHistory, type Anomaly } from '../../sim/checker';
 import type { HistoryOp, TxnValue } from '../../sim/history';

@@ -6,7 +6,7 @@
  * (no rebalance hands the batch to anyone else) aborting every third transaction, seeds 1..3.
  */
 import { describe, expect, it } from 'vitest';
-import { runScenario, type RunResult } from '../../runner';
+import { runScenario, type RunResult } from '../../sim/runner';
 import { parseScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
 import { eosViolations, inputKey, pipelineTxns, type PipelineTxn } from './pipeline_helpers';

@@ -10,7 +10,7 @@
  * each pair's sequence.
  */
 import { describe, expect, it } from 'vitest';
-import { buildWorld } from '../../runner';
+import { buildWorld } from '../../sim/runner';
 import { loadScenario } from '../../scenarios';
 import type { FetchRequest, FetchResponse, KafkaMessage } from '../../sim/actors';
 

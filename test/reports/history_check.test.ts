@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli';
-import type { RunReport } from '../../runner';
+import type { RunReport } from '../../sim/runner';
 import { runCli, scratchDir } from '../cli/cli_helpers';
 import { HANGING_FILE, HANGING_SEED, ZOMBIE_BUG_SEED, zombieBugText } from './report_fixtures';
 

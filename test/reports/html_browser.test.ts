@@ -18,7 +18,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../../reports';
 import { chartLibrarySource } from '../../cli/index';
-import type { RunResult } from '../../runner';
+import type { RunResult } from '../../sim/runner';
 import { HOSTILE, hangingRun, hostileRun, zombieBugRun } from './report_fixtures';
 import type { Anomaly } from '../../sim/checker';
 

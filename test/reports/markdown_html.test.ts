@@ -11,7 +11,7 @@
  * escaped. Rendering in a browser is html_browser.test.ts's job.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../runner';
+import type { RunResult } from '../../sim/runner';
 import { renderHtmlReport, renderMarkdownReport } from '../../reports';
 import { chartLibrarySource } from '../../cli/index';
 import { HOSTILE, hangingRun, hostileRun, zombieBugRun } from './report_fixtures';

@@ -11,7 +11,7 @@
  * fixture adds them only if a future edit of the file drops them, and leaves them alone otherwise.
  */
 import { readFileSync } from 'node:fs';
-import { runScenario, type RunResult } from '../../runner';
+import { runScenario, type RunResult } from '../../sim/runner';
 import { parseScenario } from '../../scenarios';
 
 export const ZOMBIE_BUG_FILE = 'scenarios/known-bugs/zombie-fencing-no-epoch-check.yaml';

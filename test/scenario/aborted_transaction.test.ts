@@ -8,7 +8,7 @@
  * oracle (the log) and the history (what each consumer delivered and its positions).
  */
 import { describe, expect, it } from 'vitest';
-import { runScenario, type RunResult } from '../../runner/run';
+import { runScenario, type RunResult } from '../../sim/runner/run';
 import { parseScenario } from '../../scenarios';
 import type { History } from '../../sim/history';
 import { sweepSeeds } from '../seed_range';

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../runner/run';
+import { runScenario } from '../../sim/runner/run';
 import { parseScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
 import { initGranted } from './history_queries';

@@ -8,7 +8,7 @@
  * classified by the truncation that removed it; a safe one must show no anomaly at all.
  */
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../runner/run';
+import { runScenario } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
 

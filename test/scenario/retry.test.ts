@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { History, Oracle } from '../../sim/history';
-import { runScenario } from '../../runner/run';
+import { runScenario } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
 

@@ -9,7 +9,7 @@
  * (what the logs hold and which epochs the coordinator granted), never from the checker alone.
  */
 import { describe, expect, it } from 'vitest';
-import { runScenario, type RunResult } from '../../runner/run';
+import { runScenario, type RunResult } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
 import { deliveredRecords, initGranted, readOps, valuesSentBy } from './history_queries';

@@ -15,7 +15,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Anomaly } from '../../sim/checker';
-import { runScenario, type RunResult } from '../../runner/run';
+import { runScenario, type RunResult } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
 import { initGranted, valuesSentBy } from './history_queries';

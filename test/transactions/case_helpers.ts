@@ -2,7 +2,7 @@
  * Shared queries for the transaction case tests: one run of a bundled scenario, a partition as
  * its leader holds it at the end, and what a client delivered or was told.
  */
-import { runScenario, type RunResult } from '../../runner';
+import { runScenario, type RunResult } from '../../sim/runner';
 import { loadScenario } from '../../scenarios';
 import type { OraclePartition } from '../../sim/history';
 import { deliveredRecords, readOps, valuesSentBy } from '../scenario/history_queries';

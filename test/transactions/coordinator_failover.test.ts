@@ -7,7 +7,7 @@
  * (which broker loaded which partition), the history and the oracle's logs.
  */
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../runner/run';
+import { runScenario } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import { transactionStatePartitionFor } from '../../sim/actors';
 import { sweepSeeds } from '../seed_range';

@@ -7,7 +7,7 @@
  * `it.todo` with the exact assertion in a comment; they are listed in the lead's report.
  */
 import { describe, expect, it } from 'vitest';
-import { buildWorld, runScenario, type RunResult } from '../../runner';
+import { buildWorld, runScenario, type RunResult } from '../../sim/runner';
 import { parseScenario } from '../../scenarios';
 import { NO_PRODUCER_ID, PartitionLog, transactionStatePartitionFor } from '../../sim/actors';
 import type { ProducedBatch } from '../../sim/actors';

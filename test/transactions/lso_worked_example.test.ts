@@ -20,7 +20,7 @@
  * exact value is 900,001 once the marker is replicated (the text rounds it).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildWorld, type World } from '../../runner';
+import { buildWorld, type World } from '../../sim/runner';
 import { loadScenario } from '../../scenarios';
 import type { KafkaConsumer, LogBatch, PartitionLog } from '../../sim/actors';
 import { deliveredRecords, initGranted, readOps } from '../scenario/history_queries';

@@ -5,9 +5,9 @@
  * left, and the seed as the file's seed range. Together with swarm mode's drawn configs (already
  * in the scenario it is given) it replays without the seed's nemesis and swarm draws.
  */
-import { Rng } from '../sim/kernel';
-import { drawRandomFaults } from '../faults';
-import { writeScenarioYaml, type ScenarioConfig } from '../scenarios';
+import { Rng } from '../kernel';
+import { drawRandomFaults } from '../../faults';
+import { writeScenarioYaml, type ScenarioConfig } from '../../scenarios';
 
 /**
  * The scenario with its nemesis realised for `seed`.

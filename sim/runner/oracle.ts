@@ -4,8 +4,8 @@
  * coordinators' epoch grants and final view of every transactional.id, the faults and the
  * invariants found broken.
  */
-import type { Broker, Controller, LogBatch, OffsetChange, PartitionReplica } from '../sim/actors';
-import { CONSUMER_OFFSETS_TOPIC, partitionKey } from '../sim/actors';
+import type { Broker, Controller, LogBatch, OffsetChange, PartitionReplica } from '../actors';
+import { CONSUMER_OFFSETS_TOPIC, partitionKey } from '../actors';
 import type {
   FaultInterval,
   Oracle,
@@ -14,7 +14,7 @@ import type {
   OraclePartition,
   OracleRecord,
   OracleTruncation,
-} from '../sim/history';
+} from '../history';
 
 /**
  * One record per offset of `batch`. Literal objects of one fixed shape, not spreads of a shared

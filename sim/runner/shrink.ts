@@ -15,7 +15,7 @@ import {
   type ClientConfig,
   type FaultSpec,
   type ScenarioConfig,
-} from '../scenarios';
+} from '../../scenarios';
 import { realiseScenario } from './export_scenario';
 import type { RunReport } from './report_types';
 import { runScenario } from './run';

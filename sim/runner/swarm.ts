@@ -15,7 +15,7 @@
  * under the drawn timeouts ({@link recoveryBoundMs}), so a liveness outcome names a stall Kafka
  * would not recover from, not one cut short by a drawn delivery.timeout.ms.
  */
-import { Rng, ratio } from '../sim/kernel';
+import { Rng, ratio } from '../kernel';
 import {
   groupIdsOf,
   scenarioTimeoutsMs,
@@ -23,7 +23,7 @@ import {
   type ProducerSettings,
   type RandomNemesisConfig,
   type ScenarioConfig,
-} from '../scenarios';
+} from '../../scenarios';
 
 /**
  * The kinds swarm mode may turn on: every random kind inside the guarantee except clock skew.

@@ -3,7 +3,7 @@
  * report puts above the specific explanation the checker wrote. Sources: the checker catalogue
  * in DESIGN.md and Jepsen's Kafka workload (`jepsen.tests.kafka`) for the kinds it shares.
  */
-import type { AnomalyKind } from '../sim/checker';
+import type { AnomalyKind } from '../checker';
 
 const MEANINGS: Readonly<Partial<Record<string, string>>> = {
   duplicate:

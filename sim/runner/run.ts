@@ -4,19 +4,19 @@
  * partition at both isolation levels, and the check. Returns the run report with the history and
  * the oracle it was computed from.
  */
-import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../sim/kernel';
-import { Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../sim/actors';
-import { HistoryRecorder, type History, type Oracle } from '../sim/history';
+import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
+import { Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
+import { HistoryRecorder, type History, type Oracle } from '../history';
 import {
   ClientActor,
   FinalReaderActor,
   OPERATOR_NODE,
   OperatorActor,
   type ClientDeps,
-} from '../sim/workload';
-import { checkHistory } from '../sim/checker';
-import { Nemesis, drawRandomFaults } from '../faults';
-import type { ScenarioConfig } from '../scenarios';
+} from '../workload';
+import { checkHistory } from '../checker';
+import { Nemesis, drawRandomFaults } from '../../faults';
+import type { ScenarioConfig } from '../../scenarios';
 import { clusterViewOf, coordinatorOf } from './cluster_view';
 import { runLivenessProbe } from './liveness';
 import { buildOracle } from './oracle';

@@ -5,7 +5,7 @@
  * consumer lag against LEO, HW and LSO at each poll. Method: small literal inputs.
  */
 import { describe, expect, it } from 'vitest';
-import type { History, HistoryOp, Oracle, OraclePartition } from '../sim/history';
+import type { History, HistoryOp, Oracle, OraclePartition } from '../history';
 import { buildMetrics, consumerLag, latencySummary, stableOffsetGap } from './metrics';
 import { compactSteps, partitionSeries, thin, valueAt } from './timeline';
 

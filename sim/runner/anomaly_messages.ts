@@ -10,8 +10,8 @@
  * count. When more than {@link SEQUENCE_STEPS_MAX} steps remain, epoch changes, errors and the
  * anomaly's own Produce win, then the messages nearest the anomaly in time.
  */
-import type { Anomaly } from '../sim/checker';
-import type { FaultInterval, Oracle } from '../sim/history';
+import type { Anomaly } from '../checker';
+import type { FaultInterval, Oracle } from '../history';
 import type { MessageLogEntry } from './message_log';
 import type { SequenceDiagram, SequenceStep } from './report_types';
 

@@ -2,10 +2,10 @@
  * Turns a finished run into its {@link RunReport}: outcome, anomalies, expectations, the final
  * state of each partition, operation counts, fenced clients and the reproduce command.
  */
-import type { Simulation } from '../sim/kernel';
-import type { CheckResult } from '../sim/checker';
-import type { History, Oracle } from '../sim/history';
-import type { ScenarioConfig } from '../scenarios';
+import type { Simulation } from '../kernel';
+import type { CheckResult } from '../checker';
+import type { History, Oracle } from '../history';
+import type { ScenarioConfig } from '../../scenarios';
 import type {
   AnomalyExplanation,
   ExpectationResult,

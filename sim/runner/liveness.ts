@@ -11,11 +11,11 @@
  * behind. A read-process-write pipeline keeps processing during the probe; its group's committed
  * offsets must reach the last stable offset of every input partition.
  */
-import { CONSUMER_OFFSETS_TOPIC, partitionKey, type Broker, type Controller } from '../sim/actors';
-import type { Simulation } from '../sim/kernel';
-import type { History } from '../sim/history';
-import type { ClientActor } from '../sim/workload';
-import type { ClientConfig } from '../scenarios';
+import { CONSUMER_OFFSETS_TOPIC, partitionKey, type Broker, type Controller } from '../actors';
+import type { Simulation } from '../kernel';
+import type { History } from '../history';
+import type { ClientActor } from '../workload';
+import type { ClientConfig } from '../../scenarios';
 
 /** Errors that mean a producer instance was fenced. */
 const FENCING_ERRORS: ReadonlySet<string> = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);

@@ -11,8 +11,8 @@
  * The log keeps the first `entriesMax` deliveries and counts the rest (style rule 32): the
  * start of a story (InitProducerId, the first produce) matters as much as its end.
  */
-import type { DeliveryObservation } from '../sim/kernel';
-import type { KafkaMessage, TopicPartition } from '../sim/actors';
+import type { DeliveryObservation } from '../kernel';
+import type { KafkaMessage, TopicPartition } from '../actors';
 
 /** One delivered message, reduced to what explains an anomaly. */
 export interface MessageLogEntry {

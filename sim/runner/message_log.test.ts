@@ -6,8 +6,8 @@
  * Method: feed hand-built deliveries to `observe`.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeliveryObservation, Message } from '../sim/kernel';
-import { nodeId } from '../sim/kernel';
+import type { DeliveryObservation, Message } from '../kernel';
+import { nodeId } from '../kernel';
 import { MessageLog } from './message_log';
 
 function delivery(options: {
@@ -77,7 +77,7 @@ describe('MessageLog', () => {
           timeUs,
           source: 'A',
           target: 'b1',
-          payload: { ...endTxn, correlationId: timeUs },
+          payload: { ...endTxn, correlationId: timeUs } as Message,
         }),
       );
     }

@@ -4,8 +4,8 @@
  * versions, the event hash, the outcome, every anomaly in Kafka's terms, the final state of each
  * partition, the faults and the reproduce command.
  */
-import type { AnomalyKind, CheckResult } from '../sim/checker';
-import type { EpochGrant, FaultInterval } from '../sim/history';
+import type { AnomalyKind, CheckResult } from '../checker';
+import type { EpochGrant, FaultInterval } from '../history';
 import type { RunMetrics } from './metrics_types';
 import type { SwarmParameters } from './swarm';
 

@@ -5,7 +5,7 @@
  * gap between high watermark and last stable offset from the oracle's offset histories, and
  * consumer lag from the positions each `poll` reports against those histories.
  */
-import type { History, HistoryOp, Oracle, PollValue } from '../sim/history';
+import type { History, HistoryOp, Oracle, PollValue } from '../history';
 import type {
   ConsumerLag,
   LatencySummary,

@@ -10,9 +10,9 @@ import {
   transactionStatePartitionFor,
   type ClusterMetadata,
   type Controller,
-} from '../sim/actors';
-import type { ClusterView } from '../faults';
-import type { OperatorActor } from '../sim/workload';
+} from '../actors';
+import type { ClusterView } from '../../faults';
+import type { OperatorActor } from '../workload';
 
 /**
  * The broker coordinating `transactionalId` now: the current leader of partition

@@ -4,7 +4,7 @@
  * each transactional.id's transactions (from the client's `txn` operations) with the producer
  * epochs its coordinator granted (from the oracle). Pure functions of their inputs.
  */
-import type { History, HistoryOp, Oracle, OraclePartition, TxnValue } from '../sim/history';
+import type { History, HistoryOp, Oracle, OraclePartition, TxnValue } from '../history';
 import type {
   OffsetPoint,
   PartitionTimeline,
