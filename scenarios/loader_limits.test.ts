@@ -175,7 +175,7 @@ describe('work scheduled outside the run (issue 19 item 3)', () => {
 });
 
 describe("Kafka's own config validation (issue 19 item 4)", () => {
-  it('refuses delivery.timeout.ms below linger.ms + request.timeout.ms, as KafkaProducer does', () => {
+  it('refuses delivery.timeout.ms < linger.ms + request.timeout.ms, as KafkaProducer does', () => {
     const text = edit(
       BASE,
       'transactional.id: T',

@@ -3,8 +3,15 @@
  * writers; `historyOpsMax` bounds it, and a run that hits the bound stops on its budget (exit 4,
  * like `run.events.max`) rather than checking a truncated history or exhausting the heap.
  */
-import { BudgetExceededError } from '../kernel/simulation';
 import type { HistoryOp } from './history_types';
+
+/** Thrown when a history reaches its bound; the runner reports it as a budget stop (exit 4). */
+export class HistoryBoundExceededError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HistoryBoundExceededError';
+  }
+}
 
 type Unnumbered<T> = T extends HistoryOp ? Omit<T, 'index'> : never;
 
@@ -17,7 +24,7 @@ export class HistoryRecorder {
   /** Appends `op` with the next index and returns it. */
   append(op: Unnumbered<HistoryOp>): HistoryOp {
     if (this.ops.length >= this.historyOpsMax) {
-      throw new BudgetExceededError(
+      throw new HistoryBoundExceededError(
         `History exceeded historyOpsMax: ${this.historyOpsMax} operations`,
       );
     }
