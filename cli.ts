@@ -85,6 +85,7 @@ interface MergeFlags {
   readonly junit?: string;
   readonly json?: boolean;
   readonly requireCoverage?: string;
+  readonly allowGaps?: boolean;
 }
 
 /**
@@ -143,9 +144,11 @@ function addSweepCommands(
     .option('--junit <file>', 'write JUnit XML: one test case per seed')
     .option('--require-coverage <items>', 'fail unless each item was reached, e.g. fault:pause')
     .option('--json', 'print the summary as JSON')
+    .option('--allow-gaps', 'exit 0 even when seeds are missing or no results were read')
     .action((files: string[], flags: MergeFlags) => {
       const options = {
         files,
+        allowGaps: flags.allowGaps === true,
         junit: flags.junit,
         json: flags.json === true,
         requireCoverage: flags.requireCoverage,

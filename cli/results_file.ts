@@ -27,6 +27,7 @@ const resultLineSchema = z.object({
   outcome: z.enum(SWEEP_OUTCOMES as [SweepResultLine['outcome'], ...SweepResultLine['outcome'][]]),
   anomalies: counts,
   expected: z.array(z.string()),
+  allowed: z.array(z.string()).default([]),
   detectPercentMin: z.number(),
   unexpected: z.array(z.string()),
   unmet: z.array(z.string()),

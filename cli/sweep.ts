@@ -83,6 +83,7 @@ export function lineScenarioOf(scenario: ScenarioConfig, swarm = false): LineSce
     name: scenario.name,
     hash: scenario.hash,
     expected: scenario.expect.anomalies,
+    allowed: scenario.expect.allowed,
     detectPercentMin: scenario.expect.detectPercentMin,
   };
 }
