@@ -9,7 +9,7 @@
  * out) to a file. `--check-determinism` runs the seed twice and, when the runs differ, names the
  * first executed event where they part (exit 3).
  */
-import { writeFileSync } from 'node:fs';
+import { writeOutputFile } from '../file_io';
 import { BudgetExceededError } from '../../sim/kernel';
 import { loadScenario, type ScenarioConfig } from '../../scenarios';
 import {
@@ -79,7 +79,7 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
   if (drawn !== undefined) aside.write(swarmLines(drawn.parameters).join('\n') + '\n');
   if (options.exportScenario !== undefined) {
     const text = exportScenarioYaml({ scenario, seed, swarm: drawn !== undefined });
-    writeFileSync(options.exportScenario, text);
+    writeOutputFile(options.exportScenario, text);
     aside.write(`scenario written: ${options.exportScenario}\n`);
   }
   const first = runOnce({

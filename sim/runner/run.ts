@@ -6,7 +6,7 @@
  */
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
 import { Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
-import { HistoryRecorder, type History, type Oracle } from '../history';
+import { HistoryBoundExceededError, HistoryRecorder, type History, type Oracle } from '../history';
 import {
   ClientActor,
   FinalReaderActor,
@@ -88,7 +88,9 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
   try {
     liveness = runPhases(world, scenario);
   } catch (error) {
-    if (!(error instanceof BudgetExceededError)) throw error;
+    const budget =
+      error instanceof BudgetExceededError || error instanceof HistoryBoundExceededError;
+    if (!budget) throw error;
     budgetError = error.message;
   }
   const oracle = buildOracle({
