@@ -18,8 +18,11 @@ export type { Delivery, LinkEffect, LinkRule, LinkRuleId, NetworkConfig } from '
 export { Rng, assertRatio } from './rng';
 export {
   BudgetExceededError,
+  RunHaltedError,
   Simulation,
   type DeliveryObservation,
+  type HaltLimit,
+  type MessageInFlight,
   type NodeStatus,
   type RunStop,
   type SimulationConfig,
