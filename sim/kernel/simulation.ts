@@ -58,7 +58,7 @@ export class RunHaltedError extends Error {
  */
 export type HaltLimit = { readonly timeUs: TimeUs } | { readonly eventIndex: number };
 
-/** A message sent and not yet handed to its target, as {@link Simulation.messagesInFlight} lists. */
+/** A message sent and not yet handed to its target ({@link Simulation.messagesInFlight}). */
 export interface MessageInFlight {
   readonly source: NodeId;
   readonly target: NodeId;

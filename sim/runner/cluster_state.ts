@@ -38,7 +38,21 @@ function batchIndexAt(batches: readonly LogBatch[], offset: number): number {
   return low;
 }
 
+/** A transaction log record in one line. */
+function transactionLogText(batch: LogBatch): string | undefined {
+  const record = batch.transactionLog;
+  if (record === undefined) return undefined;
+  const { value } = record;
+  if (value === null) return `${record.transactionalId} tombstone`;
+  const partitions = value.topicPartitions.map((tp) => `${tp.topic}-${tp.partition}`).join(',');
+  return (
+    `${record.transactionalId} ${value.state} producerId ${value.producerId} epoch ` +
+    `${value.producerEpoch} [${partitions}]`
+  );
+}
+
 function batchLine(batch: LogBatch): BatchLine {
+  const transactionLog = transactionLogText(batch);
   return {
     baseOffset: batch.baseOffset,
     lastOffset: batch.lastOffset,
@@ -50,6 +64,7 @@ function batchLine(batch: LogBatch): BatchLine {
     ...(batch.coordinatorEpoch === undefined ? {} : { coordinatorEpoch: batch.coordinatorEpoch }),
     leaderEpoch: batch.leaderEpoch,
     appendUs: batch.appendUs,
+    ...(transactionLog === undefined ? {} : { transactionLog }),
   };
 }
 

@@ -18,6 +18,8 @@ export interface BatchLine {
   readonly coordinatorEpoch?: number;
   readonly leaderEpoch: number;
   readonly appendUs: number;
+  /** A `__transaction_state` record: `transactionalId state producerId/epoch` or a tombstone. */
+  readonly transactionLog?: string;
 }
 
 /** Batches left out between two shown ones (or before the first shown). */

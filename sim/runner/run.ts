@@ -260,11 +260,16 @@ function clusterMetadataOf(scenario: ScenarioConfig): ClusterMetadata {
 }
 
 /** The phases of a run as they begin; the one in progress ends when the next begins. */
-class PhaseClock {
+export class PhaseClock {
   readonly phases: RunPhase[] = [];
   private current: { name: RunPhaseName; fromUs: number } | null = null;
 
   constructor(private readonly sim: Simulation) {}
+
+  /** The phase in progress, or the last one when none is. */
+  get currentName(): RunPhaseName {
+    return this.current?.name ?? this.phases.at(-1)?.name ?? 'workload';
+  }
 
   /** Ends the phase in progress now and starts `name`. */
   begin(name: RunPhaseName): void {
@@ -285,7 +290,7 @@ class PhaseClock {
  * `run.liveness.ms`; settling again; then the final reads. Returns whether it converged and, if
  * not, what did not.
  */
-function runPhases(
+export function runPhases(
   world: World,
   scenario: ScenarioConfig,
   phases: PhaseClock,
