@@ -9,8 +9,8 @@
  * (`close.when.done`) or stopped by a fatal error is not expected to make progress and is only
  * noted, with the reason. What did not converge is named: producers without progress with
  * their count of fencing errors, partitions whose last stable offset stays below the high
- * watermark, consumers behind. A read-process-write pipeline keeps processing during the probe; its group's committed
- * offsets must reach the last stable offset of every input partition.
+ * watermark, consumers behind. A read-process-write pipeline keeps processing during the probe;
+ * its group's committed offsets must reach the last stable offset of every input partition.
  */
 import { CONSUMER_OFFSETS_TOPIC, partitionKey, type Broker, type Controller } from '../actors';
 import type { Simulation } from '../kernel';
