@@ -433,8 +433,7 @@ export class PartitionLog {
     this.epochCache.truncateFromEnd(this.logEndOffset);
     this.rebuildProducerState();
     if (this.highWatermark > this.logEndOffset) this.recordHighWatermark(this.logEndOffset, nowUs);
-    this.afterAppend(nowUs);
-    // Observed after the offsets settled, so every observation sees them consistent.
+    // Observed before the offsets that follow from it, which report all four consistently.
     this.observe({
       kind: 'LogTruncated',
       ...this.replicaRef(),
@@ -443,6 +442,7 @@ export class PartitionLog {
       reason,
       removed,
     });
+    this.afterAppend(nowUs);
     return removed;
   }
 
