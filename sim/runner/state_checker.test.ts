@@ -231,7 +231,7 @@ describe('StateChecker coordinators', () => {
     expect(checker.found).toEqual([]);
   });
 
-  it('reports an epoch granted again, a lower producerId, and an epoch above Short.MAX_VALUE', () => {
+  it('reports an epoch granted twice, a lower producerId, an epoch above Short.MAX_VALUE', () => {
     const { checker, feed } = harness();
     feed(grant(3, 1), grant(3, 1), grant(2, 5), grant(2, PRODUCER_EPOCH_MAX + 1));
     expect(names(checker)).toEqual([
