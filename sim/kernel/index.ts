@@ -10,6 +10,7 @@ export type {
   CrashMode,
   Envelope,
   Message,
+  Observation,
   TimerId,
 } from './actor';
 export { EventQueue, type QueuedEvent } from './event_queue';
@@ -27,5 +28,6 @@ export {
   type MessageInFlight,
   type RunStop,
   type SimulationConfig,
+  type StampedObservation,
 } from './simulation';
 export { TraceHash, javaStringHash } from './trace_hash';

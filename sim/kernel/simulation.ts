@@ -13,6 +13,7 @@ import type {
   CrashMode,
   Envelope,
   Message,
+  Observation,
   TimerId,
 } from './actor';
 import { EventQueue } from './event_queue';
@@ -92,6 +93,18 @@ export interface DeliveryObservation {
   readonly envelope: Envelope;
 }
 
+/**
+ * An actor's observation as {@link Simulation.stateObserver} sees it, stamped by the kernel: the
+ * true virtual time (a node's clock skew does not enter it) and the index of the event that was
+ * running, 1-based (the value of {@link Simulation.eventsRun} during that event).
+ */
+export interface StampedObservation {
+  readonly timeUs: TimeUs;
+  readonly eventIndex: number;
+  /** The node that reported it. */
+  readonly node: NodeId;
+  readonly observation: Observation;
+}
 /** A node's status changed, as {@link Simulation.lifecycleObserver} sees it. */
 export interface LifecycleObservation {
   readonly timeUs: TimeUs;
@@ -168,6 +181,12 @@ export class Simulation {
    * state the simulation reads, so observing never changes a run.
    */
   deliveryObserver: ((delivery: DeliveryObservation) => void) | undefined;
+  /**
+   * Receives every observation an actor reports through `ctx.observe`, stamped with true time
+   * and the event index. Mechanism only, like {@link deliveryObserver}: the runner builds the
+   * oracle and checks invariants from it, and must not change any state the simulation reads.
+   */
+  stateObserver: ((stamped: StampedObservation) => void) | undefined;
   /** Called at every change of a node's status (observation only, like the delivery observer). */
   lifecycleObserver: ((change: LifecycleObservation) => void) | undefined;
 
@@ -571,6 +590,14 @@ export class Simulation {
       },
       trace: (text) => {
         if (this.traceSink !== undefined) this.traceSink(`${this.nowUsValue} ${node.id} ${text}`);
+      },
+      observe: (observation) => {
+        this.stateObserver?.({
+          timeUs: this.nowUsValue,
+          eventIndex: this.eventsRunCount,
+          node: node.id,
+          observation,
+        });
       },
     };
   }

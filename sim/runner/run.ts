@@ -17,9 +17,11 @@ import {
 import { checkHistory } from '../checker';
 import { Nemesis, drawRandomFaults } from '../../faults';
 import type { ScenarioConfig } from '../../scenarios';
-import { clusterViewOf, coordinatorOf } from './cluster_view';
+import { clusterViewOf } from './cluster_view';
 import { runLivenessProbe } from './liveness';
-import { buildOracle } from './oracle';
+import { buildOracle, coordinatorAtEnd } from './oracle';
+import { ObservedCluster } from './observed_cluster';
+import { StateChecker } from './state_checker';
 import { MessageLog, type MessageLogEntry } from './message_log';
 import { buildReport } from './report';
 import type { RunPhase, RunPhaseName, RunReport } from './report_types';
@@ -74,6 +76,10 @@ export interface World {
   readonly clients: readonly ClientActor[];
   readonly readers: readonly FinalReaderActor[];
   readonly nemesis: Nemesis;
+  /** The cluster as its observations describe it (the oracle's only source). */
+  readonly observed: ObservedCluster;
+  /** The invariants, checked on every observation. */
+  readonly stateChecker: StateChecker;
 }
 
 /** Runs `scenario` with `options.seed`. */
@@ -95,24 +101,24 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     budgetError = error.message;
   }
   phases.end();
+  const numPartitions = scenario.broker.transactionStateLogNumPartitions;
+  world.stateChecker.finish((transactionalId) =>
+    coordinatorAtEnd(world.observed, transactionalId, numPartitions),
+  );
   const oracle = buildOracle({
-    brokers: world.brokers,
-    controller: world.controller,
+    cluster: world.observed,
+    invariantViolations: world.stateChecker.found.map((violation) => ({
+      ...violation,
+      seed: options.seed,
+    })),
+    brokerIds: world.brokers.map(({ id }) => id),
     faults: nemesis.faultIntervals(),
     transactionalIds: scenario.clients.flatMap((spec) =>
       spec.role === 'producer' && spec.settings.transactionalId !== null
         ? [spec.settings.transactionalId]
         : [],
     ),
-    coordinatorFor: (transactionalId) =>
-      coordinatorOf(
-        {
-          controller: world.controller,
-          metadata: world.metadata,
-          numPartitions: scenario.broker.transactionStateLogNumPartitions,
-        },
-        transactionalId,
-      ) ?? '',
+    transactionStateLogNumPartitions: numPartitions,
     transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
     endUs: sim.nowUs,
   });
@@ -160,6 +166,16 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     recordEventLog: options.recordEventLog ?? false,
   });
   sim.traceSink = options.trace;
+  // Observations are folded in from the first event on: the checker first, so it sees the
+  // cluster as it was before each observation.
+  const observed = new ObservedCluster();
+  const stateChecker = new StateChecker(observed, {
+    transactionVersion: scenario.protocol.transactionVersion,
+  });
+  sim.stateObserver = (stamped) => {
+    stateChecker.observe(stamped);
+    observed.observe(stamped);
+  };
   const metadata = clusterMetadataOf(scenario);
   const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
   const control = { stopping: false };
@@ -193,7 +209,10 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     return reader;
   });
   const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps });
-  return { sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis };
+  return {
+    ...{ sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis },
+    ...{ observed, stateChecker },
+  };
 }
 
 /**
@@ -297,7 +316,7 @@ export function runPhases(
   scenario: ScenarioConfig,
   phases: PhaseClock,
 ): { converged: boolean; detail: string } {
-  const { sim, control, nemesis, clients, brokers, readers } = world;
+  const { sim, control, nemesis, clients, observed, readers } = world;
   phases.begin('workload');
   sim.runUntil(scenario.durationMs * 1000);
   phases.begin('heal');
@@ -306,7 +325,7 @@ export function runPhases(
     nemesis.healAll();
   });
   const busyClients = (): number => clients.filter((client) => client.busy).length;
-  const settled = (): boolean => busyClients() === 0 && openTransactionCount(brokers) === 0;
+  const settled = (): boolean => busyClients() === 0 && openTransactionCount(observed) === 0;
   // Messages a delay fault held back are still on their way after the fault ends.
   const healUs = scenario.healMs * 1000 + nemesis.longestDelayUs;
   sim.runUntil(sim.nowUs + healUs, () => control.stopping && settled());
@@ -317,7 +336,7 @@ export function runPhases(
     const names = busy.map((client) => client.name).join(', ');
     problems.push(
       `after heal: ${busyClients()} clients busy (${names}), ` +
-        `${openTransactionCount(brokers)} partitions not stable (LSO below LEO)`,
+        `${openTransactionCount(observed)} partitions not stable (LSO below LEO)`,
     );
   }
   const probe = runLivenessProbe(
@@ -371,16 +390,16 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
 }
 
 /**
- * Leaders whose log is not yet fully stable: an open transaction, or a marker or record not yet
- * below the high watermark (last stable offset short of the log end offset).
+ * Leaders (by their own belief, as observed) whose log is not yet fully stable: an open
+ * transaction, or a marker or record not yet below the high watermark (last stable offset short
+ * of the log end offset).
  */
-function openTransactionCount(brokers: ReadonlyArray<{ broker: Broker }>): number {
+function openTransactionCount(observed: ObservedCluster): number {
   let count = 0;
-  for (const { broker } of brokers) {
-    for (const replica of broker.partitions.values()) {
-      if (replica.role !== 'leader') continue;
-      const log = replica.log;
-      if (log.openTransactions.size > 0 || log.lastStableOffset < log.logEndOffset) count += 1;
+  for (const replica of observed.replicas.values()) {
+    if (replica.leaderEpoch === null) continue;
+    if (replica.openTransactions.size > 0 || replica.lastStableOffset < replica.logEndOffset) {
+      count += 1;
     }
   }
   return count;
