@@ -4,13 +4,8 @@
  * when the fault starts: `leader:orders-0` is the current leader of that topic-partition and
  * `coordinator:orders-tx` the broker coordinating that transactional.id.
  *
- * Whether Kafka's exactly-once guarantee covers a fault ({@link isInsideGuarantee}): GC pauses,
- * process crashes (also of a coordinator), dropped, duplicated, delayed or held messages, every
- * shape of network partition and clock skew are inside it, given acks=all, idempotence,
- * min.insync.replicas >= 2 and unclean elections off. A power loss is not (Kafka relies on
- * replication, not fsync, so an unflushed tail can be lost when the ISR shrinks to that broker),
- * and a forced unclean leader election is not (it elects a replica that may lack committed
- * records, reference R1.16).
+ * Which anomalies Kafka permits after which faults is the guarantee model's to say
+ * (`sim/runner/kafka_guarantee.ts`), from the faults that actually happened in a run.
  */
 import type { Ratio } from '../sim/kernel';
 
@@ -152,17 +147,6 @@ export type ScriptedFault =
 
 /** Every fault kind of {@link ScriptedFault}. */
 export type FaultKind = ScriptedFault['kind'];
-
-/** Whether Kafka's exactly-once guarantee covers a fault (style rule 20). */
-export function isInsideGuarantee(fault: ScriptedFault): boolean {
-  if (fault.kind === 'unclean-election') return false;
-  // An operator's abort writes a marker no coordinator decided: a repair outside the protocol.
-  if (fault.kind === 'operator') return fault.action !== 'abort';
-  if (fault.kind === 'crash' || fault.kind === 'coordinator-failover') {
-    return fault.mode === 'process';
-  }
-  return true;
-}
 
 /** The end of a fault in ms, or null when it lasts until the heal phase (or is instantaneous). */
 export function faultEndMs(fault: ScriptedFault): number | null {

@@ -10,7 +10,6 @@ export {
 export {
   describeFault,
   faultEndMs,
-  isInsideGuarantee,
   type BridgeFault,
   type ClockSkewFault,
   type CoordinatorFailoverFault,

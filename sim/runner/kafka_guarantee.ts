@@ -33,7 +33,12 @@ export interface Permission {
  * What acknowledged data being lost or truncated away lets a history show: the write is missing,
  * a read of it vanished, an offset held two values, a consumer's position went back (reset after
  * OFFSET_OUT_OF_RANGE) or skipped, a transaction lost part of its records, a pipeline input lost
- * its output, and a value read from a truncated copy was read again at its new offset.
+ * its output, and a value read from a truncated copy was read again at its new offset. Control
+ * records are lost the same way: a leader whose log lacks a COMMIT or ABORT marker (or the epoch
+ * bump a fence wrote with it) holds that transaction open again, so the producer state it
+ * rebuilds from its log accepts the fenced epoch (a zombie write, joined to the next commit of
+ * that producerId), the last stable offset moves back (a read above it), an aborted
+ * transaction's records can be committed by a later marker, or nothing ever closes it.
  */
 const DATA_LOSS_KINDS: readonly AnomalyKind[] = [
   'lost-write',
@@ -44,6 +49,10 @@ const DATA_LOSS_KINDS: readonly AnomalyKind[] = [
   'torn-transaction',
   'eos-violation',
   'duplicate',
+  'zombie-write',
+  'aborted-read',
+  'uncommitted-read',
+  'hanging-transaction',
 ];
 
 /** A duplicate that data loss explains: one copy was read, then truncated, then re-sent. */

@@ -72,6 +72,23 @@ export class ClientActor implements Actor<KafkaMessage> {
     return this.app?.probe() ?? false;
   }
 
+  /**
+   * Why {@link probe} declined, in the liveness note's words: the application closed its
+   * producer (`close.when.done`), the node is down, or the instance was fenced for good.
+   */
+  get notProbedReason(): string {
+    const app = this.app;
+    if (app === null) return 'not running';
+    if (app instanceof TransactionsApp && app.closed) return 'closed (close.when.done)';
+    return 'fenced for good (on.fenced: stop)';
+  }
+
+  /** Whether a transactional producer's instance stopped for good (`on.fenced: stop`). */
+  get stoppedForGood(): boolean {
+    const app = this.app;
+    return app instanceof TransactionsApp && app.stopped;
+  }
+
   /** Whether the producer's probe succeeded (always false for a consumer). */
   get probeDone(): boolean {
     const app = this.app;
