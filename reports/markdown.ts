@@ -7,6 +7,7 @@
  * Every string a scenario supplies is escaped, so a client name cannot inject HTML or break a
  * table.
  */
+import { verdictOf } from './verdicts';
 import type { Anomaly } from '../sim/checker';
 import type { LatencySummary, RunReport } from '../sim/runner';
 import { workloadSection } from './markdown_stalls';
@@ -107,10 +108,13 @@ function anomaliesSection(report: RunReport): string[] {
     );
   }
   if (check.anomalyCounts.length === 0) return [...lines, 'None found.'];
-  const allowed = new Set(report.expectedAnomalyTypes);
   for (const { kind, count } of check.anomalyCounts) {
-    const verdict = allowed.has(kind) ? 'expected for this configuration' : 'NOT allowed';
-    lines.push(`### ${markdownText(kind)}: ${count} (${verdict})`, '');
+    lines.push(
+      `### ${markdownText(kind)}: ${count}`,
+      '',
+      `Verdict: ${markdownText(verdictOf(report, kind))}.`,
+      '',
+    );
     const explanation = report.explanations.find((candidate) => candidate.kind === kind);
     if (explanation !== undefined) {
       const anomaly = check.anomalies[explanation.anomalyIndex];

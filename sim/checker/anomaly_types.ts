@@ -120,6 +120,15 @@ export interface CheckResult {
   readonly anomalies: readonly Anomaly[];
   /** How many anomalies of each kind were found before the example cap, sorted by kind. */
   readonly anomalyCounts: ReadonlyArray<{ readonly kind: AnomalyKind; readonly count: number }>;
+  /**
+   * How many anomalies of each kind had each classification, before the example cap (absent
+   * when none was classified): what a verdict on a classification needs beyond the examples.
+   */
+  readonly classificationCounts?: ReadonlyArray<{
+    readonly kind: AnomalyKind;
+    readonly classification: string;
+    readonly count: number;
+  }>;
   /** Checkers that threw, with their error: they make `valid` unknown, never false. */
   readonly checkerErrors: ReadonlyArray<{ readonly checker: string; readonly error: string }>;
 }

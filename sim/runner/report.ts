@@ -18,6 +18,8 @@ import type {
 import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
+import { judgeAnomalies } from './guarantee_verdicts';
+import { faultsThatHappened, kafkaPermissions, type Permission } from './kafka_guarantee';
 import { anomalySequence } from './anomaly_messages';
 import type { MessageLogEntry } from './message_log';
 import { buildMetrics } from './metrics';
@@ -128,11 +130,23 @@ function partitionSummaries(oracle: Oracle): PartitionSummary[] {
   });
 }
 
+/** Kinds the run may show: the scenario's expectations, then Kafka's permissions. */
+function expectedKinds(scenario: ScenarioConfig, permissions: readonly Permission[]): string[] {
+  const kinds = [...scenario.expect.anomalies, ...scenario.expect.allowed];
+  for (const permission of permissions) {
+    for (const kind of permission.kinds) if (!kinds.includes(kind)) kinds.push(kind);
+  }
+  return kinds;
+}
+
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
-  const allowed = new Set([...scenario.expect.anomalies, ...scenario.expect.allowed]);
-  const unexpected = check.anomalyTypes.filter((kind) => !allowed.has(kind));
+  const permissions = kafkaPermissions({ scenario, faults: faultsThatHappened(history) });
+  const verdicts = judgeAnomalies(check, permissions, scenario.expect);
+  const unexpected = verdicts
+    .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
+    .map((verdict) => verdict.kind);
   const fenced = fencedClients(history);
   const expectations: ExpectationResult[] = [
     {
@@ -170,8 +184,9 @@ export function buildReport(input: ReportInput): RunReport {
     simulatedUs: input.sim.nowUs,
     phases: input.phases ?? [],
     check,
-    expectedAnomalyTypes: [...scenario.expect.anomalies, ...scenario.expect.allowed],
+    expectedAnomalyTypes: expectedKinds(scenario, permissions),
     unexpectedAnomalyTypes: unexpected,
+    guarantee: { permissions, verdicts },
     expectations,
     partitions: partitionSummaries(oracle),
     operations: countOperations(history),

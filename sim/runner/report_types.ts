@@ -4,6 +4,8 @@
  * versions, the event hash, the outcome, every anomaly in Kafka's terms, the final state of each
  * partition, the faults and the reproduce command.
  */
+import type { KindVerdict } from './guarantee_verdicts';
+import type { Permission } from './kafka_guarantee';
 import type { AnomalyKind, CheckResult } from '../checker';
 import type { EpochGrant, FaultInterval } from '../history';
 import type { RunMetrics } from './metrics_types';
@@ -178,10 +180,21 @@ export interface RunReport {
   /** The phases the run went through, in order; the last ends at `simulatedUs`. */
   readonly phases: readonly RunPhase[];
   readonly check: CheckResult;
-  /** Anomaly kinds the scenario allows (expects) for its configuration. */
+  /**
+   * Anomaly kinds this run may show: `expect.anomalies`, `expect.allowed` and the kinds Kafka
+   * permitted under this configuration and these faults.
+   */
   readonly expectedAnomalyTypes: readonly string[];
-  /** Anomaly kinds found that the scenario does not allow. */
+  /** Anomaly kinds found that violate Kafka's guarantee and the scenario does not expect. */
   readonly unexpectedAnomalyTypes: readonly string[];
+  /**
+   * Kafka's guarantee under this configuration: what Kafka permits here (with reasons and
+   * sources), and the verdict on each kind found.
+   */
+  readonly guarantee: {
+    readonly permissions: readonly Permission[];
+    readonly verdicts: readonly KindVerdict[];
+  };
   readonly expectations: readonly ExpectationResult[];
   readonly partitions: readonly PartitionSummary[];
   readonly operations: readonly OperationCount[];

@@ -72,6 +72,12 @@ export class ClientActor implements Actor<KafkaMessage> {
     return this.app?.probe() ?? false;
   }
 
+  /** Whether a transactional producer's instance stopped for good (`on.fenced: stop`). */
+  get stoppedForGood(): boolean {
+    const app = this.app;
+    return app instanceof TransactionsApp && app.stopped;
+  }
+
   /** Whether the producer's probe succeeded (always false for a consumer). */
   get probeDone(): boolean {
     const app = this.app;
