@@ -270,6 +270,7 @@ function resolveScenario(options: {
       leaderEpochTruncation: scenario.protocol['leader.epoch.truncation'],
       highWatermarkStrictMinIsr: scenario.protocol['high.watermark.strict.min.isr'],
       transactionVersion: scenario.protocol['transaction.version'],
+      eligibleLeaderReplicasVersion: scenario.protocol['eligible.leader.replicas.version'],
     },
     bugs: {
       partitionSkipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],

@@ -180,6 +180,12 @@ export interface ProtocolSwitches {
    * alike here. @default 2
    */
   readonly transactionVersion: number;
+  /**
+   * `eligible.leader.replicas.version`: the cluster's KIP-966 feature level. At 1 the controller
+   * keeps eligible leader replicas, lets the ISR become empty, elects from the ELR and removes
+   * uncleanly restarted brokers from ISR and ELR. @default 1
+   */
+  readonly eligibleLeaderReplicasVersion: number;
 }
 
 /**

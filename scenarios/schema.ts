@@ -138,6 +138,7 @@ const protocolSchema = section({
   'leader.epoch.truncation': boolean().default(true),
   'high.watermark.strict.min.isr': boolean().default(true),
   'transaction.version': oneOf([0, 1, 2]).default(2),
+  'eligible.leader.replicas.version': oneOf([0, 1]).default(1),
 });
 
 const networkSchema = section({

@@ -273,6 +273,7 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'leader.epoch.truncation': config.protocol.leaderEpochTruncation,
       'high.watermark.strict.min.isr': config.protocol.highWatermarkStrictMinIsr,
       'transaction.version': config.protocol.transactionVersion,
+      'eligible.leader.replicas.version': config.protocol.eligibleLeaderReplicasVersion,
     },
     clients: config.clients.map(clientOf),
     faults: config.faults.map(faultEntryOf),

@@ -142,6 +142,8 @@ export class ClusterMetadata {
         leaderEpoch: 0,
         partitionEpoch: 0,
         isr: replicas,
+        elr: [],
+        lastKnownElr: [],
       };
     });
   }

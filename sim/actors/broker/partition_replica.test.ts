@@ -37,6 +37,8 @@ const partitionState = (overrides: Partial<PartitionState> = {}): PartitionState
   ...BASE_STATE,
   replicas: ALL,
   isr: ALL,
+  elr: [],
+  lastKnownElr: [],
   ...overrides,
 });
 
