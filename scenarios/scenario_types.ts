@@ -52,6 +52,10 @@ export interface TransactionalWorkload {
   readonly closeWhenDone: boolean;
   /** The topics it writes; records go to partitions drawn from the seed. */
   readonly topics: readonly string[];
+  /** `partitioner`: `explicit` (a random partition per record) or Java's `default`. */
+  readonly partitioner?: 'explicit' | 'default';
+  /** `keys`: record keys used in turn, hashed by murmur2 (the default partitioner). */
+  readonly keys?: readonly string[];
 }
 
 /** What a non-transactional producer's application does. */
@@ -65,6 +69,10 @@ export interface SendWorkload {
   /** Records sent back to back at each step, one `send` operation each. @default 1 */
   readonly recordsPerSend: number;
   readonly topics: readonly string[];
+  /** `partitioner`: `explicit` (a random partition per record) or Java's `default`. */
+  readonly partitioner?: 'explicit' | 'default';
+  /** `keys`: record keys used in turn, hashed by murmur2 (the default partitioner). */
+  readonly keys?: readonly string[];
 }
 
 /** What a consumer's application does: poll every `poll.interval.ms`. */

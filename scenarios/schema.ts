@@ -185,6 +185,8 @@ const workloadSchema = section({
   'on.fenced': oneOf(['stop', 'restart']).optional(),
   'close.when.done': boolean().optional(),
   sends: integer({ min: 1 }).optional(),
+  partitioner: oneOf(['explicit', 'default']).optional(),
+  keys: list(text(), { empty: false }).optional(),
   'poll.interval.ms': integer({ min: 1 }).optional(),
   'output.topic': text().optional(),
   'offsets.commit': oneOf(['transaction', 'commit-sync', 'auto-commit']).optional(),
@@ -351,6 +353,8 @@ const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly str
         'abort.every',
         'on.fenced',
         'close.when.done',
+        'partitioner',
+        'keys',
       ],
     },
   ],
@@ -358,7 +362,15 @@ const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly str
     'sends',
     {
       who: 'a producer without transactional.id',
-      keys: ['start.ms', 'topics', 'sends', 'send.interval.ms', 'records.per.send'],
+      keys: [
+        'start.ms',
+        'topics',
+        'sends',
+        'send.interval.ms',
+        'records.per.send',
+        'partitioner',
+        'keys',
+      ],
     },
   ],
   ['polls', { who: 'a consumer', keys: ['start.ms', 'topics', 'poll.interval.ms'] }],
@@ -506,6 +518,10 @@ function checkClient(options: {
     const detail = `unknown topic ${topic}: expected one of ${[...topicNames].join(', ')}`;
     problems.push({ path: ['clients', index, 'workload', 'topics', position], detail });
   });
+  if (client.workload.keys !== undefined && client.workload.partitioner === 'explicit') {
+    const detail = 'keyed records go through the default partitioner: drop keys or use default';
+    problems.push({ path: ['clients', index, 'workload', 'partitioner'], detail });
+  }
   if (client.role !== 'consumer') checkIdempotence({ client, index, problems });
   if (client.role === 'pipeline') checkPipeline({ client, index, topicNames, problems });
 }
