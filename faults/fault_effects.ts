@@ -54,7 +54,7 @@ export function startFault(fault: ScriptedFault, world: FaultWorld): StartedFaul
       sim.crash(nodeId(node), fault.mode);
       return {
         description: `${describeFault(fault)} (${node})`,
-        end: () => sim.restart(nodeId(node)),
+        end: () => sim.restart(nodeId(node), fault.mode),
       };
     }
     case 'operator':
@@ -87,7 +87,7 @@ function startNodeFault(
       return () => sim.resume(node);
     case 'crash':
       sim.crash(node, fault.mode);
-      return () => sim.restart(node);
+      return () => sim.restart(node, fault.mode);
     case 'clock-skew':
       sim.skewClock(node, fault.skewMs * 1000);
       return () => sim.skewClock(node, 0);

@@ -10,7 +10,7 @@
  * min.insync.replicas >= 2 and unclean elections off. A power loss is not (Kafka relies on
  * replication, not fsync, so an unflushed tail can be lost when the ISR shrinks to that broker),
  * and a forced unclean leader election is not (it elects a replica that may lack committed
- * records, reference R1.16).
+ * records, KIP-106; PartitionChangeBuilder.tryElection).
  */
 import type { Ratio } from '../sim/kernel';
 
