@@ -19,9 +19,12 @@ export type { HoldCounts, NodeStatus } from './node_holds';
 export { Rng, assertRatio } from './rng';
 export {
   BudgetExceededError,
+  RunHaltedError,
   Simulation,
   type DeliveryObservation,
+  type HaltLimit,
   type LifecycleObservation,
+  type MessageInFlight,
   type RunStop,
   type SimulationConfig,
 } from './simulation';

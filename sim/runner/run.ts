@@ -6,7 +6,7 @@
  */
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
 import { Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
-import { HistoryRecorder, type History, type Oracle } from '../history';
+import { HistoryBoundExceededError, HistoryRecorder, type History, type Oracle } from '../history';
 import {
   ClientActor,
   FinalReaderActor,
@@ -22,7 +22,7 @@ import { runLivenessProbe } from './liveness';
 import { buildOracle } from './oracle';
 import { MessageLog, type MessageLogEntry } from './message_log';
 import { buildReport } from './report';
-import type { RunReport } from './report_types';
+import type { RunPhase, RunPhaseName, RunReport } from './report_types';
 import type { SwarmParameters } from './swarm';
 
 /** Options of one run. */
@@ -85,12 +85,16 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
   const { sim, recorder, nemesis } = world;
   let budgetError: string | undefined;
   let liveness = { converged: false, detail: '' };
+  const phases = new PhaseClock(sim);
   try {
-    liveness = runPhases(world, scenario);
+    liveness = runPhases(world, scenario, phases);
   } catch (error) {
-    if (!(error instanceof BudgetExceededError)) throw error;
+    const budget =
+      error instanceof BudgetExceededError || error instanceof HistoryBoundExceededError;
+    if (!budget) throw error;
     budgetError = error.message;
   }
+  phases.end();
   const oracle = buildOracle({
     brokers: world.brokers,
     controller: world.controller,
@@ -122,6 +126,7 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     history,
     oracle,
     liveness,
+    phases: phases.phases,
     ...(budgetError === undefined ? {} : { budgetError }),
     messages: { entries: messages.entries, dropped: messages.dropped },
     ...(options.swarm === undefined ? {} : { swarm: options.swarm }),
@@ -259,15 +264,46 @@ function clusterMetadataOf(scenario: ScenarioConfig): ClusterMetadata {
   );
 }
 
+/** The phases of a run as they begin; the one in progress ends when the next begins. */
+export class PhaseClock {
+  readonly phases: RunPhase[] = [];
+  private current: { name: RunPhaseName; fromUs: number } | null = null;
+
+  constructor(private readonly sim: Simulation) {}
+
+  /** The phase in progress, or the last one when none is. */
+  get currentName(): RunPhaseName {
+    return this.current?.name ?? this.phases.at(-1)?.name ?? 'workload';
+  }
+
+  /** Ends the phase in progress now and starts `name`. */
+  begin(name: RunPhaseName): void {
+    this.end();
+    this.current = { name, fromUs: this.sim.nowUs };
+  }
+
+  /** Ends the phase in progress, if any, now. */
+  end(): void {
+    if (this.current !== null) this.phases.push({ ...this.current, toUs: this.sim.nowUs });
+    this.current = null;
+  }
+}
+
 /**
  * Workload with faults until `run.duration.ms`; heal (faults end, no new operations) until the
  * cluster settles or `run.heal.ms` passes; the liveness probe (`liveness.ts`) for at most
  * `run.liveness.ms`; settling again; then the final reads. Returns whether it converged and, if
  * not, what did not.
  */
-function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean; detail: string } {
+export function runPhases(
+  world: World,
+  scenario: ScenarioConfig,
+  phases: PhaseClock,
+): { converged: boolean; detail: string } {
   const { sim, control, nemesis, clients, brokers, readers } = world;
+  phases.begin('workload');
   sim.runUntil(scenario.durationMs * 1000);
+  phases.begin('heal');
   sim.schedule(sim.nowUs, 'heal', () => {
     control.stopping = true;
     nemesis.healAll();
@@ -278,6 +314,7 @@ function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean
   const healUs = scenario.healMs * 1000 + nemesis.longestDelayUs;
   sim.runUntil(sim.nowUs + healUs, () => control.stopping && settled());
   const problems: string[] = [];
+  phases.begin('liveness');
   if (!settled()) {
     const busy = scenario.clients.filter((_, index) => clients[index]?.busy === true);
     const names = busy.map((client) => client.name).join(', ');
@@ -291,8 +328,10 @@ function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean
     scenario.livenessMs * 1000,
   );
   problems.push(...probe.problems);
+  phases.begin('settle');
   sim.runUntil(sim.nowUs + scenario.healMs * 1000, settled);
   const settledUs = sim.nowUs;
+  phases.begin('final-reads');
   sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
   sim.runUntil(sim.nowUs + FINAL_READ_US_MAX, () => readers.every((reader) => reader.done));
   if (!readers.every((reader) => reader.done)) problems.push('final reads did not complete');

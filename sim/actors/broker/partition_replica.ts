@@ -66,8 +66,15 @@ export class PartitionReplica {
     this.state = initialState;
   }
 
-  /** min(min.insync.replicas, replication factor) (Partition.maybeIncrementLeaderHW). */
+  /**
+   * The min ISR that acks=all writes and the high watermark are held to. Kafka 3.7+ caps
+   * `min.insync.replicas` at the replication factor (`Partition.effectiveMinIsr`, KAFKA-15583);
+   * before that, `appendRecordsToLeader` compared the ISR with `min.insync.replicas` itself, so
+   * a value above the replication factor made every acks=all produce fail NOT_ENOUGH_REPLICAS.
+   * Both come with KAFKA-15583, so `strictMinIsrHighWatermark` selects the era.
+   */
   effectiveMinIsr(): number {
+    if (!this.settings.strictMinIsrHighWatermark) return this.settings.minInsyncReplicas;
     return Math.min(this.settings.minInsyncReplicas, this.state.replicas.length);
   }
 
