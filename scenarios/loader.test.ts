@@ -206,7 +206,12 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
     groupMaxSessionTimeoutMs: 1800000,
   },
   bugs: { partitionSkipProducerEpochCheck: true, verificationGuardBeforeEpochCheck: false },
-  protocol: { leaderEpochTruncation: true, highWatermarkStrictMinIsr: true, transactionVersion: 2 },
+  protocol: {
+    leaderEpochTruncation: true,
+    highWatermarkStrictMinIsr: true,
+    transactionVersion: 2,
+    eligibleLeaderReplicasVersion: 1,
+  },
   network: { delayUsMin: 100, delayUsMax: 2000 },
   clients: [
     {
@@ -359,6 +364,7 @@ describe('parseScenario on valid files', () => {
         leaderEpochTruncation: true,
         highWatermarkStrictMinIsr: true,
         transactionVersion: 2,
+        eligibleLeaderReplicasVersion: 1,
       },
       network: { delayUsMin: 500, delayUsMax: 2000 },
       expect: { anomalies: [], allowed: [], detectPercentMin: 0, fenced: [], liveness: true },

@@ -284,6 +284,7 @@ function resolveScenario(options: {
       leaderEpochTruncation: scenario.protocol['leader.epoch.truncation'],
       highWatermarkStrictMinIsr: scenario.protocol['high.watermark.strict.min.isr'],
       transactionVersion: scenario.protocol['transaction.version'],
+      eligibleLeaderReplicasVersion: scenario.protocol['eligible.leader.replicas.version'],
     },
     bugs: {
       partitionSkipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],
@@ -362,13 +363,25 @@ function resolveClient(client: ClientEntry): ClientConfig {
   const settings = resolveProducerSettings(config);
   const sendIntervalMs = workload['send.interval.ms'] ?? WORKLOAD_DEFAULTS.sendIntervalMs;
   const recordsPerSend = workload['records.per.send'] ?? WORKLOAD_DEFAULTS.recordsPerSend;
+  const routing = {
+    ...(workload.partitioner === undefined ? {} : { partitioner: workload.partitioner }),
+    ...(workload.keys === undefined ? {} : { keys: [...workload.keys] }),
+  };
   if (workloadKindOf(client) === 'sends') {
     const sends = given(workload.sends, 'sends');
     return {
       role: 'producer',
       name: client.name,
       settings,
-      workload: { type: 'sends', startMs, sends, sendIntervalMs, recordsPerSend, topics },
+      workload: {
+        type: 'sends',
+        startMs,
+        sends,
+        sendIntervalMs,
+        recordsPerSend,
+        topics,
+        ...routing,
+      },
     };
   }
   return {
@@ -389,6 +402,7 @@ function resolveClient(client: ClientEntry): ClientConfig {
       onFenced: workload['on.fenced'] ?? 'stop',
       closeWhenDone: workload['close.when.done'] ?? false,
       topics,
+      ...routing,
     },
   };
 }

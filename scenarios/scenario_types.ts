@@ -53,6 +53,10 @@ export interface TransactionalWorkload {
   readonly closeWhenDone: boolean;
   /** The topics it writes; records go to partitions drawn from the seed. */
   readonly topics: readonly string[];
+  /** `partitioner`: `explicit` (a random partition per record) or Java's `default`. */
+  readonly partitioner?: 'explicit' | 'default';
+  /** `keys`: record keys used in turn, hashed by murmur2 (the default partitioner). */
+  readonly keys?: readonly string[];
 }
 
 /** What a non-transactional producer's application does. */
@@ -66,6 +70,10 @@ export interface SendWorkload {
   /** Records sent back to back at each step, one `send` operation each. @default 1 */
   readonly recordsPerSend: number;
   readonly topics: readonly string[];
+  /** `partitioner`: `explicit` (a random partition per record) or Java's `default`. */
+  readonly partitioner?: 'explicit' | 'default';
+  /** `keys`: record keys used in turn, hashed by murmur2 (the default partitioner). */
+  readonly keys?: readonly string[];
 }
 
 /** What a consumer's application does: poll every `poll.interval.ms`. */
@@ -181,6 +189,12 @@ export interface ProtocolSwitches {
    * alike here. @default 2
    */
   readonly transactionVersion: number;
+  /**
+   * `eligible.leader.replicas.version`: the cluster's KIP-966 feature level. At 1 the controller
+   * keeps eligible leader replicas, lets the ISR become empty, elects from the ELR and removes
+   * uncleanly restarted brokers from ISR and ELR. @default 1
+   */
+  readonly eligibleLeaderReplicasVersion: number;
 }
 
 /**

@@ -157,6 +157,7 @@ const protocolSchema = section({
   'leader.epoch.truncation': boolean().default(true),
   'high.watermark.strict.min.isr': boolean().default(true),
   'transaction.version': oneOf([0, 1, 2]).default(2),
+  'eligible.leader.replicas.version': oneOf([0, 1]).default(1),
 });
 
 const networkSchema = section({
@@ -203,6 +204,8 @@ const workloadSchema = section({
   'on.fenced': oneOf(['stop', 'restart']).optional(),
   'close.when.done': boolean().optional(),
   sends: integer({ min: 1, max: LIMITS.workloadCount }).optional(),
+  partitioner: oneOf(['explicit', 'default']).optional(),
+  keys: list(text(), { empty: false, max: LIMITS.listOrCount }).optional(),
   'poll.interval.ms': ms(1).optional(),
   'output.topic': text().optional(),
   'offsets.commit': oneOf(['transaction', 'commit-sync', 'auto-commit']).optional(),
@@ -372,6 +375,8 @@ const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly str
         'abort.every',
         'on.fenced',
         'close.when.done',
+        'partitioner',
+        'keys',
       ],
     },
   ],
@@ -379,7 +384,15 @@ const WORKLOAD_KEYS: ReadonlyMap<WorkloadKind, { who: string; keys: readonly str
     'sends',
     {
       who: 'a producer without transactional.id',
-      keys: ['start.ms', 'topics', 'sends', 'send.interval.ms', 'records.per.send'],
+      keys: [
+        'start.ms',
+        'topics',
+        'sends',
+        'send.interval.ms',
+        'records.per.send',
+        'partitioner',
+        'keys',
+      ],
     },
   ],
   ['polls', { who: 'a consumer', keys: ['start.ms', 'topics', 'poll.interval.ms'] }],
@@ -527,6 +540,10 @@ function checkClient(options: {
     const detail = `unknown topic ${topic}: expected one of ${[...topicNames].join(', ')}`;
     problems.push({ path: ['clients', index, 'workload', 'topics', position], detail });
   });
+  if (client.workload.keys !== undefined && client.workload.partitioner === 'explicit') {
+    const detail = 'keyed records go through the default partitioner: drop keys or use default';
+    problems.push({ path: ['clients', index, 'workload', 'partitioner'], detail });
+  }
   if (client.role !== 'consumer') checkIdempotence({ client, index, problems });
   if (client.role === 'pipeline') checkPipeline({ client, index, topicNames, problems });
 }

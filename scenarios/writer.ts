@@ -106,6 +106,7 @@ function clientOf(client: ClientConfig): Mapping {
           sends: workload.sends,
           'send.interval.ms': workload.sendIntervalMs,
           'records.per.send': workload.recordsPerSend,
+          ...routingOf(workload),
         }
       : {
           ...common,
@@ -117,8 +118,20 @@ function clientOf(client: ClientConfig): Mapping {
           'abort.every': workload.abortEvery,
           'on.fenced': workload.onFenced,
           'close.when.done': workload.closeWhenDone,
+          ...routingOf(workload),
         };
   return { name: client.name, role: 'producer', config, workload: work };
+}
+
+/** `partitioner` and `keys`, when the workload set them. */
+function routingOf(workload: {
+  readonly partitioner?: 'explicit' | 'default';
+  readonly keys?: readonly string[];
+}): { partitioner?: 'explicit' | 'default'; keys?: string[] } {
+  return {
+    ...(workload.partitioner === undefined ? {} : { partitioner: workload.partitioner }),
+    ...(workload.keys === undefined ? {} : { keys: [...workload.keys] }),
+  };
 }
 
 /**
@@ -188,6 +201,7 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'leader.epoch.truncation': config.protocol.leaderEpochTruncation,
       'high.watermark.strict.min.isr': config.protocol.highWatermarkStrictMinIsr,
       'transaction.version': config.protocol.transactionVersion,
+      'eligible.leader.replicas.version': config.protocol.eligibleLeaderReplicasVersion,
     },
     clients: config.clients.map(clientOf),
     faults: config.faults.map(faultEntryOf),

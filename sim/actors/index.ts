@@ -34,6 +34,7 @@ export {
   type TransactionState,
 } from './coordinator/transaction_metadata';
 export { KafkaProducer, type ProducerMetadata } from './producer/kafka_producer';
+export { StickyPartitioner, partitionForKey } from './producer/partitioner';
 export { ClientMetadata, type MetadataTimer } from './client/client_metadata';
 export {
   Controller,

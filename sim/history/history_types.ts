@@ -15,6 +15,8 @@ export interface SendMicroOp {
   readonly partition: number;
   /** The record's value: a number unique across the whole run. */
   readonly value: number;
+  /** The record key (a String key, StringSerializer), for keyed workloads only. */
+  readonly key?: string;
   readonly offset?: number;
   /**
    * The input record a read-process-write pipeline made this output from (as a real pipeline

@@ -195,6 +195,9 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const controller = new Controller(metadata.brokers, metadata.initialStates(), {
     brokerSessionTimeoutMs: scenario.broker.brokerSessionTimeoutMs,
     uncleanLeaderElectionEnable: scenario.broker.uncleanLeaderElectionEnable,
+    eligibleLeaderReplicasEnabled: scenario.protocol.eligibleLeaderReplicasVersion >= 1,
+    minInsyncReplicasOf: (topic) =>
+      metadata.minInsyncReplicasOf(topic) ?? scenario.broker.minInsyncReplicas,
   });
   sim.addNode(nodeId(CONTROLLER_ID), controller);
   for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);

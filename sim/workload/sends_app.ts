@@ -7,6 +7,7 @@
 import type { ActorContext } from '../kernel';
 import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from '../actors';
 import type { HistoryWriter } from './history_writer';
+import { RecordRouter } from './record_router';
 import type { AppTimer } from './transactions_app';
 import type { SendsSpec, WorkloadControl } from './workload_types';
 
@@ -20,6 +21,7 @@ export class SendsApp {
   private probePending = false;
   /** True once a liveness-probe send was acknowledged. */
   probeDone = false;
+  private readonly router: RecordRouter;
 
   constructor(
     private readonly spec: SendsSpec,
@@ -31,7 +33,9 @@ export class SendsApp {
       readonly nextValue: () => number;
       readonly ctx: ActorContext<KafkaMessage>;
     },
-  ) {}
+  ) {
+    this.router = new RecordRouter(spec, deps.partitions, deps.ctx.rng);
+  }
 
   /** True while a send awaits its outcome. */
   get busy(): boolean {
@@ -86,8 +90,10 @@ export class SendsApp {
   /** One record: one `send` operation, completed by the producer's callback. */
   private sendOne(probe: boolean): void {
     this.sent += 1;
-    const tp = this.deps.ctx.rng.pick(this.deps.partitions);
-    const send = { topic: tp.topic, partition: tp.partition, value: this.deps.nextValue() };
+    const routed = this.router.next();
+    const tp = { topic: routed.topic, partition: routed.partition };
+    const key = routed.key === undefined ? {} : { key: routed.key };
+    const send = { ...tp, value: this.deps.nextValue(), ...key };
     const op = this.deps.writer.invoke('send', { send });
     this.open += 1;
     this.producer.send(tp, send.value, (result) => {

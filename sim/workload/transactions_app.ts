@@ -17,6 +17,7 @@ import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from
 import { isRetriable } from '../actors';
 import type { SendMicroOp } from '../history';
 import type { HistoryWriter, OpenOp } from './history_writer';
+import { RecordRouter } from './record_router';
 import type { TransactionsSpec, WorkloadControl } from './workload_types';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -48,6 +49,7 @@ export class TransactionsApp {
   private probePending = false;
   /** True once a probe transaction committed. */
   probeDone = false;
+  private readonly router: RecordRouter;
   /** True while an operation is open. */
   get busy(): boolean {
     return this.current !== null;
@@ -65,7 +67,9 @@ export class TransactionsApp {
       readonly nextValue: () => number;
       readonly ctx: Ctx;
     },
-  ) {}
+  ) {
+    this.router = new RecordRouter(spec, deps.partitions, deps.ctx.rng);
+  }
 
   start(): void {
     const transactionalId = this.spec.transactionalId;
@@ -153,8 +157,10 @@ export class TransactionsApp {
       this.transactionsStarted % this.spec.abortEvery !== 0;
     const sends: SendMicroOp[] = [];
     for (let i = 0; i < this.spec.recordsPerTransaction; i++) {
-      const tp = this.deps.ctx.rng.pick(this.deps.partitions);
-      sends.push({ topic: tp.topic, partition: tp.partition, value: this.deps.nextValue() });
+      const routed = this.router.next();
+      const key = routed.key === undefined ? {} : { key: routed.key };
+      const tp = { topic: routed.topic, partition: routed.partition };
+      sends.push({ ...tp, value: this.deps.nextValue(), ...key });
     }
     const op = this.deps.writer.invoke('txn', {
       transactionalId: this.spec.transactionalId,

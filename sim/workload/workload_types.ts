@@ -18,6 +18,14 @@ export interface TransactionsSpec {
   readonly abortEvery: number;
   readonly topics: readonly string[];
   /**
+   * How each record finds its partition: `explicit` (the application names a random partition,
+   * as `new ProducerRecord(topic, partition, …)` does) or `default` (Java's default partitioner:
+   * murmur2 of the key, sticky for keyless records). @default 'explicit', 'default' with keys
+   */
+  readonly partitioner?: 'explicit' | 'default';
+  /** Record keys, used in turn (record i gets keys[i mod n]); none: keyless records. */
+  readonly keys?: readonly string[];
+  /**
    * What the application does when its producer is fenced: `stop` (the instance ends, Kafka's
    * advice) or `restart` (a new producer instance calls initTransactions again, as a deployment
    * that restarts on every crash does). @default 'stop'
@@ -38,6 +46,14 @@ export interface SendsSpec {
   readonly sendIntervalMs: number;
   readonly recordsPerSend: number;
   readonly topics: readonly string[];
+  /**
+   * How each record finds its partition: `explicit` (the application names a random partition,
+   * as `new ProducerRecord(topic, partition, …)` does) or `default` (Java's default partitioner:
+   * murmur2 of the key, sticky for keyless records). @default 'explicit', 'default' with keys
+   */
+  readonly partitioner?: 'explicit' | 'default';
+  /** Record keys, used in turn (record i gets keys[i mod n]); none: keyless records. */
+  readonly keys?: readonly string[];
 }
 
 /** A consumer's application: poll every `pollIntervalMs`. */

@@ -17,6 +17,8 @@ const BAD = [
   ['scenarios/acks-1-leader-crash.yaml', 'truncated-after-clean-election'],
   ['scenarios/unclean-election.yaml', 'truncated-after-unclean-election'],
   ['scenarios/hw-truncation-double-failover.yaml', 'truncated-by-legacy-hw-truncation'],
+  // Not a misconfiguration but Kafka before KIP-966: the last ISR member is re-elected.
+  ['scenarios/last-replica-standing-no-elr.yaml', 'lost-on-power-loss'],
 ] as const;
 
 const SAFE = [
@@ -25,6 +27,7 @@ const SAFE = [
   'scenarios/epoch-truncation-double-failover.yaml',
   'scenarios/zombie-fencing-replicated.yaml',
   'scenarios/replicated-random-faults.yaml',
+  'scenarios/last-replica-standing-elr.yaml',
 ] as const;
 
 describe('replication misconfigurations lose acknowledged writes (A4, A6, A8)', () => {

@@ -143,6 +143,8 @@ export class ClusterMetadata {
         leaderEpoch: 0,
         partitionEpoch: 0,
         isr: replicas,
+        elr: [],
+        lastKnownElr: [],
       };
     });
   }

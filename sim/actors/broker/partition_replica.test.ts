@@ -40,6 +40,8 @@ const partitionState = (overrides: Partial<PartitionState> = {}): PartitionState
   ...BASE_STATE,
   replicas: ALL,
   isr: ALL,
+  elr: [],
+  lastKnownElr: [],
   ...overrides,
 });
 

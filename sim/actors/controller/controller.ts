@@ -17,6 +17,11 @@ import type {
   TopicPartition,
 } from '../protocol';
 import { partitionKey } from '../protocol';
+import {
+  buildPartitionChange,
+  type ElectionKind,
+  type PartitionChangeRequest,
+} from './partition_change';
 
 /** The controller's node id. */
 export const CONTROLLER_ID = 'controller';
@@ -27,7 +32,22 @@ export interface ControllerSettings {
   readonly brokerSessionTimeoutMs: number;
   /** `unclean.leader.election.enable`. @default false */
   readonly uncleanLeaderElectionEnable: boolean;
+  /**
+   * The `eligible.leader.replicas.version` feature at 1 (KIP-966). Off here unless set; a
+   * scenario's default comes from the runner.
+   */
+  readonly eligibleLeaderReplicasEnabled?: boolean;
+  /** A topic's `min.insync.replicas` before capping at its replication factor. @default 1 */
+  readonly minInsyncReplicasOf?: (topic: string) => number;
 }
+
+const ELECTION_KIND: Record<ElectionKind, ElectionRecord['kind']> = {
+  clean: 'clean',
+  elr: 'clean',
+  unclean: 'unclean',
+  'last-known-leader': 'unclean',
+  offline: 'offline',
+};
 
 /** A leader election, for the oracle. */
 export interface ElectionRecord {
@@ -112,6 +132,7 @@ export class Controller implements Actor<KafkaMessage> {
       // A restarted broker registers anew: its old leaderships and ISR places end first.
       this.fence(broker, ctx);
     }
+    if (request.starting) this.uncleanShutdown(broker, ctx);
     if (this.fenced.has(broker)) this.unfence(broker, ctx);
     if (request.starting || request.metadataOffset < this.metadataOffset) {
       ctx.send(broker as NodeId, {
@@ -131,66 +152,101 @@ export class Controller implements Actor<KafkaMessage> {
   }
 
   /**
-   * A fenced broker leaves every ISR (never emptying one) and loses its leaderships
-   * (PartitionChangeBuilder.build).
+   * `handleBrokerFenced`: a fenced broker leaves every ISR and loses its leaderships. Without
+   * ELR the last ISR member stays (the ISR is never emptied); with ELR it may leave, and members
+   * leaving an ISR below min.insync.replicas join the ELR (`PartitionChangeBuilder`).
    */
   private fence(broker: string, ctx: Ctx): void {
     this.fenced.add(broker);
     ctx.trace(`fenced broker ${broker}`);
-    const changed: PartitionState[] = [];
-    for (const state of this.partitions.values()) {
-      if (!state.replicas.includes(broker)) continue;
-      const isr =
-        state.isr.length > 1 ? state.isr.filter((replica) => replica !== broker) : state.isr;
-      let next: PartitionState = { ...state, isr };
-      if (state.leader === broker) next = this.elect(next, ctx);
-      if (next.isr.length !== state.isr.length || next.leader !== state.leader) {
-        changed.push(this.store({ ...next, partitionEpoch: state.partitionEpoch + 1 }));
-      }
-    }
-    this.publish(changed, ctx);
-  }
-
-  /** An unfenced broker may bring an offline partition back (clean, or unclean if allowed). */
-  private unfence(broker: string, ctx: Ctx): void {
-    this.fenced.delete(broker);
-    const changed: PartitionState[] = [];
-    for (const state of this.partitions.values()) {
-      if (state.leader !== null || !state.replicas.includes(broker)) continue;
-      const next = this.elect(state, ctx);
-      if (next.leader !== null)
-        changed.push(this.store({ ...next, partitionEpoch: state.partitionEpoch + 1 }));
-    }
-    this.publish(changed, ctx);
+    this.changeEach(
+      (state) => state.isr.includes(broker) || state.leader === broker,
+      (state) => ({ targetIsr: state.isr.filter((replica) => replica !== broker) }),
+      (replica) => replica !== broker,
+      ctx,
+    );
   }
 
   /**
-   * The first live ISR member in assignment order; else unclean; else offline (KIP-106;
-   * PartitionChangeBuilder.electAnyLeader, tryElection).
+   * `handleBrokerUncleanShutdown` (KIP-966, KAFKA-15586): a broker that registers without the
+   * broker epoch of a clean shutdown leaves every ISR and ELR, as its log may have lost its
+   * unflushed tail. The model has no controlled shutdown, so every restart is unclean. A no-op
+   * with ELR off.
    */
-  private elect(state: PartitionState, ctx: Ctx): PartitionState {
-    const live = (replica: string): boolean => !this.fenced.has(replica);
-    const clean = state.replicas.find((replica) => state.isr.includes(replica) && live(replica));
-    let next: PartitionState;
-    let kind: ElectionRecord['kind'];
-    if (clean !== undefined) {
-      next = { ...state, leader: clean, leaderEpoch: state.leaderEpoch + 1 };
-      kind = 'clean';
-    } else {
-      const unclean = this.settings.uncleanLeaderElectionEnable
-        ? state.replicas.find(live)
-        : undefined;
-      if (unclean !== undefined) {
-        next = { ...state, leader: unclean, leaderEpoch: state.leaderEpoch + 1, isr: [unclean] };
-        kind = 'unclean';
-      } else {
-        if (state.leader === null) return state;
-        next = { ...state, leader: null, leaderEpoch: state.leaderEpoch + 1 };
-        kind = 'offline';
-      }
+  private uncleanShutdown(broker: string, ctx: Ctx): void {
+    if (!this.elrEnabled()) return;
+    this.changeEach(
+      (state) => state.isr.includes(broker) || state.elr.includes(broker),
+      (state) => ({
+        targetIsr: state.isr.filter((replica) => replica !== broker),
+        uncleanShutdownReplicas: [broker],
+      }),
+      (replica) => replica !== broker,
+      ctx,
+    );
+  }
+
+  /** `handleBrokerUnfenced`: an unfenced broker may bring a leaderless partition back. */
+  private unfence(broker: string, ctx: Ctx): void {
+    this.fenced.delete(broker);
+    this.changeEach(
+      (state) => state.leader === null && state.replicas.includes(broker),
+      (state) => ({ targetIsr: state.isr }),
+      () => true,
+      ctx,
+    );
+  }
+
+  /**
+   * `generateLeaderAndIsrUpdates`: builds the change of every partition `select` picks toward
+   * `request`, a replica being acceptable as leader when unfenced and `acceptable`; publishes them.
+   */
+  private changeEach(
+    select: (state: PartitionState) => boolean,
+    request: (state: PartitionState) => PartitionChangeRequest,
+    acceptable: (replica: string) => boolean,
+    ctx: Ctx,
+  ): void {
+    const changed: PartitionState[] = [];
+    for (const state of this.partitions.values()) {
+      if (!select(state)) continue;
+      const next = this.change(state, request(state), acceptable, ctx);
+      if (next !== null) changed.push(next);
     }
-    this.recordElection(ctx, { topic: state.topic, partition: state.partition }, next, kind);
-    return next;
+    this.publish(changed, ctx);
+  }
+
+  /** Builds, records and stores one partition change; null for a no-op. */
+  private change(
+    state: PartitionState,
+    request: PartitionChangeRequest,
+    acceptable: (replica: string) => boolean,
+    ctx: Ctx,
+  ): PartitionState | null {
+    const result = buildPartitionChange(state, request, {
+      eligibleLeaderReplicasEnabled: this.elrEnabled(),
+      minIsr: Math.min(
+        this.settings.minInsyncReplicasOf?.(state.topic) ?? 1,
+        state.replicas.length,
+      ),
+      uncleanLeaderElectionEnable: this.settings.uncleanLeaderElectionEnable,
+      isAcceptableLeader: (replica) => !this.fenced.has(replica) && acceptable(replica),
+    });
+    if (result === null) return null;
+    const next = result.state;
+    if (result.election !== null) {
+      if (result.election === 'elr' || result.election === 'last-known-leader') {
+        ctx.trace(`${partitionKey(next)}: ${next.leader} elected (${result.election})`);
+      }
+      // An ELR election is clean (KAFKA-18940); the last known leader is elected uncleanly.
+      const tp = { topic: next.topic, partition: next.partition };
+      this.recordElection(ctx, tp, next, ELECTION_KIND[result.election]);
+    }
+    return this.store(next);
+  }
+
+  private elrEnabled(): boolean {
+    return this.settings.eligibleLeaderReplicasEnabled ?? false;
   }
 
   /**
@@ -208,7 +264,15 @@ export class Controller implements Actor<KafkaMessage> {
     const outside = live.find((replica) => !state.isr.includes(replica));
     const chosen = outside ?? live.find((replica) => replica !== state.leader);
     if (chosen === undefined) return null;
-    const next = { ...state, leader: chosen, leaderEpoch: state.leaderEpoch + 1, isr: [chosen] };
+    const next = {
+      ...state,
+      leader: chosen,
+      leaderEpoch: state.leaderEpoch + 1,
+      isr: [chosen],
+      // An unclean election clears the ELR and last-known ELR (`maybeUpdateRecordElr`).
+      elr: [],
+      lastKnownElr: [],
+    };
     this.recordElection(ctx, { topic, partition }, next, 'unclean');
     this.publish([this.store({ ...next, partitionEpoch: state.partitionEpoch + 1 })], ctx);
     return chosen;
@@ -244,13 +308,9 @@ export class Controller implements Actor<KafkaMessage> {
       return respond('INELIGIBLE_REPLICA', state);
     }
     assert(request.newIsr.length > 0, 'AlterPartition never proposes an empty ISR');
-    const next = this.store({
-      ...state,
-      isr: [...request.newIsr],
-      partitionEpoch: state.partitionEpoch + 1,
-    });
+    const next = this.change(state, { targetIsr: [...request.newIsr] }, () => true, ctx) ?? state;
     respond('NONE', next);
-    this.publish([next], ctx);
+    if (next !== state) this.publish([next], ctx);
   }
 
   private store(state: PartitionState): PartitionState {

@@ -249,7 +249,16 @@ export interface PartitionState extends TopicPartition {
   readonly leader: string | null;
   readonly leaderEpoch: number;
   readonly partitionEpoch: number;
+  /** Empty only with eligible leader replicas on (KIP-966), when every member left. */
   readonly isr: readonly string[];
+  /**
+   * Eligible leader replicas (KIP-966, `PartitionRecord.EligibleLeaderReplicas`): replicas that
+   * left the ISR while it was below min.insync.replicas, so they hold every offset below the
+   * high watermark; leaders when the ISR is empty. Always empty with ELR off.
+   */
+  readonly elr: readonly string[];
+  /** `LastKnownElr`: the last leader, once the ISR became empty (KIP-966). */
+  readonly lastKnownElr: readonly string[];
 }
 
 /** A client asking any broker which broker leads each partition. */
