@@ -24,7 +24,7 @@ import {
   type NetworkConfig,
 } from './network';
 import { Rng } from './rng';
-import { TraceHash } from './trace_hash';
+import { javaStringHash, TraceHash } from './trace_hash';
 
 /** Why {@link Simulation.runUntil} returned. */
 export type RunStop = 'time' | 'idle' | 'condition';
@@ -382,8 +382,7 @@ export class Simulation {
   private kindCode(kind: string): number {
     let code = this.kindCodes.get(kind);
     if (code === undefined) {
-      code = 0;
-      for (let i = 0; i < kind.length; i++) code = (Math.imul(31, code) + kind.charCodeAt(i)) | 0;
+      code = javaStringHash(kind);
       this.kindCodes.set(kind, code);
     }
     return code;
