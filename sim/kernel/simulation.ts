@@ -25,20 +25,14 @@ import {
   type NetworkConfig,
 } from './network';
 import { NodeHolds, type HoldCounts, type NodeStatus } from './node_holds';
+import { BudgetExceededError } from './budget';
 import { Rng } from './rng';
 import { javaStringHash, TraceHash } from './trace_hash';
 
 /** Why {@link Simulation.runUntil} returned. */
 export type RunStop = 'time' | 'idle' | 'condition';
 
-/** Thrown when a run exceeds `eventsMax`; the CLI maps it to exit code 4. */
-export class BudgetExceededError extends Error {
-  readonly code = 'SIM_BUDGET_EXCEEDED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'BudgetExceededError';
-  }
-}
+export { BudgetExceededError };
 
 /** Kernel settings for one run. */
 export interface SimulationConfig {
