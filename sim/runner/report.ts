@@ -13,6 +13,7 @@ import type {
   OperationCount,
   PartitionSummary,
   RunOutcome,
+  RunPhase,
   RunReport,
 } from './report_types';
 import type { SwarmParameters } from './swarm';
@@ -74,6 +75,8 @@ export interface ReportInput {
   readonly history: History;
   readonly oracle: Oracle;
   readonly liveness: { converged: boolean; detail: string };
+  /** The phases the run went through (`run.ts`). @default [] */
+  readonly phases?: readonly RunPhase[];
   readonly budgetError?: string;
   /** The run's delivered messages (empty when none were logged) and how many were dropped. */
   readonly messages: { readonly entries: readonly MessageLogEntry[]; readonly dropped: number };
@@ -163,6 +166,7 @@ export function buildReport(input: ReportInput): RunReport {
     eventHash: input.sim.eventHash,
     eventsRun: input.sim.eventsRun,
     simulatedUs: input.sim.nowUs,
+    phases: input.phases ?? [],
     check,
     expectedAnomalyTypes: [...scenario.expect.anomalies, ...scenario.expect.allowed],
     unexpectedAnomalyTypes: unexpected,
@@ -172,8 +176,8 @@ export function buildReport(input: ReportInput): RunReport {
     fencedClients: fenced,
     faults: oracle.faults,
     explanations: explain(input),
-    timeline: buildTimeline(history, oracle),
-    metrics: buildMetrics(history, oracle),
+    timeline: buildTimeline(history, oracle, input.phases ?? []),
+    metrics: buildMetrics(history, oracle, input.phases ?? []),
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
     reproduce: reproduceCommand(scenario.file, input.seed, input.swarm !== undefined),
