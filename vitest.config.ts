@@ -1,17 +1,34 @@
 /**
- * Vitest settings. Every `*.test.ts` in the tree runs: unit tests beside the code and the
- * cross-module suites in `test/`. `test/setup.ts` installs the determinism tripwire and reads
- * `SIM_SEEDS`. Forked workers keep one test file's global patches away from another's, and the
- * long timeout leaves room for seed sweeps (style rule 35).
+ * Vitest settings: two tiers of the same tree, as two projects.
+ * - `fast` (`npm test`): every `*.test.ts` except the sweeps: the unit tests beside the code,
+ *   the cross-module suites in `test/` at one or a few seeds, and every bundled scenario once
+ *   under `--check-determinism` against its pinned event hash.
+ * - `sweeps` (`npm run test:sweeps`): the `*.sweep.test.ts` files, the tests that run many seeds
+ *   (seed sweeps, detection rates, shrinking) and the remaining golden seeds.
+ * `test/setup.ts` installs the determinism tripwire and reads `SIM_SEEDS`. Forked workers keep
+ * one test file's global patches away from another's, and the long timeout leaves room for seed
+ * sweeps (style rule 35).
  */
 import { defineConfig } from 'vitest/config';
 
+const SWEEP_FILES = '**/*.sweep.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', 'out/**', 'sweep-out/**', '.eos-sim/**'],
     setupFiles: ['test/setup.ts'],
     pool: 'forks',
     testTimeout: 600_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'out/**', 'sweep-out/**', '.eos-sim/**', SWEEP_FILES],
+        },
+      },
+      { extends: true, test: { name: 'sweeps', include: [SWEEP_FILES] } },
+    ],
   },
 });

@@ -11,19 +11,13 @@ export {
 } from './commands/sweep';
 export { mergeCommand, type MergeCommandOptions } from './commands/report';
 export { runCommand, type RunCommandOptions } from './commands/run';
-export {
-  checkCommand,
-  exitCodeForCheck,
-  renderCheckResult,
-  type CheckCommandOptions,
-} from './commands/check';
+export { checkCommand, type CheckCommandOptions } from './commands/check';
 export { readHistoryFile, type HistoryInput } from './history_input';
 export {
   REPORT_EXTENSIONS,
   chartLibrarySource,
   checkReportPaths,
   historyFileText,
-  renderReportFile,
   writeRunFiles,
   type RunFileOptions,
 } from './report_files';

@@ -49,7 +49,7 @@ export function checkReportPaths(paths: readonly string[]): void {
 }
 
 /** The text of the report `path` asks for. */
-export function renderReportFile(path: string, result: RunResult): string {
+function renderReportFile(path: string, result: RunResult): string {
   const extension = extname(path).toLowerCase();
   if (extension === '.md') return renderMarkdownReport(result.report);
   if (extension === '.html') {

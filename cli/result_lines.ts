@@ -109,7 +109,7 @@ const PACKAGE_ROOTS = (() => {
  * different directories can be merged and compared.
  * @example relativeStack('at f (/home/ci/eos-sim/cli/a.ts:1:2)') // 'at f (cli/a.ts:1:2)'
  */
-export function relativeStack(stack: string): string {
+function relativeStack(stack: string): string {
   let text = stack;
   for (const root of PACKAGE_ROOTS) {
     text = text.split(pathToFileURL(root).href).join('').split(root).join('');

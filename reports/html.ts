@@ -23,7 +23,7 @@ export interface HtmlOptions {
  * Text safe in HTML element content and in quoted attribute values.
  * @example escapeHtml('<script>"x"</script>') // '&lt;script&gt;&quot;x&quot;&lt;/script&gt;'
  */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -33,7 +33,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** JSON that is safe inside a `<script>` element: no `<`, and no line or paragraph separators. */
-export function scriptJson(value: unknown): string {
+function scriptJson(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')

@@ -15,8 +15,8 @@ export { formatSeconds, percentFloor, plural, renderTable, wrapText } from './te
 export { printable, terminalSafe } from './terminal_text';
 export type { TextTable } from './text_layout';
 export { markdownText, renderMarkdownReport } from './markdown';
-export { mermaidText, renderMermaidSequence } from './mermaid';
-export { escapeHtml, renderHtmlReport, scriptJson, type HtmlOptions } from './html';
+export { renderMermaidSequence } from './mermaid';
+export { renderHtmlReport, type HtmlOptions } from './html';
 export {
   HISTORY_FORMAT,
   HISTORY_FORMAT_VERSION,

@@ -13,7 +13,7 @@ import type { SequenceDiagram } from '../sim/runner';
  * entity start (`#`), no HTML, one line.
  * @example mermaidText('a;b<c>') // 'a,b‹c›'
  */
-export function mermaidText(text: string): string {
+function mermaidText(text: string): string {
   return text
     .replace(/[\r\n]+/g, ' ')
     .replace(/;/g, ',')

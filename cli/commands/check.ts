@@ -26,7 +26,7 @@ export interface CheckCommandOptions {
 }
 
 /** The exit code of a verdict. */
-export function exitCodeForCheck(result: CheckResult): ExitCode {
+function exitCodeForCheck(result: CheckResult): ExitCode {
   if (result.valid === true) return EXIT_CODES.ok;
   return result.valid === false ? EXIT_CODES.fail : EXIT_CODES.internal;
 }
@@ -42,7 +42,7 @@ function describeInput(input: HistoryInput): string {
 }
 
 /** The verdict as text: one block per anomaly kind. */
-export function renderCheckResult(result: CheckResult): string {
+function renderCheckResult(result: CheckResult): string {
   const lines: string[] = [];
   const verdict = result.valid === true ? 'valid' : result.valid === false ? 'INVALID' : 'UNKNOWN';
   lines.push(`verdict: ${verdict}`);

@@ -16,7 +16,7 @@ const WRAP_COLUMNS = 100;
  * The first sentence of a description (folded YAML makes the whole paragraph one line).
  * @example firstSentence('A producer pauses. Then B starts.') // 'A producer pauses.'
  */
-export function firstSentence(text: string): string {
+function firstSentence(text: string): string {
   const firstLine = text.split('\n')[0] ?? '';
   const end = /\.(\s|$)/.exec(firstLine);
   return end === null ? firstLine : firstLine.slice(0, end.index + 1);

@@ -33,7 +33,7 @@ interface MutableSentValue extends Omit<SentValue, 'invokeCount'> {
 }
 
 /** The records a `send` or `txn` operation names; none for other operations. */
-export function sendsOf(op: HistoryOp): readonly SendMicroOp[] {
+function sendsOf(op: HistoryOp): readonly SendMicroOp[] {
   if (op.f === 'send') return [op.value.send];
   if (op.f === 'txn') return op.value.sends;
   return [];

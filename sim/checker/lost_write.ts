@@ -102,7 +102,7 @@ export interface LostWriteExplanation {
  * it, the oracle's truncations.
  * @example classifyLostWrite(context, { topic: 't', partition: 0, value: 17 }).classification
  */
-export function classifyLostWrite(
+function classifyLostWrite(
   context: CheckContext,
   sent: { readonly topic: string; readonly partition: number; readonly value: number },
 ): LostWriteExplanation {

@@ -32,11 +32,3 @@ export function assertSafeInteger(value: number, what: string): void {
     throw new AssertionError(`${what} must be a safe integer: got ${String(value)}`);
   }
 }
-
-/**
- * Records that both outcomes of `condition` are expected at this point. It does nothing at run
- * time; it documents, as TigerBeetle's `maybe()` does, that neither branch is a bug.
- */
-export function maybe(condition: boolean): void {
-  void condition;
-}

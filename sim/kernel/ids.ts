@@ -20,11 +20,6 @@ export function nodeId(name: string): NodeId {
 /** Microseconds in one millisecond: scenario files speak milliseconds, the kernel microseconds. */
 export const US_PER_MS = 1000;
 
-/** Converts integer milliseconds to microseconds. @example msToUs(10) === 10000 */
-export function msToUs(ms: number): TimeUs {
-  return ms * US_PER_MS;
-}
-
 /** A probability as an exact ratio, so no floating point feeds the schedule. */
 export interface Ratio {
   readonly numerator: number;

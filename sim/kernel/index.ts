@@ -2,7 +2,7 @@
  * The simulation kernel's public API: virtual time, the event loop, seeded randomness, the
  * network and node lifecycle. It imports nothing outside `sim/kernel/`.
  */
-export { AssertionError, assert, assertNever, assertSafeInteger, maybe } from './assert';
+export { AssertionError, assert, assertNever, assertSafeInteger } from './assert';
 export type {
   Actor,
   ActorContext,
@@ -14,7 +14,7 @@ export type {
   TimerId,
 } from './actor';
 export { EventQueue, type QueuedEvent } from './event_queue';
-export { nodeId, msToUs, ratio, US_PER_MS, type NodeId, type Ratio, type TimeUs } from './ids';
+export { nodeId, ratio, US_PER_MS, type NodeId, type Ratio, type TimeUs } from './ids';
 export type { Delivery, LinkEffect, LinkRule, LinkRuleId, NetworkConfig } from './network';
 export type { HoldCounts, NodeStatus } from './node_holds';
 export { Rng, assertRatio } from './rng';

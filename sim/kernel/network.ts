@@ -6,6 +6,7 @@
  * lives in `faults/`. Style rules 17 and 19.
  */
 import { assert, assertNever } from './assert';
+import { BudgetExceededError } from './budget';
 import type { Message } from './actor';
 import type { NodeId, Ratio, TimeUs } from './ids';
 import { assertRatio, type Rng } from './rng';
@@ -57,6 +58,13 @@ export interface Delivery<M extends Message> {
   readonly sentUs: TimeUs;
   readonly deliverUs: TimeUs;
 }
+
+/**
+ * The most messages one hold rule may keep at once. A hold (a partition) keeps every matching
+ * message until the rule is removed; past this a run is stuck in a loop of sends, not modelling
+ * an outage, and fails with a budget error rather than growing without bound.
+ */
+export const HELD_MESSAGES_PER_RULE_MAX = 1_000_000;
 
 interface InstalledRule {
   readonly rule: LinkRule;
@@ -154,6 +162,12 @@ export class Network {
           extraDelayUs += effect.delayUs;
           break;
         case 'hold':
+          if (installed.held.length >= HELD_MESSAGES_PER_RULE_MAX) {
+            throw new BudgetExceededError(
+              `A hold rule holds ${HELD_MESSAGES_PER_RULE_MAX} messages ` +
+                `(HELD_MESSAGES_PER_RULE_MAX); ${source} -> ${target} sent one more`,
+            );
+          }
           installed.held.push({ source, target, payload, sentUs: nowUs });
           return [];
         default:

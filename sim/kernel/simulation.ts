@@ -26,20 +26,14 @@ import {
   type NetworkConfig,
 } from './network';
 import { NodeHolds, type HoldCounts, type NodeStatus } from './node_holds';
+import { BudgetExceededError } from './budget';
 import { Rng } from './rng';
-import { TraceHash } from './trace_hash';
+import { javaStringHash, TraceHash } from './trace_hash';
 
 /** Why {@link Simulation.runUntil} returned. */
 export type RunStop = 'time' | 'idle' | 'condition';
 
-/** Thrown when a run exceeds `eventsMax`; the CLI maps it to exit code 4. */
-export class BudgetExceededError extends Error {
-  readonly code = 'SIM_BUDGET_EXCEEDED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'BudgetExceededError';
-  }
-}
+export { BudgetExceededError };
 
 /**
  * Thrown by {@link Simulation.runUntil} at the limit set with {@link Simulation.haltAt}: the run
@@ -515,8 +509,7 @@ export class Simulation {
   private kindCode(kind: string): number {
     let code = this.kindCodes.get(kind);
     if (code === undefined) {
-      code = 0;
-      for (let i = 0; i < kind.length; i++) code = (Math.imul(31, code) + kind.charCodeAt(i)) | 0;
+      code = javaStringHash(kind);
       this.kindCodes.set(kind, code);
     }
     return code;

@@ -118,7 +118,7 @@ function seconds(timeUs: number): string {
 }
 
 /** The arrow text of a logged message, in Kafka's terms. */
-export function messageText(entry: MessageLogEntry): string {
+function messageText(entry: MessageLogEntry): string {
   const identity =
     entry.producerId === undefined
       ? ''

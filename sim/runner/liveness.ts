@@ -12,14 +12,19 @@
  * watermark, consumers behind. A read-process-write pipeline keeps processing during the probe;
  * its group's committed offsets must reach the last stable offset of every input partition.
  */
-import { CONSUMER_OFFSETS_TOPIC, partitionKey, type Broker, type Controller } from '../actors';
+import {
+  CONSUMER_OFFSETS_TOPIC,
+  isFencingError,
+  partitionKey,
+  type Broker,
+  type Controller,
+} from '../actors';
 import type { Simulation } from '../kernel';
 import type { History } from '../history';
 import type { ClientActor } from '../workload';
 import type { ClientConfig } from '../../scenarios';
 
 /** Errors that mean a producer instance was fenced. */
-const FENCING_ERRORS: ReadonlySet<string> = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
 /** The parts of a run the probe looks at. */
 export interface LivenessWorld {
@@ -44,7 +49,7 @@ interface LeaderOffsets {
 }
 
 /** Offsets of every partition's current leader (by the controller), keyed `topic-partition`. */
-export function leaderOffsets(world: Pick<LivenessWorld, 'brokers' | 'controller'>) {
+function leaderOffsets(world: Pick<LivenessWorld, 'brokers' | 'controller'>) {
   const offsets = new Map<string, LeaderOffsets>();
   for (const state of world.controller.partitionStates()) {
     if (state.leader === null) continue;
@@ -140,10 +145,10 @@ function committedOffsetsOf(world: LivenessWorld, groupId: string): Map<string, 
 }
 
 /** Fencing errors per client in the history. */
-export function fencingErrorCounts(history: History): Map<string, number> {
+function fencingErrorCounts(history: History): Map<string, number> {
   const counts = new Map<string, number>();
   for (const op of history) {
-    if (op.error !== undefined && FENCING_ERRORS.has(op.error)) {
+    if (isFencingError(op.error)) {
       counts.set(op.client, (counts.get(op.client) ?? 0) + 1);
     }
   }
@@ -154,7 +159,7 @@ export function fencingErrorCounts(history: History): Map<string, number> {
  * The fatal errors pipelines' polls failed with, per client: why a group stopped moving.
  * @example failedPolls(history) // ['P1 INVALID_SESSION_TIMEOUT (3 times)']
  */
-export function failedPolls(history: History): string[] {
+function failedPolls(history: History): string[] {
   const counts = new Map<string, number>();
   for (const op of history) {
     if (op.f !== 'poll' || op.type !== 'fail' || op.error === undefined) continue;

@@ -5,6 +5,7 @@
  * gap between high watermark and last stable offset from the oracle's offset histories, and
  * consumer lag from the positions each `poll` reports against those histories.
  */
+import { isFencingError } from '../actors';
 import type { History, HistoryOp, Oracle, PollValue } from '../history';
 import type {
   ConsumerLag,
@@ -19,8 +20,6 @@ import type { PartitionTimeline, RunPhase } from './report_types';
 import { thinKeepingExtremes, valueAt } from './series_thinning';
 import { lagAtPoll, lastStableOffsetStalls, phaseAt } from './stalls';
 import { SERIES_POINTS_MAX, isInternalTopic, partitionSeries } from './timeline';
-
-const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
 /**
  * Summary of `samplesUs` (microseconds): mean rounded down, nearest-rank percentiles.
@@ -104,7 +103,7 @@ function transactionCounts(history: History, oracle: Oracle): TransactionCounts 
   let fencingErrors = 0;
   const fenced = new Set<string>();
   for (const op of history) {
-    if (op.error !== undefined && FENCING_ERRORS.has(op.error)) {
+    if (isFencingError(op.error)) {
       fencingErrors += 1;
       fenced.add(op.client);
     }

@@ -2,6 +2,7 @@
  * Turns a finished run into its {@link RunReport}: outcome, anomalies, expectations, the final
  * state of each partition, operation counts, fenced clients and the reproduce command.
  */
+import { isFencingError } from '../actors';
 import type { Simulation } from '../kernel';
 import type { CheckResult } from '../checker';
 import type { History, Oracle } from '../history';
@@ -24,8 +25,6 @@ import { anomalySequence } from './anomaly_messages';
 import type { MessageLogEntry } from './message_log';
 import { buildMetrics } from './metrics';
 import { buildTimeline } from './timeline';
-
-const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
 /**
  * The command that replays a run exactly, ready to paste into a POSIX shell; `swarm` adds
@@ -64,8 +63,7 @@ function countOperations(history: History): OperationCount[] {
 export function fencedClients(history: History): string[] {
   const fenced: string[] = [];
   for (const op of history) {
-    if (op.error !== undefined && FENCING_ERRORS.has(op.error) && !fenced.includes(op.client))
-      fenced.push(op.client);
+    if (isFencingError(op.error) && !fenced.includes(op.client)) fenced.push(op.client);
   }
   return fenced;
 }

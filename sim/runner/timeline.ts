@@ -33,7 +33,7 @@ export function compactSteps(points: readonly OffsetPoint[]): OffsetPoint[] {
 }
 
 /** The log end offset over time, from the append times of the final leader's records. */
-export function logEndOffsetSeries(partition: OraclePartition): OffsetPoint[] {
+function logEndOffsetSeries(partition: OraclePartition): OffsetPoint[] {
   const points: OffsetPoint[] = [{ timeUs: 0, offset: partition.logStartOffset }];
   const records = [...partition.records].sort((a, b) => a.offset - b.offset);
   for (const record of records) points.push({ timeUs: record.appendUs, offset: record.offset + 1 });
@@ -93,10 +93,7 @@ function transactionSpans(history: History): Map<string, TransactionSpan[]> {
 }
 
 /** Each transactional.id's spans and epoch grants, sorted by transactional.id. */
-export function transactionalIdTimelines(
-  history: History,
-  oracle: Oracle,
-): TransactionalIdTimeline[] {
+function transactionalIdTimelines(history: History, oracle: Oracle): TransactionalIdTimeline[] {
   const spans = transactionSpans(history);
   const ids = new Set([...spans.keys(), ...oracle.epochGrants.map((g) => g.transactionalId)]);
   return [...ids]

@@ -1,24 +1,20 @@
 /**
  * Goal: pin the replay contract of style rules 5, 9 and 16: a run is a pure function of the
  * scenario text and the seed. Method: run bundled scenarios twice with the same seed and compare
- * the event hash, the whole report as JSON and the history; sweep seeds of zombie-fencing and
- * count distinct event hashes (different seeds must explore different schedules); and change the
- * scenario text by one comment line, which must change the scenario hash in the report and
- * nothing in the schedule.
+ * the event hash, the whole report as JSON and the history; and change the scenario text by one
+ * comment line, which must change the scenario hash in the report and nothing in the schedule.
+ * Distinct seeds giving distinct schedules: `determinism.sweep.test.ts`.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../sim/runner/run';
 import { loadScenario, parseScenario } from '../../scenarios';
-import { sweepSeeds } from '../seed_range';
 
 const ZOMBIE_FENCING = 'scenarios/zombie-fencing.yaml';
 const RETRY_DUPLICATES = 'scenarios/retry-duplicates.yaml';
 /** Small, large and u64-max seeds: the seed is a decimal string, not a JS number. */
 const REPLAY_SEEDS = ['1', '7', '18446744073709551615'] as const;
-/** At least this share of seeds must produce a schedule of their own. */
-const DISTINCT_HASHES_PERCENT_MIN = 95;
 
 describe('same scenario, same seed', () => {
   for (const file of [ZOMBIE_FENCING, RETRY_DUPLICATES]) {
@@ -37,16 +33,6 @@ describe('same scenario, same seed', () => {
       });
     }
   }
-});
-
-describe('different seeds', () => {
-  it(`${DISTINCT_HASHES_PERCENT_MIN}% or more of zombie-fencing seeds give distinct hashes`, () => {
-    const scenario = loadScenario(ZOMBIE_FENCING);
-    const seeds = sweepSeeds('1..100');
-    const hashes = new Set<string>();
-    for (const seed of seeds) hashes.add(runScenario(scenario, { seed }).report.eventHash);
-    expect(hashes.size * 100).toBeGreaterThanOrEqual(DISTINCT_HASHES_PERCENT_MIN * seeds.length);
-  });
 });
 
 describe('scenario hash', () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario, loadScenario } from '../../scenarios';
 import { runScenario } from '../../sim/runner';
-import { ClusterMetadata } from '../../sim/actors';
+import { ClusterMetadata, isFencingError } from '../../sim/actors';
 
 /** One transactional producer on a one-partition topic, plus the given faults. */
 function transactional(faults: string, extra = ''): string {
@@ -122,9 +122,7 @@ describe('liveness after heal', () => {
     expect(result.report.liveness.detail).toMatch(
       /producers without progress: A, B \(\d+ fencing errors: A \d+, B \d+\)/,
     );
-    const fencing = result.history.filter(
-      (op) => op.error === 'PRODUCER_FENCED' || op.error === 'INVALID_PRODUCER_EPOCH',
-    );
+    const fencing = result.history.filter((op) => isFencingError(op.error));
     const counted = Number(/\((\d+) fencing errors/.exec(result.report.liveness.detail)?.[1]);
     expect(counted).toBeGreaterThan(10);
     expect(counted).toBeLessThanOrEqual(fencing.length);

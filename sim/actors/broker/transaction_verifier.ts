@@ -41,7 +41,7 @@ export interface VerifierTimer {
  * The produce error for a coordinator answer (clients of produce v11+)
  * (ReplicaManager.postVerificationCallback).
  */
-export function produceErrorForVerification(error: KafkaErrorCode): KafkaErrorCode {
+function produceErrorForVerification(error: KafkaErrorCode): KafkaErrorCode {
   switch (error) {
     case 'NONE':
     case 'TRANSACTION_ABORTABLE':

@@ -111,7 +111,7 @@ export interface CoordinatorHost {
 export type AddPartitionsResults = ReadonlyArray<TopicPartition & { error: KafkaErrorCode }>;
 
 /** What a failed `__transaction_state` append tells the client (appendTransactionToLog). */
-export function coordinatorErrorFor(appendError: KafkaErrorCode): KafkaErrorCode {
+function coordinatorErrorFor(appendError: KafkaErrorCode): KafkaErrorCode {
   switch (appendError) {
     case 'NOT_ENOUGH_REPLICAS':
     case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':

@@ -6,7 +6,7 @@
  * `__transaction_state`), and applied to the metadata only once that write is durable
  * (TransactionStateManager.appendTransactionToLog).
  */
-import { assert } from '../../kernel';
+import { assert, javaStringHash } from '../../kernel';
 import type { TopicPartition, TransactionLogValue, TransactionState } from '../protocol';
 import { partitionKey } from '../protocol';
 
@@ -173,10 +173,7 @@ export function transactionStatePartitionFor(
   transactionalId: string,
   numPartitions: number,
 ): number {
-  let hash = 0;
-  for (let i = 0; i < transactionalId.length; i++) {
-    hash = (Math.imul(31, hash) + transactionalId.charCodeAt(i)) | 0;
-  }
+  const hash = javaStringHash(transactionalId);
   const absolute = hash === -2147483648 ? 0 : Math.abs(hash);
   return absolute % numPartitions;
 }

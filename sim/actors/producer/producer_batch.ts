@@ -68,8 +68,3 @@ export interface PartitionSendState {
    */
   unresolvedNextSequence: number;
 }
-
-/** True when nothing of the partition is queued, waiting for a retry or in flight. */
-export function isPartitionIdle(state: PartitionSendState): boolean {
-  return state.queue.length === 0 && state.retries.length === 0 && state.inFlight.length === 0;
-}

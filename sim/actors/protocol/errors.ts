@@ -52,22 +52,26 @@ const ERROR_TABLE = [
 /** A Kafka error by its wire name. */
 export type KafkaErrorCode = (typeof ERROR_TABLE)[number][0];
 
-const CODES = new Map<KafkaErrorCode, number>(ERROR_TABLE.map(([name, code]) => [name, code]));
 const RETRIABLE = new Set<KafkaErrorCode>(
   ERROR_TABLE.filter(([, , retriable]) => retriable).map(([name]) => name),
 );
-
-/** Kafka's numeric code for an error. @example errorCodeOf('PRODUCER_FENCED') === 90 */
-export function errorCodeOf(error: KafkaErrorCode): number {
-  return CODES.get(error) ?? -1;
-}
 
 /** True when Kafka's exception for this error extends RetriableException. */
 export function isRetriable(error: KafkaErrorCode): boolean {
   return RETRIABLE.has(error);
 }
 
-/** Errors that tell a transactional producer a newer instance owns its transactional.id. */
-export function isFencingError(error: KafkaErrorCode): boolean {
-  return error === 'PRODUCER_FENCED' || error === 'INVALID_PRODUCER_EPOCH';
+/**
+ * The errors that fence a producer: a newer instance (or a timeout fence) owns a newer epoch for
+ * its producerId or transactional.id (TransactionManager: ProducerFencedException and
+ * InvalidProducerEpochException).
+ */
+const FENCING_ERRORS: ReadonlySet<string> = new Set<KafkaErrorCode>([
+  'PRODUCER_FENCED',
+  'INVALID_PRODUCER_EPOCH',
+]);
+
+/** True for an error that fences a producer; a history op's `error` (a name or none) fits. */
+export function isFencingError(error: string | undefined): boolean {
+  return error !== undefined && FENCING_ERRORS.has(error);
 }

@@ -1,0 +1,49 @@
+/**
+ * The bundled scenarios whose runs are pinned by `event_hashes.json`, the seeds they are pinned
+ * at, and how one pinned value is computed. The replay contract (same scenario file, seed and
+ * build → same run) is checked within one build by `--check-determinism`; the pinned hashes
+ * extend it across commits: a change that alters any run of a bundled scenario shows up here,
+ * and is re-pinned with `npm run golden:update` only when it is meant to (the commit says why).
+ */
+import { readdirSync } from 'node:fs';
+import { runScenario } from '../../sim/runner';
+import { loadScenario } from '../../scenarios';
+
+/** Folders whose `.yaml` files ship with the tool, relative to the repository root. */
+const BUNDLED_FOLDERS = ['scenarios', 'scenarios/known-bugs', 'examples'] as const;
+
+/** Two seeds per scenario: different seeds take different schedules through the same file. */
+export const GOLDEN_SEEDS = ['1', '42'] as const;
+
+/**
+ * Scenarios too costly for the fast tier (the LSO worked example writes 900,001 records, about
+ * a minute and 3.5 GB per run): their pins are checked by `npm run test:sweeps`.
+ */
+export const SLOW_SCENARIOS: ReadonlySet<string> = new Set(['examples/lso-worked-example.yaml']);
+
+/** Where the pinned values live, relative to the repository root. */
+export const GOLDEN_FILE = 'test/golden/event_hashes.json';
+
+/** What is pinned for one run: the event hash and, to read a difference at a glance, its size. */
+export interface PinnedRun {
+  readonly eventHash: string;
+  readonly eventsRun: number;
+}
+
+/** Scenario file → seed → pinned run. */
+export type GoldenHashes = Record<string, Record<string, PinnedRun>>;
+
+/** Every bundled scenario file, sorted, e.g. `scenarios/zombie-fencing.yaml`. */
+export function bundledScenarios(): string[] {
+  return BUNDLED_FOLDERS.flatMap((folder) =>
+    readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.yaml'))
+      .map((entry) => `${folder}/${entry.name}`),
+  ).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Runs `file` at `seed` as `eos-sim run FILE --seed SEED` does and returns what is pinned. */
+export function pinnedRun(file: string, seed: string): PinnedRun {
+  const { report } = runScenario(loadScenario(file), { seed, messageLog: false });
+  return { eventHash: report.eventHash, eventsRun: report.eventsRun };
+}
