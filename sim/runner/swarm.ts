@@ -163,12 +163,14 @@ export function recoveryBoundMs(scenario: ScenarioConfig): number {
 }
 
 /** The drawn nemesis; `later` is the stream of the kinds added after the first eleven. */
-function swarmNemesis(rng: Rng, later: Rng, scenario: ScenarioConfig): RandomNemesisConfig {
+function swarmNemesis(rng: Rng, later: Rng | null, scenario: ScenarioConfig): RandomNemesisConfig {
   let first: Array<(typeof SWARM_FAULT_KINDS)[number]> = FIRST_SWARM_FAULT_KINDS.filter(() =>
     rng.chance(ratio(1, 2)),
   );
   if (first.length === 0) first = [rng.pick(FIRST_SWARM_FAULT_KINDS)];
-  const kinds = [...first, ...LATER_SWARM_FAULT_KINDS.filter(() => later.chance(ratio(1, 2)))];
+  const added =
+    later === null ? [] : LATER_SWARM_FAULT_KINDS.filter(() => later.chance(ratio(1, 2)));
+  const kinds = [...first, ...added];
   const durationMsMin = rng.intInclusive(200, 3000);
   const brokers = Array.from({ length: scenario.brokers }, (_, index) => `b${index + 1}`);
   const clients = scenario.clients.map((client) => client.name);
@@ -210,9 +212,13 @@ function swarmNemesis(rng: Rng, later: Rng, scenario: ScenarioConfig): RandomNem
 export function drawSwarm(
   base: ScenarioConfig,
   seed: string,
+  options: { readonly laterKinds?: boolean } = {},
 ): { scenario: ScenarioConfig; parameters: SwarmParameters } {
   const rng = new Rng(seed).fork('swarm');
-  const nemesis = swarmNemesis(rng, new Rng(seed).fork('swarm/kinds-beyond-guarantee'), base);
+  // `laterKinds: false` replays a seed as swarm mode drew it before the later kinds existed.
+  const later =
+    options.laterKinds === false ? null : new Rng(seed).fork('swarm/kinds-beyond-guarantee');
+  const nemesis = swarmNemesis(rng, later, base);
   const broker = {
     ...base.broker,
     replicaLagTimeMaxMs: scaled(rng, base.broker.replicaLagTimeMaxMs, 500),
