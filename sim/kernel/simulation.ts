@@ -138,6 +138,12 @@ export class Simulation {
    * state the simulation reads, so observing never changes a run.
    */
   deliveryObserver: ((delivery: DeliveryObservation) => void) | undefined;
+  /**
+   * Called after a running node handled a delivered message (fault triggers). Unlike the
+   * observer, a watcher may schedule events: they run after the delivery, at its instant or
+   * later, so a trigger changes the run only through what it schedules.
+   */
+  private readonly deliveryWatchers: Array<(delivery: DeliveryObservation) => void> = [];
   /** Called at every change of a node's status (observation only, like the delivery observer). */
   lifecycleObserver: ((change: LifecycleObservation) => void) | undefined;
 
@@ -209,6 +215,11 @@ export class Simulation {
     assert(Number.isSafeInteger(atUs), 'schedule time must be an integer');
     assert(atUs >= this.nowUsValue, `cannot schedule in the past: ${atUs} < ${this.nowUsValue}`);
     this.queue.push({ timeUs: atUs, seq: this.seq++, type: 'call', label, run });
+  }
+
+  /** Adds a delivery watcher (see {@link deliveryWatchers}); fault triggers use it. */
+  watchDeliveries(watcher: (delivery: DeliveryObservation) => void): void {
+    this.deliveryWatchers.push(watcher);
   }
 
   /** The pause and crash holds a node is under now. */
@@ -376,8 +387,10 @@ export class Simulation {
     }
     if (event.type === 'deliver') {
       this.record(event, this.kindCode(event.envelope.payload.kind), node.index);
-      this.deliveryObserver?.({ timeUs: event.timeUs, envelope: event.envelope });
+      const delivery = { timeUs: event.timeUs, envelope: event.envelope };
+      this.deliveryObserver?.(delivery);
       node.actor.onMessage(event.envelope, node.ctx);
+      for (const watcher of this.deliveryWatchers) watcher(delivery);
     } else {
       if (!node.activeTimers.delete(event.timerId)) return;
       this.record(event, TIMER_KIND_CODE, node.index);
