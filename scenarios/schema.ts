@@ -14,7 +14,7 @@ import { boolean, integer, list, message, oneOf, positive, section, text } from 
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 import { checkPipeline } from './pipeline_rules';
 
-/** Kafka's producer defaults (reference §8); `enable.idempotence` is resolved by the loader. */
+/** Kafka's producer defaults (ProducerConfig); `enable.idempotence` is resolved by the loader. */
 export const PRODUCER_DEFAULTS = {
   acks: -1,
   maxInFlightRequestsPerConnection: 5,
@@ -25,14 +25,17 @@ export const PRODUCER_DEFAULTS = {
   transactionTimeoutMs: 60000,
 } as const;
 
-/** Kafka's consumer defaults (reference §8). */
+/** Kafka's consumer defaults (ConsumerConfig). */
 export const CONSUMER_DEFAULTS = {
   isolationLevel: 'read_uncommitted',
   autoOffsetReset: 'latest',
   requestTimeoutMs: 30000,
 } as const;
 
-/** Kafka's consumer-group defaults (reference §6, §8): consumer keys, then broker keys. */
+/**
+ * Kafka's consumer-group defaults (ConsumerConfig, GroupCoordinatorConfig): consumer keys, then
+ * broker keys.
+ */
 export const GROUP_DEFAULTS = {
   sessionTimeoutMs: 45000,
   heartbeatIntervalMs: 3000,
@@ -276,7 +279,10 @@ export interface Problem {
   readonly detail: string;
 }
 
-/** A conflict between idempotence and another producer setting (Kafka's R2.11 coupling). */
+/**
+ * A conflict between idempotence and another producer setting (Kafka's KIP-679;
+ * KafkaProducer.postProcessAndValidateIdempotenceConfigs coupling).
+ */
 export interface IdempotenceConflict {
   /** The conflicting config key. */
   readonly key: string;
@@ -509,7 +515,10 @@ function checkClient(options: {
   if (client.role === 'pipeline') checkPipeline({ client, index, topicNames, problems });
 }
 
-/** Kafka's idempotence coupling (R2.11): the cases where KafkaProducer throws. */
+/**
+ * Kafka's idempotence coupling (KIP-679; KafkaProducer.postProcessAndValidateIdempotenceConfigs):
+ * the cases where KafkaProducer throws.
+ */
 function checkIdempotence(options: {
   readonly client: ClientEntry;
   readonly index: number;
