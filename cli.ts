@@ -11,10 +11,12 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { EOS_SIM_VERSION } from './sim/runner';
+import { terminalSafe } from './reports';
 import {
   DEFAULT_OUT,
   EXIT_CODES,
   SEED_TIMEOUT_MS_DEFAULT,
+  OutputFileError,
   UsageError,
   errorMessage,
   isInputError,
@@ -41,6 +43,7 @@ interface RunFlags {
   readonly jepsenHistory?: string;
   readonly swarm?: boolean;
   readonly exportScenario?: string;
+  readonly until?: string;
 }
 
 /** The flags of `eos-sim check`, as commander hands them over. */
@@ -83,6 +86,7 @@ interface MergeFlags {
   readonly junit?: string;
   readonly json?: boolean;
   readonly requireCoverage?: string;
+  readonly allowGaps?: boolean;
 }
 
 /**
@@ -141,9 +145,11 @@ function addSweepCommands(
     .option('--junit <file>', 'write JUnit XML: one test case per seed')
     .option('--require-coverage <items>', 'fail unless each item was reached, e.g. fault:pause')
     .option('--json', 'print the summary as JSON')
+    .option('--allow-gaps', 'exit 0 even when seeds are missing or no results were read')
     .action((files: string[], flags: MergeFlags) => {
       const options = {
         files,
+        allowGaps: flags.allowGaps === true,
         junit: flags.junit,
         json: flags.json === true,
         requireCoverage: flags.requireCoverage,
@@ -202,7 +208,6 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
       outputError: () => undefined,
     })
     .showSuggestionAfterError()
-    .allowExcessArguments()
     .helpCommand(true)
     .action(async () => {
       const [unknown] = program.args;
@@ -222,6 +227,10 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .option('--jepsen-history <file>', "write the history in Jepsen's Kafka workload shape (EDN)")
     .option('--swarm', 'draw fault kinds, rates and Kafka configs from the seed')
     .option('--export-scenario <file>', 'write the realised scenario (faults written out)')
+    .option(
+      '--until <moment>',
+      'stop at 3.4s, 3400ms, event:N or first-anomaly and print the cluster as it stands',
+    )
     .action((scenario: string, flags: RunFlags) => {
       const options = {
         scenario,
@@ -234,6 +243,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
         jepsenHistory: flags.jepsenHistory,
         swarm: flags.swarm === true,
         exportScenario: flags.exportScenario,
+        until: flags.until,
       };
       setExitCode(runCommand(options, context));
     });
@@ -243,6 +253,9 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .command('scenarios')
     .description('List the bundled scenarios')
     .action(() => setExitCode(scenariosCommand(context)));
+  // Only the top level takes extra words (to name an unknown command); set after the
+  // subcommands were added, so they keep commander's refusal of excess arguments.
+  program.allowExcessArguments();
   return program;
 }
 
@@ -269,6 +282,10 @@ function reportError(error: unknown, options: { io: CliIo; verbose: boolean }): 
     stderr.write(`${errorMessage(error)}\n`);
     return EXIT_CODES.usage;
   }
+  if (error instanceof OutputFileError) {
+    stderr.write(`${errorMessage(error)}\n`);
+    return error.exitCode;
+  }
   stderr.write(`Internal error: ${errorMessage(error)}\n`);
   if (options.verbose && error instanceof Error && error.stack !== undefined) {
     stderr.write(`${error.stack}\n`);
@@ -276,8 +293,43 @@ function reportError(error: unknown, options: { io: CliIo; verbose: boolean }): 
   return EXIT_CODES.internal;
 }
 
+/** Options that may be given more than once. */
+const REPEATABLE_OPTIONS: ReadonlySet<string> = new Set(['--report']);
+
+/**
+ * Refuses an option given twice (`--seed 1 --seed 2`): commander would keep the last one
+ * silently. Words after `--` are arguments, not options.
+ * @throws {@link UsageError} naming the option.
+ */
+function refuseRepeatedOptions(argv: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const word of argv) {
+    if (word === '--') return;
+    if (!word.startsWith('--')) continue;
+    const option = word.split('=')[0] as string;
+    if (seen.has(option) && !REPEATABLE_OPTIONS.has(option)) {
+      throw new UsageError(`option '${option}' given more than once`);
+    }
+    seen.add(option);
+  }
+}
+
 /** The process's own streams. */
 const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr };
+
+/**
+ * `io` with every write passed through {@link terminalSafe}: the renderers escape the user
+ * strings they print, and this last pass makes sure no control sequence other than their own
+ * colours reaches a terminal, whatever a command prints.
+ */
+function safeIo(io: CliIo, colour: boolean): CliIo {
+  const wrap = (sink: CliIo['stdout'], keepColour: boolean): CliIo['stdout'] => ({
+    write: (text: string) => sink.write(terminalSafe(text, { colour: keepColour })),
+    ...(sink.isTTY === undefined ? {} : { isTTY: sink.isTTY }),
+    raw: sink.raw ?? sink,
+  });
+  return { stdout: wrap(io.stdout, colour), stderr: wrap(io.stderr, false) };
+}
 
 /**
  * A reader that goes away (`eos-sim run … | head -1`) makes the next write fail with EPIPE,
@@ -303,16 +355,18 @@ function tolerateClosedPipes(): void {
  */
 export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   if (io === PROCESS_IO) tolerateClosedPipes();
-  const context: CliContext = { io, colour: colourWanted(io), inventSeed };
+  const colour = colourWanted(io);
+  const context: CliContext = { io: safeIo(io, colour), colour, inventSeed };
   let exitCode: ExitCode = EXIT_CODES.ok;
   const program = buildProgram(context, (code) => {
     exitCode = code;
   });
   try {
+    refuseRepeatedOptions(argv);
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    return reportError(error, { io, verbose: argv.includes('--verbose') });
+    return reportError(error, { io: context.io, verbose: argv.includes('--verbose') });
   }
 }
 

@@ -6,7 +6,8 @@
  * Folders are written before the seed's result line, so a line in `results.jsonl` means its
  * artifacts are complete.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { makeFolder, writeOutputFile } from './file_io';
 import { join } from 'node:path';
 import type { RunResult } from '../sim/runner';
 import type { SweepResultLine } from '../reports';
@@ -52,17 +53,17 @@ export function writeArtifacts(input: {
 }): void {
   const { line, result } = input;
   const directory = artifactDir(input.out, line.scenario, line.seed);
-  mkdirSync(directory, { recursive: true });
+  makeFolder(directory);
   if (result !== undefined) {
-    writeFileSync(join(directory, 'report.json'), `${JSON.stringify(result.report, null, 2)}\n`);
+    writeOutputFile(join(directory, 'report.json'), `${JSON.stringify(result.report, null, 2)}\n`);
     // The history file format of docs/history.md, so `eos-sim check` can read it back.
-    writeFileSync(join(directory, 'history.jsonl'), historyFileText(result));
+    writeOutputFile(join(directory, 'history.jsonl'), historyFileText(result));
   }
   if (line.error !== undefined && result === undefined) {
     const stack = line.stack === undefined ? '' : `\n${line.stack}`;
-    writeFileSync(join(directory, 'error.txt'), `${line.error}${stack}\n`);
+    writeOutputFile(join(directory, 'error.txt'), `${line.error}${stack}\n`);
   }
-  writeFileSync(join(directory, 'reproduce.txt'), reproduceText(line));
+  writeOutputFile(join(directory, 'reproduce.txt'), reproduceText(line));
 }
 
 /**

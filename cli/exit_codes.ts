@@ -21,6 +21,10 @@ export const EXIT_CODES = {
   budgetExceeded: 4,
   /** Bad command line or invalid scenario file. */
   usage: 64,
+  /** An output file or folder cannot be created (sysexits EX_CANTCREAT). */
+  cannotCreate: 73,
+  /** A write to an output file failed: a full device, an I/O error (sysexits EX_IOERR). */
+  ioError: 74,
   /** The simulator itself failed (an assertion or an unexpected error). */
   internal: 70,
 } as const;

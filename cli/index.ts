@@ -31,6 +31,7 @@ export { shrinkCommand, type ShrinkCommandOptions } from './commands/shrink';
 export { scenariosCommand } from './commands/scenarios';
 export { compareRuns, firstDivergence, type Divergence } from './determinism';
 export { UsageError, describeInternalError, errorMessage } from './errors';
+export { OutputFileError } from './file_io';
 export { EXIT_CODES, exitCodeForOutcome, exitCodeForSweep, isInputError } from './exit_codes';
 export type { ExitCode } from './exit_codes';
 export type { CliContext, CliIo, TextSink } from './io';

@@ -9,6 +9,11 @@ export interface TextSink {
   write(text: string): unknown;
   /** True when the stream is a terminal; colour is used only then. */
   readonly isTTY?: boolean;
+  /**
+   * The process stream behind a sink that escapes what is written to it: only the progress bar
+   * writes here directly, because it redraws its line with cursor sequences of its own.
+   */
+  readonly raw?: unknown;
 }
 
 /** The two output streams of the CLI. */

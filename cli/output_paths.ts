@@ -8,6 +8,9 @@ import { accessSync, constants, mkdirSync, statSync, type Stats } from 'node:fs'
 import { dirname, resolve } from 'node:path';
 import { UsageError } from './errors';
 
+/** Kernel pseudo file systems: writing results there hangs or fails in odd ways. */
+const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys', '/dev'];
+
 /** `statSync` that answers undefined for a path that does not exist (or runs through a file). */
 function statOf(path: string): Stats | undefined {
   try {
@@ -61,6 +64,10 @@ export function checkOutputFile(flag: string, path: string): void {
  * @example makeOutputFolder('--out', '.eos-sim/sweep')
  */
 export function makeOutputFolder(flag: string, path: string): void {
+  const absolute = resolve(path);
+  if (PSEUDO_FILE_SYSTEMS.some((root) => absolute === root || absolute.startsWith(`${root}/`))) {
+    throw new UsageError(`${flag} ${path}: is under a kernel pseudo file system, not a folder`);
+  }
   try {
     mkdirSync(path, { recursive: true });
   } catch (error) {

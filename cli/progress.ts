@@ -145,6 +145,7 @@ class BarProgress implements SweepProgress {
  * @example createProgress(process.stderr, { ci: process.env.CI !== undefined })
  */
 export function createProgress(sink: TextSink, options: { readonly ci: boolean }): SweepProgress {
-  if (!options.ci && sink instanceof WriteStream && sink.isTTY) return new BarProgress(sink);
+  const stream = sink.raw ?? sink;
+  if (!options.ci && stream instanceof WriteStream && stream.isTTY) return new BarProgress(stream);
   return new LineProgress(sink);
 }

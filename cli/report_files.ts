@@ -4,7 +4,8 @@
  * Jepsen-shaped history (`--jepsen-history out.edn`). The renderers are pure; this is where the
  * file system and Chart.js's source (read from node_modules, inlined into the HTML) come in.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeOutputFile } from './file_io';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import type { RunResult } from '../sim/runner';
@@ -84,15 +85,15 @@ export interface RunFileOptions {
 export function writeRunFiles(result: RunResult, options: RunFileOptions): string[] {
   const written: string[] = [];
   for (const path of options.reports) {
-    writeFileSync(path, renderReportFile(path, result));
+    writeOutputFile(path, renderReportFile(path, result));
     written.push(`wrote report ${path}`);
   }
   if (options.history !== undefined) {
-    writeFileSync(options.history, historyFileText(result));
+    writeOutputFile(options.history, historyFileText(result));
     written.push(`wrote history ${options.history}`);
   }
   if (options.jepsenHistory !== undefined) {
-    writeFileSync(options.jepsenHistory, renderJepsenHistory(result.history));
+    writeOutputFile(options.jepsenHistory, renderJepsenHistory(result.history));
     written.push(`wrote Jepsen history ${options.jepsenHistory}`);
   }
   return written;

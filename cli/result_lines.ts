@@ -24,6 +24,8 @@ export interface LineScenario {
   readonly name: string;
   readonly hash: string;
   readonly expected: readonly string[];
+  /** `expect.allowed`. */
+  readonly allowed: readonly string[];
   readonly detectPercentMin: number;
   /** `--swarm`: the worker draws swarm parameters from each seed. @default false */
   readonly swarm?: boolean;
@@ -37,6 +39,7 @@ function common(scenario: LineScenario, seed: string) {
     seed,
     version: EOS_SIM_VERSION,
     expected: scenario.expected,
+    allowed: scenario.allowed,
     detectPercentMin: scenario.detectPercentMin,
     reproduce: reproduceCommand(scenario.file, seed, scenario.swarm === true),
   };

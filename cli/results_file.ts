@@ -6,7 +6,8 @@
  * that does not parse is an error naming the file and line number: a results file is never
  * silently half-read.
  */
-import { closeSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { readFileSync, truncateSync } from 'node:fs';
+import { AppendFile } from './file_io';
 import { z } from 'zod';
 import { SWEEP_OUTCOMES, type SweepResultLine } from '../reports';
 import { UsageError } from './errors';
@@ -26,6 +27,7 @@ const resultLineSchema = z.object({
   outcome: z.enum(SWEEP_OUTCOMES as [SweepResultLine['outcome'], ...SweepResultLine['outcome'][]]),
   anomalies: counts,
   expected: z.array(z.string()),
+  allowed: z.array(z.string()).default([]),
   detectPercentMin: z.number(),
   unexpected: z.array(z.string()),
   unmet: z.array(z.string()),
@@ -131,19 +133,22 @@ function parseLine(raw: string, where: string): SweepResultLine {
 
 /** Appends result lines to a file, one `write` per line. */
 export class ResultsWriter {
-  private readonly fd: number;
+  private readonly file: AppendFile;
 
-  /** Opens `path` for appending, creating it when missing. */
+  /**
+   * Opens `path` for appending, creating it when missing; a symbolic link there is refused
+   * (exit 73) rather than followed.
+   */
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'a');
+    this.file = new AppendFile(path, { truncate: false });
   }
 
   /** Appends `line` in canonical form, newline last, in one write. */
   append(line: SweepResultLine): void {
-    writeSync(this.fd, `${canonicalJson(line)}\n`);
+    this.file.append(`${canonicalJson(line)}\n`);
   }
 
   close(): void {
-    closeSync(this.fd);
+    this.file.close();
   }
 }

@@ -7,7 +7,7 @@
  * line depends only on scenario, seed and build, and the tallies order by seed, so the summary
  * does not depend on the number of workers or on the shard.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { AppendFile, makeFolder } from './file_io';
 import { join, resolve } from 'node:path';
 import { listScenarioFiles, loadScenario, type ScenarioConfig } from '../scenarios';
 import type { SweepResultLine, SweepTiming } from '../reports';
@@ -83,6 +83,7 @@ export function lineScenarioOf(scenario: ScenarioConfig, swarm = false): LineSce
     name: scenario.name,
     hash: scenario.hash,
     expected: scenario.expect.anomalies,
+    allowed: scenario.expect.allowed,
     detectPercentMin: scenario.expect.detectPercentMin,
   };
 }
@@ -144,7 +145,7 @@ function prepareOut(options: SweepOptions, out: string): Map<string, SweepResult
   const path = join(out, RESULTS_FILE_NAME);
   const recorded = new Map<string, SweepResultLine>();
   if (!options.resume) {
-    writeFileSync(path, '');
+    new AppendFile(path, { truncate: true }).close();
     for (const { scenario } of options.plans) clearScenarioArtifacts(out, scenario.name);
     return recorded;
   }
@@ -191,7 +192,7 @@ function* pendingRequests(input: {
  */
 export async function runSweep(options: SweepOptions): Promise<SweepOutput> {
   if (options.out === undefined) return sweepLocked(options);
-  mkdirSync(options.out, { recursive: true });
+  makeFolder(options.out);
   const release = lockOut(options.out);
   try {
     return await sweepLocked(options);

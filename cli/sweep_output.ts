@@ -3,7 +3,7 @@
  * the summary (with coverage and `--require-coverage`), validating the coverage names and the
  * numeric flags, and writing JUnit XML.
  */
-import { writeFileSync } from 'node:fs';
+import { writeOutputFile } from './file_io';
 import { hostname } from 'node:os';
 import { COVERAGE_CATEGORIES, coverageCategoryOf } from '../sim/runner';
 import { renderJunit, type SweepResultLine, type SweepSummary, type SweepTiming } from '../reports';
@@ -98,5 +98,5 @@ export function writeJunit(
     hostname: hostname(),
     ...(artifactDirOf === undefined ? {} : { artifactDirOf }),
   };
-  writeFileSync(path, renderJunit(suites, options));
+  writeOutputFile(path, renderJunit(suites, options));
 }

@@ -12,6 +12,7 @@ import { Chalk } from 'chalk';
 import type { Anomaly } from '../sim/checker';
 import type { RunOutcome, RunReport } from '../sim/runner';
 import { formatSeconds, plural, renderTable, wrapText } from './text_layout';
+import { printable } from './terminal_text';
 
 /** The few styles the console views use; identity functions when colour is off. */
 export interface Palette {
@@ -100,8 +101,9 @@ function field(key: string, value: string, style: Palette): string {
 
 function renderSummary(report: RunReport, style: Palette): string[] {
   const { scenario, tool } = report;
+  const hash = scenario.hash.slice(0, 12);
   const rows: Array<[string, string]> = [
-    ['scenario', `${scenario.name} (${scenario.file}, sha256 ${scenario.hash.slice(0, 12)})`],
+    ['scenario', `${printable(scenario.name)} (${printable(scenario.file)}, sha256 ${hash})`],
     ['outcome', `${outcomeLabel(report.outcome, style)}: ${OUTCOME_MEANING[report.outcome]}`],
     ['seed', report.seed],
     ['event hash', `${report.eventHash} (${plural(report.eventsRun, 'event')})`],
@@ -156,7 +158,7 @@ function renderClientsAndFaults(report: RunReport, style: Palette): string[] {
   lines.push(style.bold('faults'));
   for (const fault of report.faults) {
     const end = fault.endUs === undefined ? 'never healed' : `to ${formatSeconds(fault.endUs)}`;
-    lines.push(`  ${fault.description}: from ${formatSeconds(fault.startUs)} ${end}`);
+    lines.push(`  ${printable(fault.description)}: from ${formatSeconds(fault.startUs)} ${end}`);
   }
   return lines;
 }

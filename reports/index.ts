@@ -12,6 +12,7 @@ export type { JunitOptions, JunitSuite } from './junit';
 export { SWEEP_OUTCOMES } from './sweep_types';
 export type * from './sweep_types';
 export { formatSeconds, percentFloor, plural, renderTable, wrapText } from './text_layout';
+export { printable, terminalSafe } from './terminal_text';
 export type { TextTable } from './text_layout';
 export { markdownText, renderMarkdownReport } from './markdown';
 export { mermaidText, renderMermaidSequence } from './mermaid';
@@ -23,3 +24,4 @@ export {
   renderJepsenHistory,
   type HistoryHeader,
 } from './history_file';
+export { renderClusterState, visible } from './cluster_state_text';

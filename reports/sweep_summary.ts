@@ -16,6 +16,7 @@ import {
   renderTiming,
 } from './sweep_tables';
 import { percentFloor, plural } from './text_layout';
+import { printable } from './terminal_text';
 
 /** Options of the sweep renderers. */
 export interface SweepRenderOptions {
@@ -64,7 +65,7 @@ function renderExpectationVerdict(sweep: ScenarioSweep, style: Palette): string 
 
 function renderScenarioSweep(sweep: ScenarioSweep, style: Palette): string[] {
   const range = `seeds ${sweep.seeds.first}..${sweep.seeds.last}`;
-  const lines = [style.bold(`${sweep.scenario} (${sweep.file}) · ${range}`)];
+  const lines = [style.bold(`${printable(sweep.scenario)} (${printable(sweep.file)}) · ${range}`)];
   lines.push(`  outcomes: ${renderOutcomes(sweep, style)}`);
   if (sweep.anomalyCounts.length === 0) lines.push('  anomalies: none');
   for (const count of sweep.anomalyCounts) {

@@ -144,6 +144,8 @@ export interface SweepResultLine {
   readonly anomalies: Readonly<Record<string, number>>;
   /** Kinds the scenario allows (its `expect.anomalies`). */
   readonly expected: readonly string[];
+  /** Kinds it permits without a detection rate (its `expect.allowed`); [] in older files. */
+  readonly allowed: readonly string[];
   /** `expect.detectPercentMin` of the scenario. */
   readonly detectPercentMin: number;
   /** Kinds found that the scenario does not allow. */

@@ -463,7 +463,7 @@ describe('parseScenario errors', () => {
   it('reports a wrong type', () => {
     const text = edit(BASE, '  topics:\n', '  brokers: three\n  topics:\n');
     const error = expectInvalid(text, { line: lineOf(text, 'brokers'), key: 'cluster.brokers' });
-    expect(error.message).toContain('cluster.brokers: must be an integer >= 1');
+    expect(error.message).toContain('cluster.brokers: must be an integer from 1 to 100');
   });
 
   it('reports a missing required field at its parent line', () => {

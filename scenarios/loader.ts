@@ -6,7 +6,7 @@
  * earliest line is reported. This is the only module that reads scenario files from disk.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
@@ -34,6 +34,10 @@ import type {
   ScenarioConfig,
 } from './scenario_types';
 import { resolveFault, resolveNemesis } from './fault_resolve';
+import { checkScheduleRules } from './schedule_rules';
+import { checkKafkaClientConfigs, effectiveDeliveryTimeoutMs } from './kafka_config_rules';
+import { LIMITS } from '../sim/config';
+import { FileReadError, readRegularFile, utf8ProblemLine } from './regular_file';
 
 /** File names the directory walk picks up. */
 const SCENARIO_FILE_NAME = /\.ya?ml$/;
@@ -70,14 +74,17 @@ export function parseScenario(text: string, file: string): ScenarioConfig {
 export function loadScenario(path: string): ScenarioConfig {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readRegularFile(path, LIMITS.fileBytes);
   } catch (error) {
-    if (hasCode(error, 'ENOENT')) throw new ScenarioNotFoundError(path);
-    if (hasCode(error, 'EISDIR')) {
-      const detail = 'is a directory: expected a scenario file';
-      throw new ScenarioInvalidError({ file: path, line: undefined, key: undefined, detail });
-    }
-    throw error;
+    if (!(error instanceof FileReadError)) throw error;
+    if (error.code === 'ENOENT') throw new ScenarioNotFoundError(path);
+    const detail = error.detail;
+    throw new ScenarioInvalidError({ file: path, line: undefined, key: undefined, detail });
+  }
+  const line = utf8ProblemLine(bytes);
+  if (line !== undefined) {
+    const detail = 'is not valid UTF-8: a scenario file must be UTF-8 text';
+    throw new ScenarioInvalidError({ file: path, line, key: undefined, detail });
   }
   const hash = createHash('sha256').update(bytes).digest('hex');
   return resolveText({ text: bytes.toString('utf8'), file: path, hash });
@@ -97,7 +104,15 @@ export function loadScenario(path: string): ScenarioConfig {
  * ```
  */
 export function listScenarioFiles(pathOrDir: string): string[] {
-  const stats = statSync(pathOrDir, { throwIfNoEntry: false });
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(pathOrDir, { throwIfNoEntry: false });
+  } catch (error) {
+    // ELOOP (a symbolic link cycle), EACCES, ENAMETOOLONG: the user's path cannot be used.
+    const reason = error instanceof Error ? error.message : String(error);
+    const detail = `cannot be read: ${reason}`;
+    throw new ScenarioInvalidError({ file: pathOrDir, line: undefined, key: undefined, detail });
+  }
   if (stats === undefined) throw new ScenarioNotFoundError(pathOrDir);
   if (!stats.isDirectory()) return [pathOrDir];
   const files: string[] = [];
@@ -117,18 +132,13 @@ function collectScenarioFiles(directory: string, files: string[]): void {
   }
 }
 
-/** Whether `error` is a Node system error with this `code` (`ENOENT`). */
-function hasCode(error: unknown, code: string): boolean {
-  return error instanceof Error && 'code' in error && error.code === code;
-}
-
 /** YAML text → validated file → resolved config. */
 function resolveText(source: { text: string; file: string; hash: string }): ScenarioConfig {
   const { file } = source;
   const lineCounter = new LineCounter();
   const document = parseDocument(source.text, { lineCounter, prettyErrors: true, merge: true });
   const lines = new LineFinder(document, lineCounter);
-  const yamlError = document.errors[0];
+  const yamlError = document.errors[0] ?? document.warnings[0];
   if (yamlError !== undefined) {
     const reason = (yamlError.message.split('\n')[0] ?? '').replace(/ at line \d+.*$/, '');
     const line = yamlError.linePos?.[0].line;
@@ -148,7 +158,11 @@ function resolveText(source: { text: string; file: string; hash: string }): Scen
   }
   const parsed = scenarioFileSchema.safeParse(data);
   if (!parsed.success) throw earliestProblem(parsed.error.issues.flatMap(problemsOf), lines, file);
-  const problems = checkScenarioRules(parsed.data);
+  const problems = [
+    ...checkScenarioRules(parsed.data),
+    ...checkScheduleRules(parsed.data),
+    ...checkKafkaClientConfigs(parsed.data),
+  ];
   if (problems.length > 0) throw earliestProblem(problems, lines, file);
   return resolveScenario({ scenario: parsed.data, file, hash: source.hash, lines });
 }
@@ -437,7 +451,7 @@ function resolveProducerSettings(config: ClientEntry['config']): ProducerSetting
       PRODUCER_DEFAULTS.maxInFlightRequestsPerConnection,
     retries: config.retries ?? PRODUCER_DEFAULTS.retries,
     requestTimeoutMs: config['request.timeout.ms'] ?? PRODUCER_DEFAULTS.requestTimeoutMs,
-    deliveryTimeoutMs: config['delivery.timeout.ms'] ?? PRODUCER_DEFAULTS.deliveryTimeoutMs,
+    deliveryTimeoutMs: effectiveDeliveryTimeoutMs(config),
     retryBackoffMs: config['retry.backoff.ms'] ?? PRODUCER_DEFAULTS.retryBackoffMs,
     transactionTimeoutMs:
       config['transaction.timeout.ms'] ?? PRODUCER_DEFAULTS.transactionTimeoutMs,

@@ -10,7 +10,18 @@
 import { z } from 'zod';
 import { checkFault, checkNemesis, faultContextOf } from './nemesis_rules';
 import { faultSchema, nemesisSchema } from './fault_schema';
-import { boolean, integer, list, message, oneOf, positive, section, text } from '../sim/config';
+import {
+  boolean,
+  integer,
+  JAVA_INT_MAX,
+  LIMITS,
+  list,
+  message,
+  ms,
+  oneOf,
+  section,
+  text,
+} from '../sim/config';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 import { checkPipeline } from './pipeline_rules';
 
@@ -110,31 +121,36 @@ const topicSchema = section({
   name: text()
     .regex(TOPIC_NAME, message('must be 1 to 249 of the characters A-Z a-z 0-9 . _ -'))
     .refine((name) => !name.startsWith('__'), message('must not start with "__"')),
-  partitions: integer({ min: 1 }).default(1),
-  'replication.factor': integer({ min: 1 }).optional(),
+  partitions: integer({ min: 1, max: LIMITS.partitionsPerTopic }).default(1),
+  'replication.factor': integer({ min: 1, max: LIMITS.brokers }).optional(),
 });
 
 const clusterSchema = section({
-  brokers: integer({ min: 1 }).default(3),
-  topics: list(topicSchema, { empty: false }),
+  brokers: integer({ min: 1, max: LIMITS.brokers }).default(3),
+  topics: list(topicSchema, { empty: false, max: LIMITS.topics }),
 });
 
+/** A replica count: Kafka's is a Java short, and this model's cluster has at most 100 brokers. */
+const replicas = integer({ min: 1, max: LIMITS.brokers });
+/** The partition count of an internal topic. */
+const internalPartitions = integer({ min: 1, max: LIMITS.internalTopicPartitions });
+
 const brokerSchema = section({
-  'transaction.max.timeout.ms': positive().default(900000),
-  'transaction.abort.timed.out.transaction.cleanup.interval.ms': positive().default(10000),
-  'transaction.state.log.num.partitions': integer({ min: 1 }).default(50),
-  'transaction.state.log.replication.factor': integer({ min: 1 }).default(3),
-  'transaction.state.log.min.isr': integer({ min: 1 }).default(2),
+  'transaction.max.timeout.ms': ms(1).default(900000),
+  'transaction.abort.timed.out.transaction.cleanup.interval.ms': ms(1).default(10000),
+  'transaction.state.log.num.partitions': internalPartitions.default(50),
+  'transaction.state.log.replication.factor': replicas.default(3),
+  'transaction.state.log.min.isr': replicas.default(2),
   'transaction.partition.verification.enable': boolean().default(true),
-  'min.insync.replicas': integer({ min: 1 }).default(1),
+  'min.insync.replicas': replicas.default(1),
   'unclean.leader.election.enable': boolean().default(false),
-  'replica.lag.time.max.ms': positive().default(30000),
-  'broker.session.timeout.ms': positive().default(9000),
-  'offsets.topic.num.partitions': integer({ min: 1 }).default(50),
-  'offsets.topic.replication.factor': integer({ min: 1 }).default(3),
-  'group.initial.rebalance.delay.ms': integer({ min: 0 }).default(3000),
-  'group.min.session.timeout.ms': positive().default(6000),
-  'group.max.session.timeout.ms': positive().default(1800000),
+  'replica.lag.time.max.ms': ms(1).default(30000),
+  'broker.session.timeout.ms': ms(1).default(9000),
+  'offsets.topic.num.partitions': internalPartitions.default(50),
+  'offsets.topic.replication.factor': replicas.default(3),
+  'group.initial.rebalance.delay.ms': ms(0).default(3000),
+  'group.min.session.timeout.ms': ms(1).default(6000),
+  'group.max.session.timeout.ms': ms(1).default(1800000),
 });
 
 const protocolSchema = section({
@@ -144,8 +160,8 @@ const protocolSchema = section({
 });
 
 const networkSchema = section({
-  'delay.us.min': integer({ min: 0 }).default(500),
-  'delay.us.max': integer({ min: 0 }).default(2000),
+  'delay.us.min': integer({ min: 0, max: LIMITS.networkDelayUs }).default(500),
+  'delay.us.max': integer({ min: 0, max: LIMITS.networkDelayUs }).default(2000),
 });
 
 const bugsSchema = section({
@@ -157,37 +173,37 @@ const clientConfigSchema = section({
   'transactional.id': text().optional(),
   'enable.idempotence': boolean().optional(),
   acks: oneOf([0, 1, -1, 'all']).optional(),
-  'max.in.flight.requests.per.connection': integer({ min: 1 }).optional(),
-  retries: integer({ min: 0 }).optional(),
-  'request.timeout.ms': positive().optional(),
-  'delivery.timeout.ms': positive().optional(),
-  'retry.backoff.ms': integer({ min: 0 }).optional(),
-  'transaction.timeout.ms': positive().optional(),
+  'max.in.flight.requests.per.connection': integer({ min: 1, max: JAVA_INT_MAX }).optional(),
+  retries: integer({ min: 0, max: JAVA_INT_MAX }).optional(),
+  'request.timeout.ms': ms(1).optional(),
+  'delivery.timeout.ms': ms(1).optional(),
+  'retry.backoff.ms': ms(0).optional(),
+  'transaction.timeout.ms': ms(1).optional(),
   'isolation.level': oneOf(['read_committed', 'read_uncommitted']).optional(),
   'auto.offset.reset': oneOf(['earliest', 'latest']).optional(),
   'group.id': text().optional(),
   'group.instance.id': text().optional(),
-  'session.timeout.ms': positive().optional(),
-  'heartbeat.interval.ms': positive().optional(),
-  'max.poll.interval.ms': positive().optional(),
-  'max.poll.records': integer({ min: 1 }).optional(),
+  'session.timeout.ms': ms(1).optional(),
+  'heartbeat.interval.ms': ms(1).optional(),
+  'max.poll.interval.ms': ms(1).optional(),
+  'max.poll.records': integer({ min: 1, max: LIMITS.maxPollRecords }).optional(),
   'enable.auto.commit': boolean().optional(),
-  'auto.commit.interval.ms': positive().optional(),
+  'auto.commit.interval.ms': ms(1).optional(),
 });
 
 const workloadSchema = section({
-  'start.ms': integer({ min: 0 }).optional(),
-  topics: list(text(), { empty: false }),
-  transactions: integer({ min: 1 }).optional(),
-  'records.per.transaction': integer({ min: 1 }).optional(),
-  'send.interval.ms': integer({ min: 0 }).optional(),
-  'records.per.send': integer({ min: 1 }).optional(),
-  'transaction.interval.ms': integer({ min: 0 }).optional(),
-  'abort.every': integer({ min: 0 }).optional(),
+  'start.ms': ms(0).optional(),
+  topics: list(text(), { empty: false, max: LIMITS.topics }),
+  transactions: integer({ min: 1, max: LIMITS.workloadCount }).optional(),
+  'records.per.transaction': integer({ min: 1, max: LIMITS.recordsPerTransaction }).optional(),
+  'send.interval.ms': ms(0).optional(),
+  'records.per.send': integer({ min: 1, max: LIMITS.recordsPerSend }).optional(),
+  'transaction.interval.ms': ms(0).optional(),
+  'abort.every': integer({ min: 0, max: LIMITS.workloadCount }).optional(),
   'on.fenced': oneOf(['stop', 'restart']).optional(),
   'close.when.done': boolean().optional(),
-  sends: integer({ min: 1 }).optional(),
-  'poll.interval.ms': integer({ min: 1 }).optional(),
+  sends: integer({ min: 1, max: LIMITS.workloadCount }).optional(),
+  'poll.interval.ms': ms(1).optional(),
   'output.topic': text().optional(),
   'offsets.commit': oneOf(['transaction', 'commit-sync', 'auto-commit']).optional(),
   'send.offsets.group.metadata': boolean().optional(),
@@ -195,7 +211,7 @@ const workloadSchema = section({
   'transactional.id.on.restart': oneOf(['same', 'random']).optional(),
   'require.stable': boolean().optional(),
   'on.fatal': oneOf(['stop', 'restart']).optional(),
-  'restart.delay.ms': integer({ min: 0 }).optional(),
+  'restart.delay.ms': ms(0).optional(),
 });
 
 const clientSchema = section({
@@ -232,10 +248,10 @@ const seedsSchema = z
   });
 
 const runSchema = section({
-  'duration.ms': positive(),
-  'heal.ms': positive().default(60000),
-  'liveness.ms': positive().default(60000),
-  'events.max': positive().default(20000000),
+  'duration.ms': ms(1),
+  'heal.ms': ms(1).default(60000),
+  'liveness.ms': ms(1).default(60000),
+  'events.max': integer({ min: 1, max: LIMITS.eventsMax }).default(20000000),
   seeds: seedsSchema.prefault('1..20'),
 });
 
@@ -256,7 +272,7 @@ export const scenarioFileSchema = section({
   network: networkSchema.prefault({}),
   bugs: bugsSchema.prefault({}),
   protocol: protocolSchema.prefault({}),
-  clients: list(clientSchema, { empty: false }),
+  clients: list(clientSchema, { empty: false, max: LIMITS.clients }),
   faults: list(faultSchema, { empty: true }).default([]),
   nemesis: nemesisSchema.optional(),
   expect: expectSchema.prefault({}),

@@ -7,7 +7,7 @@
  */
 import { EXAMPLES_MAX_DEFAULT, checkHistory, type CheckResult } from '../../sim/checker';
 import { renderJepsenHistory } from '../../reports';
-import { writeFileSync } from 'node:fs';
+import { writeOutputFile } from '../file_io';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';
 import { readHistoryFile, type HistoryInput } from '../history_input';
 import { checkOutputFile } from '../output_paths';
@@ -76,7 +76,7 @@ export function checkCommand(options: CheckCommandOptions, context: CliContext):
   if (options.json) stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else stdout.write(`${describeInput(input)}\n${renderCheckResult(result)}`);
   if (options.jepsenHistory !== undefined) {
-    writeFileSync(options.jepsenHistory, renderJepsenHistory(input.history));
+    writeOutputFile(options.jepsenHistory, renderJepsenHistory(input.history));
     context.io.stderr.write(`wrote Jepsen history ${options.jepsenHistory}\n`);
   }
   return exitCodeForCheck(result);

@@ -26,6 +26,11 @@ export interface MergeCommandOptions {
   readonly json: boolean;
   /** `--require-coverage a,b`. */
   readonly requireCoverage: string | undefined;
+  /**
+   * `--allow-gaps`: missing seeds and empty input are warnings, not failures (exit 1).
+   * @default false
+   */
+  readonly allowGaps?: boolean;
 }
 
 /** Two different results for one seed. */
@@ -88,6 +93,7 @@ function tallyLines(lines: readonly SweepResultLine[]): ScenarioTally[] {
       file,
       seeds: { first: first.seed, last: last.seed },
       expected: first.expected,
+      allowed: first.allowed,
       detectPercentMin: first.detectPercentMin,
     });
     for (const line of group) tally.add(line);
@@ -103,9 +109,9 @@ const MISSING_SHOWN = 10;
  * seed: a shard that was not merged, or one that was cancelled. Lines do not record the range a
  * sweep was asked for, so seeds missing below the lowest or above the highest go unseen.
  * @example
- * // 'Warning: a.yaml: 6 of the 8 seeds 1..8 are recorded; missing 2, 5 (a shard not merged?)'
+ * // 'a.yaml: 6 of the 8 seeds 1..8 are recorded; missing 2, 5 (a shard not merged?)'
  */
-function gapWarnings(tallies: readonly ScenarioTally[], lines: readonly SweepResultLine[]) {
+function seedGaps(tallies: readonly ScenarioTally[], lines: readonly SweepResultLine[]) {
   const warnings: string[] = [];
   for (const tally of tallies) {
     const { file, seeds } = tally.summary();
@@ -121,7 +127,7 @@ function gapWarnings(tallies: readonly ScenarioTally[], lines: readonly SweepRes
     const shown = missing.slice(0, MISSING_SHOWN).join(', ');
     const more = missing.length > MISSING_SHOWN ? ', …' : '';
     warnings.push(
-      `Warning: ${file}: ${present.size} of the ${span} seeds ${seeds.first}..${seeds.last} ` +
+      `${file}: ${present.size} of the ${span} seeds ${seeds.first}..${seeds.last} ` +
         `are recorded; missing ${shown}${more} (a shard not merged, or one that did not finish?)`,
     );
   }
@@ -143,8 +149,11 @@ export function mergeCommand(options: MergeCommandOptions, context: CliContext):
   const { lines, conflicts } = mergeLines(options.files, (text) => stderr.write(`${text}\n`));
   for (const conflict of conflicts) stderr.write(`${describeConflict(conflict)}\n`);
   const tallies = tallyLines(lines);
-  if (lines.length === 0) stderr.write('Warning: the results files hold no result lines\n');
-  for (const warning of gapWarnings(tallies, lines)) stderr.write(`${warning}\n`);
+  const gaps = seedGaps(tallies, lines);
+  if (lines.length === 0) gaps.unshift('the results files hold no result lines');
+  // A CI merge job must not go green when shards died: gaps fail unless --allow-gaps.
+  const gapLabel = options.allowGaps === true ? 'Warning' : 'Error';
+  for (const gap of gaps) stderr.write(`${gapLabel}: ${gap}\n`);
   const coverage = new CoverageTally();
   for (const line of lines) coverage.add(line);
   const summary = summaryOf({ tallies, coverage, requireCoverage });
@@ -160,5 +169,8 @@ export function mergeCommand(options: MergeCommandOptions, context: CliContext):
     );
     return inputs ? EXIT_CODES.usage : EXIT_CODES.nondeterminism;
   }
-  return exitCodeForSweep(summary);
+  const verdict = exitCodeForSweep(summary);
+  if (gaps.length === 0 || options.allowGaps === true || verdict !== EXIT_CODES.ok) return verdict;
+  stderr.write('Merge incomplete: exit 1; pass --allow-gaps to accept the missing seeds\n');
+  return EXIT_CODES.fail;
 }

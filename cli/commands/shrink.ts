@@ -5,7 +5,7 @@
  * the smallest scenario that still fails with that kind, and checks the written file by loading
  * and running it once more. Exit 0 when a file was written, 1 when the seed does not fail.
  */
-import { writeFileSync } from 'node:fs';
+import { writeOutputFile } from '../file_io';
 import { plural } from '../../reports';
 import { loadScenario, parseScenario, writeScenarioYaml } from '../../scenarios';
 import {
@@ -94,7 +94,7 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
     `Shrunk from ${options.scenario} seed ${seed}${options.swarm === true ? ' with --swarm' : ''}`,
     `keeping ${result.kind}; replay: npx eos-sim run ${shellWord(options.out)} --seed ${seed}`,
   ]);
-  writeFileSync(options.out, text);
+  writeOutputFile(options.out, text);
   const again = foundKinds(runScenario(parseScenario(text, options.out), { seed }).report);
   stdout.write(
     `kind    ${result.kind}\n` +

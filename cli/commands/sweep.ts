@@ -161,12 +161,28 @@ export async function sweepCommand(
     notice,
   ).finally(() => progress.stop());
   const summary = summaryOf({ ...output, requireCoverage: settings.requireCoverage });
+  // The summary is printed before the JUnit file is written, so a failed write (a full device)
+  // still leaves it on the screen; the write error then sets the exit code (73 or 74).
+  printSweepSummary({ summary, options, context, out: settings.out });
   if (options.junit !== undefined) {
     const out = settings.out;
     writeJunit(options.junit, output.lines ?? [], (line) =>
       artifactDir(out, line.scenario, line.seed),
     );
   }
+  return exitCodeForSweep(summary);
+}
+
+/** The sweep's summary on stdout: JSON, or the text summary and where the files are. */
+function printSweepSummary(input: {
+  readonly summary: ReturnType<typeof summaryOf>;
+  readonly options: SweepCommandOptions;
+  readonly context: CliContext;
+  readonly out: string;
+}): void {
+  const { summary, options, context } = input;
+  const { stdout } = context.io;
+  const settings = { out: input.out };
   if (options.json) {
     stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
@@ -176,7 +192,6 @@ export async function sweepCommand(
     const junit = options.junit === undefined ? '' : `; JUnit: ${options.junit}`;
     stdout.write(`${where}; ${artifacts}${junit}\n`);
   }
-  return exitCodeForSweep(summary);
 }
 
 /**

@@ -54,6 +54,13 @@ export interface Anomaly {
   readonly process?: string;
   /** Virtual time of the event the anomaly is about. */
   readonly timeUs?: number;
+  /**
+   * `invariant`: the index of the kernel event that broke it (1-based `eventsRun`), so a run of
+   * the same seed can stop there, and the seed and the invariant's name.
+   */
+  readonly eventIndex?: number;
+  readonly seed?: string;
+  readonly invariant?: string;
   /** The oracle's classification of why, when it knows (e.g. `never-written`). */
   readonly classification?: string;
   /** The transactional.id involved (`torn-transaction`, `hanging-transaction`). */

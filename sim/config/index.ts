@@ -9,9 +9,11 @@ export {
   integer,
   list,
   message,
+  ms,
   oneOf,
   positive,
   section,
   text,
   type ErrorParam,
 } from './schema_helpers';
+export { JAVA_INT_MAX, LIMITS } from './limits';

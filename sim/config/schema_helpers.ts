@@ -4,6 +4,7 @@
  * after the key, lower case first (`must be an integer >= 1`); a missing key says `is required`.
  */
 import { z } from 'zod';
+import { LIMITS } from './limits';
 
 /** The error-map parameter zod accepts on a schema or a check. */
 export interface ErrorParam {
@@ -46,9 +47,26 @@ export function positive() {
   return integer({ min: 1, text: 'must be an integer > 0' });
 }
 
-/** A non-empty string. */
+/** An integer number of milliseconds from `min` to a Java int (Kafka's `INT` configs). */
+export function ms(min: 0 | 1) {
+  return integer({ min, max: LIMITS.ms });
+}
+
+/**
+ * Characters a name must not hold: C0 and C1 controls (NUL, ESC, newline), DEL, the Unicode
+ * line and paragraph separators and the bidirectional overrides, so no name can forge a line or
+ * recolour a terminal when it is printed.
+ */
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+/** A non-empty string of printable characters, at most {@link LIMITS.nameLength} long. */
 export function text() {
-  return z.string(message('must be a string')).min(1, message('must not be empty'));
+  const unprintable = 'must not contain control characters (newline, NUL, ESC and the like)';
+  return z
+    .string(message('must be a string'))
+    .min(1, message('must not be empty'))
+    .max(LIMITS.nameLength, message(`must be at most ${LIMITS.nameLength} characters`))
+    .refine((value) => !UNPRINTABLE.test(value), message(unprintable));
 }
 
 /** A boolean. */
@@ -63,8 +81,14 @@ export function oneOf<const Values extends readonly [string | number, ...(string
   return z.literal(values, message(`must be one of ${values.join(', ')}`));
 }
 
-/** A list of items, empty or not. */
-export function list<Item extends z.ZodType>(item: Item, options: { readonly empty: boolean }) {
-  const schema = z.array(item, message('must be a list'));
+/** A list of items, empty or not, of at most `max` items. */
+export function list<Item extends z.ZodType>(
+  item: Item,
+  options: { readonly empty: boolean; readonly max?: number },
+) {
+  const max = options.max ?? LIMITS.listOrCount;
+  const schema = z
+    .array(item, message('must be a list'))
+    .max(max, message(`must have at most ${max} items`));
   return options.empty ? schema : schema.min(1, message('must not be empty'));
 }

@@ -1,4 +1,4 @@
 /** History and oracle types, and the recorder the workload writes with. */
 export type * from './history_types';
 export type * from './oracle_types';
-export { HistoryRecorder } from './recorder';
+export { HistoryBoundExceededError, HistoryRecorder } from './recorder';

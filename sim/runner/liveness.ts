@@ -5,11 +5,12 @@
  * position reaches the last stable offset (read_committed) or the high watermark
  * (read_uncommitted) of every partition it reads, and every partition leader's last stable
  * offset must reach its high watermark, all within `run.liveness.ms` of simulated time. A
- * producer fenced for good (`on.fenced: stop`) is not expected to make progress and is only
- * noted. What did not converge is named: producers without progress with their count of
- * fencing errors, partitions whose last stable offset stays below the high watermark, consumers
- * behind. A read-process-write pipeline keeps processing during the probe; its group's committed
- * offsets must reach the last stable offset of every input partition.
+ * producer fenced for good (`on.fenced: stop`), closed after its last transaction
+ * (`close.when.done`) or stopped by a fatal error is not expected to make progress and is only
+ * noted, with the reason. What did not converge is named: producers without progress with
+ * their count of fencing errors, partitions whose last stable offset stays below the high
+ * watermark, consumers behind. A read-process-write pipeline keeps processing during the probe;
+ * its group's committed offsets must reach the last stable offset of every input partition.
  */
 import { CONSUMER_OFFSETS_TOPIC, partitionKey, type Broker, type Controller } from '../actors';
 import type { Simulation } from '../kernel';
@@ -164,6 +165,21 @@ export function failedPolls(history: History): string[] {
 }
 
 /**
+ * Why a producer's application declined the probe: fenced with `on.fenced: stop`, closed after
+ * its last transaction (`close.when.done`), down, or failed with a fatal error.
+ */
+function notProbedReason(spec: ClientConfig, client: ClientActor, history: History): string {
+  if ((fencingErrorCounts(history).get(spec.name) ?? 0) > 0) {
+    return 'fenced for good (on.fenced: stop)';
+  }
+  if (spec.role === 'producer' && 'closeWhenDone' in spec.workload && spec.workload.closeWhenDone) {
+    return 'closed its producer after its last transaction (close.when.done)';
+  }
+  if (client.kafkaProducer === null) return 'has no producer instance (its node is down)';
+  return `stopped after a fatal error (${client.kafkaProducer.lastError})`;
+}
+
+/**
  * Runs the probe for at most `boundUs` of simulated time and ends it; the caller lets the
  * cluster settle afterwards.
  */
@@ -179,7 +195,7 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
       const probing = client.probe();
       if (spec.role !== 'producer') return;
       if (probing) producers.push({ name: spec.name, client });
-      else notes.push(`${spec.name} fenced for good (on.fenced: stop): not probed`);
+      else notes.push(`${spec.name} ${notProbedReason(spec, client, world.history)}: not probed`);
     });
   });
   const stuck = (): string[] =>

@@ -12,6 +12,7 @@ import type {
   OperationCount,
   PartitionSummary,
   RunOutcome,
+  RunPhase,
   RunReport,
 } from './report_types';
 import type { SwarmParameters } from './swarm';
@@ -76,6 +77,8 @@ export interface ReportInput {
   readonly history: History;
   readonly oracle: Oracle;
   readonly liveness: { converged: boolean; detail: string };
+  /** The phases the run went through (`run.ts`). @default [] */
+  readonly phases?: readonly RunPhase[];
   readonly budgetError?: string;
   /** The run's delivered messages (empty when none were logged) and how many were dropped. */
   readonly messages: { readonly entries: readonly MessageLogEntry[]; readonly dropped: number };
@@ -165,6 +168,7 @@ export function buildReport(input: ReportInput): RunReport {
     eventHash: input.sim.eventHash,
     eventsRun: input.sim.eventsRun,
     simulatedUs: input.sim.nowUs,
+    phases: input.phases ?? [],
     check,
     expectedAnomalyTypes: [...scenario.expect.anomalies, ...scenario.expect.allowed],
     unexpectedAnomalyTypes: unexpected,
@@ -174,8 +178,8 @@ export function buildReport(input: ReportInput): RunReport {
     fencedClients: fenced,
     faults: oracle.faults,
     explanations: explain(input),
-    timeline: buildTimeline(history, oracle),
-    metrics: buildMetrics(history, oracle),
+    timeline: buildTimeline(history, oracle, input.phases ?? []),
+    metrics: buildMetrics(history, oracle, input.phases ?? []),
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
     reproduce: reproduceCommand(scenario.file, input.seed, input.swarm !== undefined),

@@ -27,8 +27,9 @@ import {
 
 /**
  * The kinds swarm mode may turn on: every random kind inside the guarantee except clock skew.
- * Clock skew is left out because the model stamps its oracle (high watermark and last stable
- * offset changes) with the node's skewed clock, so the checker would misjudge visibility.
+ * Clock skew no longer misleads the checker (the oracle is built from kernel-stamped
+ * observations in true virtual time, `observed_cluster.ts`); drawing it, and power loss, is
+ * part of the swarm-over-every-fault-kind work and changes which faults each seed draws.
  */
 export const SWARM_FAULT_KINDS = [
   'crash',

@@ -97,6 +97,14 @@ export class ClientActor implements Actor<KafkaMessage> {
     return this.consumer;
   }
 
+  /**
+   * The Kafka producer of a producer or pipeline client, null for a consumer or while crashed.
+   * Read-only access for the runner's cluster-state printout (`eos-sim run --until`).
+   */
+  get kafkaProducer(): KafkaProducer | null {
+    return this.producer;
+  }
+
   onStart(ctx: Ctx): void {
     const partitions = this.partitions();
     const spec = this.spec;

@@ -93,6 +93,7 @@ function line(seed: string, overrides: Partial<SweepResultLine> = {}): SweepResu
     outcome: 'pass',
     anomalies: {},
     expected: [],
+    allowed: [],
     detectPercentMin: 0,
     unexpected: [],
     unmet: [],

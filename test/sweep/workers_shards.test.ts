@@ -98,19 +98,28 @@ describe('eos-sim report merge', () => {
     );
   });
 
-  it('warns about seeds missing inside the merged range, as when a shard is left out', async () => {
+  it('fails naming the seeds missing inside the merged range, unless --allow-gaps', async () => {
     const files = [1, 2, 4].map((shard) => results(`shard-${shard}`));
+    const gap =
+      `${ZOMBIE}: 9 of the 12 seeds 1..12 are recorded; missing 3, 7, 11 ` +
+      '(a shard not merged, or one that did not finish?)\n';
     const { code, stdout, stderr } = await cli(['report', 'merge', ...files]);
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     expect(stderr).toBe(
-      `Warning: ${ZOMBIE}: 9 of the 12 seeds 1..12 are recorded; missing 3, 7, 11 ` +
-        '(a shard not merged, or one that did not finish?)\n',
+      `Error: ${gap}Merge incomplete: exit 1; pass --allow-gaps to accept the missing seeds\n`,
     );
     expect(stdout).toContain('total: 1 scenario, 9 runs');
+    const allowed = await cli(['report', 'merge', ...files, '--allow-gaps']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stderr).toBe(`Warning: ${gap}`);
     const empty = join(scratch.path, 'empty.jsonl');
     writeFileSync(empty, '');
     const none = await cli(['report', 'merge', empty]);
-    expect(none.stderr).toBe('Warning: the results files hold no result lines\n');
+    expect(none.code).toBe(1);
+    expect(none.stderr.split('\n')[0]).toBe('Error: the results files hold no result lines');
+    const noneAllowed = await cli(['report', 'merge', empty, '--allow-gaps']);
+    expect(noneAllowed.code).toBe(0);
+    expect(noneAllowed.stderr).toBe('Warning: the results files hold no result lines\n');
   });
 
   it('fails when a --require-coverage item was never reached, and names it', async () => {
@@ -138,5 +147,24 @@ describe('eos-sim report merge', () => {
     const bad = await cli(['report', 'merge', file, '--require-coverage', 'state:Ongoing']);
     expect(bad.code).toBe(64);
     expect(bad.stderr).toMatch(/^Usage error: --require-coverage items are category:name/);
+  });
+});
+
+describe('report merge keeps expect.allowed', () => {
+  it('a kind the scenario allows stays allowed in the merge of its own results', async () => {
+    const file = 'scenarios/delayed-endtxn.yaml';
+    const dir = out('allowed');
+    const argv = ['sweep', file, '--seeds', '1..2', '--workers', '1', '--out', dir];
+    const sweep = await cli(argv);
+    expect(sweep.stdout).toMatch(
+      /fatal-txn-error in \d+ seeds?, \d+ anomal(y|ies) \(expected here\)/,
+    );
+    const merged = await cli(['report', 'merge', join(dir, RESULTS_FILE_NAME)]);
+    expect(merged.code).toBe(sweep.code);
+    expect(merged.stdout).not.toContain('NOT allowed');
+    expect(merged.stdout).toMatch(
+      /fatal-txn-error in \d+ seeds?, \d+ anomal(y|ies) \(expected here\)/,
+    );
+    expect(merged.stdout).toContain('every expectation met');
   });
 });

@@ -199,6 +199,14 @@ describe('leader high watermark (Partition.maybeIncrementLeaderHW)', () => {
     expect(b1.at(T0 + 1000).fetch('b2', 1)).toBe(1);
   });
 
+  it('does not cap min.insync.replicas before 3.7 (Partition.appendRecordsToLeader)', () => {
+    const state = partitionState({ replicas: ['b1', 'b2'], isr: ['b1', 'b2'] });
+    const settings = { minInsyncReplicas: 3, strictMinIsrHighWatermark: false };
+    const b1 = new Replica({ id: 'b1', state, settings });
+    // Above the replication factor: no ISR can ever be large enough for an acks=all write.
+    expect(b1.replica.effectiveMinIsr()).toBe(3);
+  });
+
   it('a caught-up non-ISR follower holds the HW back until it falls out of the lag', () => {
     const b1 = leader({ isr: ['b1', 'b2'], settings: { minInsyncReplicas: 1 } }).append(2);
     expect(b1.at(T0 + 1000).fetch('b2', 2)).toBe(2);

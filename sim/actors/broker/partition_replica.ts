@@ -8,7 +8,13 @@
  * (AbstractFetcherThread.getOffsetTruncationState, KIP-101), or, in legacy mode, to its own high
  * watermark when it becomes a follower.
  */
-import type { FetchPartitionResponse, LogBatch, PartitionState } from '../protocol';
+import type {
+  FetchPartitionResponse,
+  LogBatch,
+  ObservationSink,
+  PartitionState,
+} from '../protocol';
+import { IGNORE_OBSERVATIONS } from '../protocol';
 import type { PartitionLog } from './partition_log';
 
 /** Replication settings from Kafka's broker and topic config keys, plus protocol switches. */
@@ -55,6 +61,7 @@ export class PartitionReplica {
   readonly leaderTerms: Array<{ startUs: number; endUs: number | null; leaderEpoch: number }> = [];
   /** Brokers the controller fences: not eligible to join or hold back the ISR (KIP-841). */
   ineligibleBrokers: ReadonlySet<string> = new Set();
+  private observe: ObservationSink = IGNORE_OBSERVATIONS;
 
   constructor(
     readonly brokerId: string,
@@ -66,8 +73,21 @@ export class PartitionReplica {
     this.state = initialState;
   }
 
-  /** min(min.insync.replicas, replication factor) (Partition.maybeIncrementLeaderHW). */
+  /** Reports this replica's observations, and its log's, to `observe`. */
+  reportTo(observe: ObservationSink): void {
+    this.observe = observe;
+    this.log.reportTo(this.brokerId, observe);
+  }
+
+  /**
+   * The min ISR that acks=all writes and the high watermark are held to. Kafka 3.7+ caps
+   * `min.insync.replicas` at the replication factor (`Partition.effectiveMinIsr`, KAFKA-15583);
+   * before that, `appendRecordsToLeader` compared the ISR with `min.insync.replicas` itself, so
+   * a value above the replication factor made every acks=all produce fail NOT_ENOUGH_REPLICAS.
+   * Both come with KAFKA-15583, so `strictMinIsrHighWatermark` selects the era.
+   */
   effectiveMinIsr(): number {
+    if (!this.settings.strictMinIsrHighWatermark) return this.settings.minInsyncReplicas;
     return Math.min(this.settings.minInsyncReplicas, this.state.replicas.length);
   }
 
@@ -115,6 +135,11 @@ export class PartitionReplica {
   private becomeLeader(nowUs: number): void {
     this.endLeaderTerm(nowUs);
     this.leaderTerms.push({ startUs: nowUs, endUs: null, leaderEpoch: this.state.leaderEpoch });
+    this.observe({
+      kind: 'LeaderEpochStarted',
+      ...this.ref(),
+      leaderEpoch: this.state.leaderEpoch,
+    });
     this.role = 'leader';
     this.isr = [...this.state.isr];
     this.pendingIsr = null;
@@ -155,12 +180,19 @@ export class PartitionReplica {
   /** Stops acting as leader (new role, or a crash at `nowUs`). */
   endLeaderTerm(nowUs: number): void {
     const term = this.leaderTerms[this.leaderTerms.length - 1];
-    if (term !== undefined && term.endUs === null) term.endUs = nowUs;
+    if (term !== undefined && term.endUs === null) {
+      term.endUs = nowUs;
+      this.observe({ kind: 'LeaderEpochEnded', ...this.ref(), leaderEpoch: term.leaderEpoch });
+    }
+  }
+
+  private ref(): { broker: string; topic: string; partition: number } {
+    return { broker: this.brokerId, topic: this.log.topic, partition: this.log.partition };
   }
 
   /** Truncates the log and records it for the oracle. */
   truncate(offset: number, reason: TruncationRecord['reason'], nowUs: number): void {
-    const removed = this.log.truncateTo(offset, nowUs);
+    const removed = this.log.truncateTo(offset, nowUs, reason);
     if (removed.length > 0)
       this.truncations.push({ timeUs: nowUs, toOffset: offset, reason, removed });
   }

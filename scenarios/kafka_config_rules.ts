@@ -1,0 +1,96 @@
+/**
+ * Kafka's own checks of client configs that a scenario sets, with Kafka's message: what
+ * `KafkaProducer` and the classic `KafkaConsumer` refuse when they are constructed. (The
+ * idempotence coupling of `ProducerConfig` is in schema.ts.) Configs Kafka accepts and that
+ * then fail at run time are not refused here: the model plays the failure (for example
+ * `group.min.session.timeout.ms` above `group.max.session.timeout.ms` makes every JoinGroup
+ * fail INVALID_SESSION_TIMEOUT; `transaction.timeout.ms` above `transaction.max.timeout.ms`
+ * makes InitProducerId fail INVALID_TRANSACTION_TIMEOUT).
+ */
+import { GROUP_DEFAULTS, PRODUCER_DEFAULTS, type Problem, type ScenarioFile } from './schema';
+
+/**
+ * `linger.ms` of the model's producer: it sends each batch as soon as it is ready, as Java's
+ * producer does with `linger.ms` 0 (the default before Kafka 4.0, KIP-1030).
+ */
+export const PRODUCER_LINGER_MS = 0;
+
+/**
+ * The `delivery.timeout.ms` a producer uses: the one set, or Kafka's default raised to
+ * `linger.ms + request.timeout.ms` when that is larger (`KafkaProducer.configureDeliveryTimeout`
+ * logs a warning and raises it when the key was not set).
+ *
+ * @example effectiveDeliveryTimeoutMs({ 'request.timeout.ms': 200000 }) // 200000
+ */
+export function effectiveDeliveryTimeoutMs(config: {
+  readonly 'delivery.timeout.ms'?: number | undefined;
+  readonly 'request.timeout.ms'?: number | undefined;
+}): number {
+  const given = config['delivery.timeout.ms'];
+  if (given !== undefined) return given;
+  const requestTimeoutMs = config['request.timeout.ms'] ?? PRODUCER_DEFAULTS.requestTimeoutMs;
+  return Math.max(PRODUCER_DEFAULTS.deliveryTimeoutMs, PRODUCER_LINGER_MS + requestTimeoutMs);
+}
+
+/**
+ * Every client config Kafka's clients refuse, and every `expect.fenced` entry that names a
+ * client that cannot be fenced.
+ *
+ * @example
+ * ```ts
+ * checkKafkaClientConfigs(file);
+ * // [{ path: ['clients', 0, 'config', 'delivery.timeout.ms'],
+ * //    detail: 'delivery.timeout.ms should be equal to or larger than linger.ms + ...' }]
+ * ```
+ */
+export function checkKafkaClientConfigs(scenario: ScenarioFile): Problem[] {
+  const problems: Problem[] = [];
+  scenario.clients.forEach((client, index) => {
+    const { config } = client;
+    const base = ['clients', index, 'config'] as const;
+    const deliveryTimeoutMs = config['delivery.timeout.ms'];
+    const requestTimeoutMs = config['request.timeout.ms'] ?? PRODUCER_DEFAULTS.requestTimeoutMs;
+    if (
+      client.role !== 'consumer' &&
+      deliveryTimeoutMs !== undefined &&
+      deliveryTimeoutMs < PRODUCER_LINGER_MS + requestTimeoutMs
+    ) {
+      // KafkaProducer.configureDeliveryTimeout throws a ConfigException.
+      const detail =
+        'delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms: ' +
+        `${deliveryTimeoutMs} < ${PRODUCER_LINGER_MS} + ${requestTimeoutMs} ` +
+        `(the model's producer does not linger: linger.ms ${PRODUCER_LINGER_MS})`;
+      problems.push({ path: [...base, 'delivery.timeout.ms'], detail });
+    }
+    if (client.role !== 'pipeline') return;
+    const sessionTimeoutMs = config['session.timeout.ms'] ?? GROUP_DEFAULTS.sessionTimeoutMs;
+    const heartbeatIntervalMs =
+      config['heartbeat.interval.ms'] ?? GROUP_DEFAULTS.heartbeatIntervalMs;
+    if (heartbeatIntervalMs >= sessionTimeoutMs) {
+      // The classic consumer's Heartbeat constructor throws an IllegalArgumentException.
+      const key =
+        config['heartbeat.interval.ms'] === undefined
+          ? 'session.timeout.ms'
+          : 'heartbeat.interval.ms';
+      const detail =
+        'Heartbeat must be set lower than the session timeout: ' +
+        `heartbeat.interval.ms ${heartbeatIntervalMs} >= session.timeout.ms ${sessionTimeoutMs}`;
+      problems.push({ path: [...base, key], detail });
+    }
+  });
+  checkFencedNames(scenario, problems);
+  return problems;
+}
+
+/** `expect.fenced` names only clients with a `transactional.id`: only they can be fenced. */
+function checkFencedNames(scenario: ScenarioFile, problems: Problem[]): void {
+  scenario.expect.fenced.forEach((name, position) => {
+    const client = scenario.clients.find((candidate) => candidate.name === name);
+    if (client === undefined || client.config['transactional.id'] !== undefined) return;
+    const what = client.role === 'consumer' ? 'a consumer' : 'a producer without transactional.id';
+    const detail =
+      `client ${name} is ${what}: only a client with a transactional.id can be fenced ` +
+      '(PRODUCER_FENCED, INVALID_PRODUCER_EPOCH)';
+    problems.push({ path: ['expect', 'fenced', position], detail });
+  });
+}
