@@ -10,6 +10,7 @@ import type { Rng, Simulation } from '../sim/kernel';
 import type { FaultInterval, HistoryRecorder } from '../sim/history';
 import type { ClusterView } from './cluster_view';
 import { faultEndMs, kindOf, type ScriptedFault } from './kinds';
+import { describeTrigger, matchesTrigger, type FaultTrigger } from './trigger';
 
 interface ActiveFault {
   readonly description: string;
@@ -23,6 +24,8 @@ export class Nemesis {
   private readonly active = new Map<number, ActiveFault>();
   private readonly intervals: Array<{ description: string; startUs: number; endUs?: number }> = [];
   private nextId = 1;
+  /** Set at the heal phase: triggers no longer fire (a triggered fault never outlives heal). */
+  private healing = false;
   /** The longest extra delay a started fault (`delay`, `slow-node`) gave messages, µs. */
   private longestDelayUsValue = 0;
 
@@ -33,23 +36,42 @@ export class Nemesis {
     private readonly view: ClusterView,
   ) {}
 
-  /** Schedules every fault's start and end. */
+  /**
+   * Schedules every fault's start and end: at its clock time, or, with a trigger (`on:`),
+   * `at.ms` after the delivery that fires it (a trigger that never fires starts nothing).
+   */
   schedule(faults: readonly ScriptedFault[]): void {
     faults.forEach((fault, index) => {
       const id = this.nextId++;
-      const atUs = fault.atMs * 1000;
-      this.sim.schedule(atUs, `nemesis start ${fault.kind}`, () =>
-        this.start(id, fault, this.rng.fork(`fault/${index}`)),
-      );
-      const endMs = faultEndMs(fault);
-      if (endMs !== null) {
-        this.sim.schedule(endMs * 1000, `nemesis end ${fault.kind}`, () => this.end(id));
-      }
+      const timed = (originUs: number): void => {
+        this.sim.schedule(originUs + fault.atMs * 1000, `nemesis start ${fault.kind}`, () =>
+          this.start(id, fault, this.rng.fork(`fault/${index}`)),
+        );
+        const endMs = faultEndMs(fault);
+        if (endMs !== null) {
+          const endUs = originUs + endMs * 1000;
+          this.sim.schedule(endUs, `nemesis end ${fault.kind}`, () => this.end(id));
+        }
+      };
+      if (fault.on === undefined) timed(0);
+      else this.watch(fault.on, timed);
+    });
+  }
+
+  /** Calls `fire(now)` once, at the `count`-th delivery matching `trigger`. */
+  private watch(trigger: FaultTrigger, fire: (originUs: number) => void): void {
+    let seen = 0;
+    this.sim.watchDeliveries((delivery) => {
+      if (this.healing || seen >= trigger.count) return;
+      if (!matchesTrigger(trigger, delivery, this.view)) return;
+      seen += 1;
+      if (seen === trigger.count) fire(delivery.timeUs);
     });
   }
 
   /** Ends every active fault now (the heal phase). */
   healAll(): void {
+    this.healing = true;
     for (const id of [...this.active.keys()]) this.end(id);
   }
 
@@ -67,23 +89,26 @@ export class Nemesis {
   }
 
   private start(id: number, fault: ScriptedFault, rng: Rng): void {
+    // A triggered fault whose start falls after the heal began does not start.
+    if (this.healing && fault.on !== undefined) return;
     const kind = kindOf(fault);
     const started = kind.start(fault, { sim: this.sim, view: this.view, rng });
     const delayUs = (kind.extraDelayMs?.(fault) ?? 0) * 1000;
     this.longestDelayUsValue = Math.max(this.longestDelayUsValue, delayUs);
+    const description =
+      started.description + (fault.on === undefined ? '' : describeTrigger(fault.on));
     const interval: ActiveFault['interval'] = {
-      description: started.description,
+      description,
       startUs: this.sim.nowUs,
     };
     this.intervals.push(interval);
-    this.record(fault.kind, 'start', started.description);
+    this.record(fault.kind, 'start', description);
     if (started.end === null) {
       interval.endUs = this.sim.nowUs;
       // An operator action's outcome is recorded by the operator node when it completes.
-      if (started.endRecordedLater !== true) this.record(fault.kind, 'end', started.description);
+      if (started.endRecordedLater !== true) this.record(fault.kind, 'end', description);
       return;
     }
-    const { description } = started;
     this.active.set(id, { description, fault: fault.kind, end: started.end, interval });
   }
 

@@ -6,6 +6,7 @@
  * and the nemesis's targets and duration range are checked.
  */
 import { faultEntryProblems, type FaultContext } from '../faults';
+import { CONTROLLER_ID } from '../sim/actors';
 import type { FaultEntry, ScenarioFile } from './schema';
 
 export type { FaultContext };
@@ -32,6 +33,7 @@ export function faultContextOf(scenario: ScenarioFile, brokers: readonly string[
   return {
     nodes: [...brokers, ...scenario.clients.map((client) => client.name)],
     brokers,
+    controller: CONTROLLER_ID,
     topics: new Map(scenario.cluster.topics.map((topic) => [topic.name, topic.partitions])),
     transactionalIds,
     groupIds,
@@ -70,7 +72,7 @@ export function checkNemesis(options: {
   const { nemesis, context, problems } = options;
   if (nemesis === undefined) return;
   (nemesis.targets ?? []).forEach((target, index) => {
-    if (context.nodes.includes(target)) return;
+    if (context.nodes.includes(target) || target === context.controller) return;
     const detail = `unknown node ${target}: expected one of ${context.nodes.join(', ')}`;
     problems.push({ path: ['nemesis', 'targets', index], detail });
   });

@@ -9,11 +9,16 @@
 import type { z } from 'zod';
 import type { Rng, Simulation } from '../../sim/kernel';
 import type { ClusterView } from '../cluster_view';
+import type { FaultTrigger } from '../trigger';
 
-/** Fields every resolved fault has: its kind and start time, ms from the start of the run. */
+/**
+ * Fields every resolved fault has: its kind and start time, ms from the start of the run or,
+ * with a trigger (`on:`), after it.
+ */
 export interface FaultBase {
   readonly kind: string;
   readonly atMs: number;
+  readonly on?: FaultTrigger;
 }
 
 /** A started fault: what it did, and how to end it (null when there is nothing to end). */
@@ -40,6 +45,8 @@ export interface NodeSet {
 
 /** What the cross-key rules know about the scenario. */
 export interface FaultContext extends NodeSet {
+  /** The controller's node id: a target of node faults too. */
+  readonly controller: string;
   /** Partition count per topic. */
   readonly topics: ReadonlyMap<string, number>;
   /** Every producer's transactional.id. */

@@ -5,6 +5,9 @@
  * kind itself, so a new kind is a new module here and one line below.
  */
 import type { FaultBase, FaultContext, FaultKind, FaultProblem, NodeSet } from './fault_kind';
+import { checkNode } from './node_rules';
+import { resolveTrigger, triggerEntryOf, type FaultTrigger, type triggerSchema } from '../trigger';
+import type { z } from 'zod';
 import { bridgeKind, splitKind } from './split';
 import { clockSkewKind } from './clock_skew';
 import { coordinatorFailoverKind } from './coordinator_failover';
@@ -33,8 +36,10 @@ export const FAULT_KIND_MODULES = [
 
 type ResolvedOf<K> = K extends FaultKind<infer F> ? F : never;
 
-/** Any resolved fault: the union of every registered kind's. */
-export type ScriptedFault = ResolvedOf<(typeof FAULT_KIND_MODULES)[number]>;
+/** Any resolved fault: the union of every registered kind's, with its trigger if it has one. */
+export type ScriptedFault = ResolvedOf<(typeof FAULT_KIND_MODULES)[number]> & {
+  readonly on?: FaultTrigger;
+};
 
 /** Every resolved fault kind. */
 export type FaultKindName = ScriptedFault['kind'];
@@ -78,7 +83,9 @@ export function faultEntrySchemas() {
 export function resolveFaultEntry(entry: { readonly kind: string }, nodes: NodeSet): ScriptedFault {
   const module = byEntryKind.get(entry.kind);
   if (module === undefined) throw new Error(`Unexpected fault kind: ${entry.kind}`);
-  return module.resolve(entry as never, nodes) as ScriptedFault;
+  const resolved = module.resolve(entry as never, nodes) as ScriptedFault;
+  const on = (entry as { on?: z.infer<typeof triggerSchema> }).on;
+  return on === undefined ? resolved : { ...resolved, on: resolveTrigger(on) };
 }
 
 /** The cross-key problems of a parsed entry, paths below its list item. */
@@ -86,12 +93,21 @@ export function faultEntryProblems(
   entry: { readonly kind: string },
   context: FaultContext,
 ): FaultProblem[] {
-  return byEntryKind.get(entry.kind)?.check?.(entry as never, context) ?? [];
+  const on = (entry as { on?: z.infer<typeof triggerSchema> }).on;
+  const triggerProblems =
+    on === undefined
+      ? []
+      : [...checkNode(on.from, context, 'on', 'from'), ...checkNode(on.to, context, 'on', 'to')];
+  return [
+    ...(byEntryKind.get(entry.kind)?.check?.(entry as never, context) ?? []),
+    ...triggerProblems,
+  ];
 }
 
 /** The `faults:` entry that resolves to `fault` (the scenario writer). */
 export function faultEntryOf(fault: ScriptedFault): Record<string, unknown> {
-  return kindOf(fault).entryOf(fault);
+  const entry = kindOf(fault).entryOf(fault);
+  return fault.on === undefined ? entry : { ...entry, on: triggerEntryOf(fault.on) };
 }
 
 /** A one-line description of a fault, in the words reports use. */

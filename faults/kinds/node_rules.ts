@@ -1,8 +1,8 @@
 /**
  * The cross-key rules every fault kind shares: a node a fault names must be a broker or client
- * of the scenario, or a reference resolved when the fault starts (`leader:<topic>-<partition>` of
- * an existing partition, `coordinator:<transactional.id>` of a producer's id,
- * `group-coordinator:<group.id>` of a pipeline's group).
+ * of the scenario, the controller, or a reference resolved when the fault starts
+ * (`leader:<topic>-<partition>` of an existing partition, `coordinator:<transactional.id>` of a
+ * producer's id, `group-coordinator:<group.id>` of a pipeline's group).
  */
 import { COORDINATOR_REF, GROUP_COORDINATOR_REF, LEADER_REF } from '../cluster_view';
 import type { FaultContext, FaultProblem } from './fault_kind';
@@ -33,7 +33,7 @@ export function nodeProblem(ref: string, context: FaultContext): string | undefi
     const known = context.transactionalIds.join(', ') || 'none';
     return `unknown transactional.id ${id}: expected one of ${known}`;
   }
-  if (context.nodes.includes(ref)) return undefined;
+  if (context.nodes.includes(ref) || ref === context.controller) return undefined;
   return (
     `unknown node ${ref}: expected one of ${context.nodes.join(', ')}, ` +
     'leader:<topic>-<partition>, coordinator:<transactional.id> or ' +

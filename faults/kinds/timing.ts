@@ -1,11 +1,15 @@
-/** Schema keys most fault kinds share: when the fault starts and how long it lasts. */
+/**
+ * Schema keys every fault kind shares: when the fault starts (`at.ms`, from the start of the run
+ * or, with `on:`, after its trigger; see `../trigger.ts`) and how long it lasts.
+ */
 import { integer, positive } from '../../sim/config';
+import { triggerSchema } from '../trigger';
+
+/** `at.ms` and the optional trigger it counts from. */
+export const instant = { 'at.ms': integer({ min: 0 }), on: triggerSchema.optional() };
 
 /** `at.ms` and a required `for.ms`. */
-export const timing = { 'at.ms': integer({ min: 0 }), 'for.ms': positive() };
+export const timing = { ...instant, 'for.ms': positive() };
 
 /** `at.ms` and an optional `for.ms`: without it the fault lasts until the heal phase. */
-export const openTiming = { 'at.ms': integer({ min: 0 }), 'for.ms': positive().optional() };
-
-/** `at.ms` alone: the fault acts once. */
-export const instant = { 'at.ms': integer({ min: 0 }) };
+export const openTiming = { ...instant, 'for.ms': positive().optional() };

@@ -16,7 +16,7 @@ export type {
 export { EventQueue, type QueuedEvent } from './event_queue';
 export { nodeId, ratio, US_PER_MS, type NodeId, type Ratio, type TimeUs } from './ids';
 export type { Delivery, LinkEffect, LinkRule, LinkRuleId, NetworkConfig } from './network';
-export type { HoldCounts, NodeStatus } from './node_holds';
+export type { HoldCounts, LifecycleObservation, NodeStatus } from './node_holds';
 export { Rng, assertRatio } from './rng';
 export {
   BudgetExceededError,
@@ -24,7 +24,6 @@ export {
   Simulation,
   type DeliveryObservation,
   type HaltLimit,
-  type LifecycleObservation,
   type MessageInFlight,
   type RunStop,
   type SimulationConfig,

@@ -15,9 +15,17 @@
  * the page cache had not flushed (the machine lost power while the process was down).
  */
 import type { CrashMode } from './actor';
+import type { NodeId, TimeUs } from './ids';
 
 /** The node's lifecycle state. */
 export type NodeStatus = 'running' | 'paused' | 'crashed';
+
+/** A node's status changed, as the kernel's lifecycle observer sees it. */
+export interface LifecycleObservation {
+  readonly timeUs: TimeUs;
+  readonly node: NodeId;
+  readonly status: NodeStatus;
+}
 
 /** How many holds of each kind a node is under (for tests and the oracle). */
 export interface HoldCounts {

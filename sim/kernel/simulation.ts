@@ -25,7 +25,12 @@ import {
   type LinkRuleId,
   type NetworkConfig,
 } from './network';
-import { NodeHolds, type HoldCounts, type NodeStatus } from './node_holds';
+import {
+  NodeHolds,
+  type HoldCounts,
+  type LifecycleObservation,
+  type NodeStatus,
+} from './node_holds';
 import { BudgetExceededError } from './budget';
 import { Rng } from './rng';
 import { javaStringHash, TraceHash } from './trace_hash';
@@ -99,13 +104,6 @@ export interface StampedObservation {
   readonly node: NodeId;
   readonly observation: Observation;
 }
-/** A node's status changed, as {@link Simulation.lifecycleObserver} sees it. */
-export interface LifecycleObservation {
-  readonly timeUs: TimeUs;
-  readonly node: NodeId;
-  readonly status: NodeStatus;
-}
-
 type KernelEvent =
   | {
       timeUs: TimeUs;
@@ -175,6 +173,8 @@ export class Simulation {
    * state the simulation reads, so observing never changes a run.
    */
   deliveryObserver: ((delivery: DeliveryObservation) => void) | undefined;
+  /** Called after a node handled a delivered message; may schedule events (fault triggers). */
+  private readonly deliveryWatchers: Array<(delivery: DeliveryObservation) => void> = [];
   /**
    * Receives every observation an actor reports through `ctx.observe`, stamped with true time
    * and the event index. Mechanism only, like {@link deliveryObserver}: the runner builds the
@@ -254,37 +254,30 @@ export class Simulation {
     this.queue.push({ timeUs: atUs, seq: this.seq++, type: 'call', label, run });
   }
 
+  /** Adds a delivery watcher (see {@link deliveryWatchers}); fault triggers use it. */
+  watchDeliveries(watcher: (delivery: DeliveryObservation) => void): void {
+    this.deliveryWatchers.push(watcher);
+  }
+
   /** The pause and crash holds a node is under now. */
   holdsOf(id: NodeId): HoldCounts {
     return this.node(id).holds.counts;
   }
 
-  /**
-   * GC pause: nothing runs on the node; messages and timers that fall due wait until the
-   * matching {@link resume}, while the rest of the cluster keeps going. Pauses are counted: the
-   * node runs again only when every pause has ended (and no crash holds it).
-   */
+  /** GC pause: nothing runs on the node until every pause ended (counted; `node_holds.ts`). */
   pause(id: NodeId): void {
     const node = this.node(id);
     node.holds.pause();
     this.settle(node);
   }
 
-  /**
-   * Ends one pause (nothing when none holds the node). When the node is free, what fell due
-   * meanwhile runs now, in the order it fell due, and before anything else due for the node at
-   * this instant (so each link stays FIFO); a process restarted while paused starts first.
-   */
+  /** Ends one pause; when the node is free, what fell due meanwhile runs now, in order. */
   resume(id: NodeId): void {
     const node = this.node(id);
     if (node.holds.resume()) this.settle(node);
   }
 
-  /**
-   * Crashes a node: its timers and in-flight inbound messages are lost. Crashes are counted (see
-   * `node_holds.ts`): a crash of a node already down only adds a hold, except that a first power
-   * loss since the process last ran still loses its unflushed tail.
-   */
+  /** Crashes a node: timers and inbound messages are lost. Counted: see `node_holds.ts`. */
   crash(id: NodeId, mode: CrashMode): void {
     const node = this.node(id);
     const effect = node.holds.crash(mode);
@@ -311,10 +304,7 @@ export class Simulation {
     }
   }
 
-  /**
-   * Ends one crash of `mode` (nothing when none of that mode holds the node). When no crash and
-   * no pause holds it any more, `onStart` runs again with its durable state.
-   */
+  /** Ends one crash of `mode`; once no hold is left, `onStart` runs with its durable state. */
   restart(id: NodeId, mode: CrashMode = 'process'): void {
     const node = this.node(id);
     if (node.holds.restart(mode)) this.settle(node);
@@ -471,8 +461,10 @@ export class Simulation {
     }
     if (event.type === 'deliver') {
       this.record(event, this.kindCode(event.envelope.payload.kind), node.index);
-      this.deliveryObserver?.({ timeUs: event.timeUs, envelope: event.envelope });
+      const delivery = { timeUs: event.timeUs, envelope: event.envelope };
+      this.deliveryObserver?.(delivery);
       node.actor.onMessage(event.envelope, node.ctx);
+      for (const watcher of this.deliveryWatchers) watcher(delivery);
     } else {
       if (!node.activeTimers.delete(event.timerId)) return;
       this.record(event, TIMER_KIND_CODE, node.index);

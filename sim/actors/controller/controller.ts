@@ -5,7 +5,10 @@
  * cleanly from the ISR in assignment order (PartitionChangeBuilder.electAnyLeader) or, with
  * `unclean.leader.election.enable`, from any live replica (KIP-106;
  * PartitionChangeBuilder.tryElection); validates AlterPartition requests (KIP-497); and publishes
- * every change to all brokers. It is deterministic and, in this model, never fails itself.
+ * every change to all brokers. It may itself be paused, crashed or cut off by a fault: its
+ * partition states, fenced brokers and metadata offset are its metadata log, which survives a
+ * crash (KRaft's `__cluster_metadata` is replicated and replayed); only broker sessions are
+ * volatile.
  */
 import { assert, type Actor, type ActorContext, type Envelope, type NodeId } from '../../kernel';
 import type {
@@ -78,8 +81,9 @@ export class Controller implements Actor<KafkaMessage> {
    * replicate the metadata log by fetching it, so a lost change is fetched again).
    */
   private metadataOffset = 0;
-  /** The controller's context, kept for admin operations (the controller never crashes). */
+  /** The controller's context, kept for admin operations; null while it is down. */
   private ctx: Ctx | null = null;
+  private started = false;
 
   constructor(
     private readonly brokers: readonly NodeId[],
@@ -102,11 +106,19 @@ export class Controller implements Actor<KafkaMessage> {
         this.observe(ctx, { kind: 'PartitionStateChanged', state });
     }
     this.ctx = ctx;
+    if (this.started) {
+      // A controller that becomes active registers every broker with a fresh heartbeat session
+      // (ClusterControlManager.activate builds a new BrokerHeartbeatManager), so no broker is
+      // fenced for the time the controller itself was down.
+      for (const broker of this.brokers) this.lastHeartbeatUs.set(broker, ctx.nowUs());
+    }
+    this.started = true;
     ctx.setTimer(SESSION_CHECK_INTERVAL_US, 'session-check');
   }
 
+  /** A crash loses the broker sessions and pending requests; the metadata log is kept. */
   onCrash(): void {
-    assert(false, 'the controller does not crash in this model');
+    this.ctx = null;
   }
 
   onTimer(_payload: unknown, ctx: Ctx): void {
