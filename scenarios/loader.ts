@@ -36,7 +36,7 @@ import type {
 import { resolveFault, resolveNemesis } from './fault_resolve';
 import { checkScheduleRules } from './schedule_rules';
 import { checkKafkaClientConfigs, effectiveDeliveryTimeoutMs } from './kafka_config_rules';
-import { LIMITS } from './limits';
+import { LIMITS } from '../sim/config';
 import { FileReadError, readRegularFile, utf8ProblemLine } from './regular_file';
 
 /** File names the directory walk picks up. */

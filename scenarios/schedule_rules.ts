@@ -6,7 +6,7 @@
  * `skew.ms`, `count`) stay within {@link LIMITS}. The fault entries are read as plain mappings
  * by key, so the rules hold for every fault kind alike.
  */
-import { LIMITS } from './limits';
+import { LIMITS } from '../sim/config';
 import type { Problem, ScenarioFile } from './schema';
 
 /** Fault keys in milliseconds that must fit a Java int. */
@@ -29,7 +29,7 @@ export function checkScheduleRules(scenario: ScenarioFile): Problem[] {
   checkPartitionTotal(scenario, problems);
   scenario.faults.forEach((fault, index) => {
     checkFaultTiming({
-      fault: fault as Readonly<Record<string, unknown>>,
+      fault: fault as unknown as Readonly<Record<string, unknown>>,
       index,
       durationMs,
       problems,

@@ -10,8 +10,18 @@
 import { z } from 'zod';
 import { checkFault, checkNemesis, faultContextOf } from './nemesis_rules';
 import { faultSchema, nemesisSchema } from './fault_schema';
-import { boolean, integer, list, message, ms, oneOf, section, text } from './schema_helpers';
-import { JAVA_INT_MAX, LIMITS } from './limits';
+import {
+  JAVA_INT_MAX,
+  LIMITS,
+  boolean,
+  integer,
+  list,
+  message,
+  ms,
+  oneOf,
+  section,
+  text,
+} from '../sim/config';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 import { checkPipeline } from './pipeline_rules';
 
@@ -273,8 +283,8 @@ export const scenarioFileSchema = section({
 export type ScenarioFile = z.output<typeof scenarioFileSchema>;
 /** One client entry of a {@link ScenarioFile}. */
 export type ClientEntry = ScenarioFile['clients'][number];
-/** One fault entry of a {@link ScenarioFile}. */
-export type FaultEntry = ScenarioFile['faults'][number];
+/** One fault entry of a {@link ScenarioFile}: its kind's own shape. */
+export type { FaultEntry } from './fault_schema';
 
 /** A path into the file, as zod reports it: keys and list indexes. */
 export type PathSegment = string | number;
