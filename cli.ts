@@ -43,6 +43,7 @@ interface RunFlags {
   readonly jepsenHistory?: string;
   readonly swarm?: boolean;
   readonly exportScenario?: string;
+  readonly until?: string;
 }
 
 /** The flags of `eos-sim check`, as commander hands them over. */
@@ -226,6 +227,10 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .option('--jepsen-history <file>', "write the history in Jepsen's Kafka workload shape (EDN)")
     .option('--swarm', 'draw fault kinds, rates and Kafka configs from the seed')
     .option('--export-scenario <file>', 'write the realised scenario (faults written out)')
+    .option(
+      '--until <moment>',
+      'stop at 3.4s, 3400ms, event:N or first-anomaly and print the cluster as it stands',
+    )
     .action((scenario: string, flags: RunFlags) => {
       const options = {
         scenario,
@@ -238,6 +243,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
         jepsenHistory: flags.jepsenHistory,
         swarm: flags.swarm === true,
         exportScenario: flags.exportScenario,
+        until: flags.until,
       };
       setExitCode(runCommand(options, context));
     });

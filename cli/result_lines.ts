@@ -62,6 +62,7 @@ export function lineOfRun(input: {
     outcome: report.outcome,
     anomalies: sortedRecord(anomalies),
     unexpected: report.unexpectedAnomalyTypes,
+    covered: sortedCovers(report.guarantee.verdicts),
     unmet: report.expectations.filter((item) => !item.met).map((item) => item.name),
     coverage: runCoverage(input.result),
     eventHash: report.eventHash,
@@ -70,6 +71,16 @@ export function lineOfRun(input: {
     ...(report.error === undefined ? {} : { error: report.error }),
     wallMs: input.wallMs,
   };
+}
+
+/** Each kind's cover, keys sorted (canonical lines). */
+function sortedCovers(
+  verdicts: RunResult['report']['guarantee']['verdicts'],
+): Record<string, string> {
+  const covers: Record<string, string> = {};
+  const sorted = [...verdicts].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  for (const verdict of sorted) covers[verdict.kind] = verdict.coveredBy;
+  return covers;
 }
 
 /** Why a seed has no run result. */

@@ -30,6 +30,7 @@ const resultLineSchema = z.object({
   allowed: z.array(z.string()).default([]),
   detectPercentMin: z.number(),
   unexpected: z.array(z.string()),
+  covered: z.record(z.string(), z.string()).optional(),
   unmet: z.array(z.string()),
   coverage: counts,
   eventHash: z.string(),
@@ -123,9 +124,10 @@ function parseLine(raw: string, where: string): SweepResultLine {
     const key = issue === undefined ? '' : issue.path.join('.');
     throw new UsageError(`${where} is not a result line: ${key} ${issue?.message ?? ''}`.trim());
   }
-  const { error, stack, ...rest } = parsed.data;
+  const { error, stack, covered, ...rest } = parsed.data;
   return {
     ...rest,
+    ...(covered === undefined ? {} : { covered }),
     ...(error === undefined ? {} : { error }),
     ...(stack === undefined ? {} : { stack }),
   };

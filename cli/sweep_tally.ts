@@ -94,7 +94,21 @@ export interface TallyScenario {
 interface KindTally {
   seeds: number;
   anomalies: number;
+  /** Seeds per cover; `''` counts violations nothing covered. */
+  readonly coveredBy: Map<string, number>;
   readonly firstSeeds: LowestSeeds<string>;
+}
+
+/**
+ * What covered `kind` on this line; a line written before covers existed falls back to the
+ * scenario's own lists.
+ */
+function coverOf(line: SweepResultLine, kind: string, plan: TallyScenario): string {
+  const cover = line.covered?.[kind];
+  if (cover !== undefined) return cover;
+  if (plan.expected.includes(kind)) return 'expect.anomalies';
+  if (plan.allowed?.includes(kind) === true) return 'expect.allowed';
+  return line.unexpected.includes(kind) ? '' : 'kafka';
 }
 
 /** Counts one scenario's result lines as they come in. */
@@ -123,7 +137,10 @@ export class ScenarioTally {
         seeds: 0,
         anomalies: 0,
         firstSeeds: new LowestSeeds<string>(FIRST_SEEDS_MAX, same),
+        coveredBy: new Map<string, number>(),
       };
+      const cover = coverOf(line, kind, this.plan);
+      tally.coveredBy.set(cover, (tally.coveredBy.get(cover) ?? 0) + 1);
       tally.seeds += 1;
       tally.anomalies += count;
       tally.firstSeeds.add(line.seed);
@@ -141,7 +158,6 @@ export class ScenarioTally {
   /** The scenario's summary so far. */
   summary(): ScenarioSweep {
     const { plan } = this;
-    const expected = new Set([...plan.expected, ...(plan.allowed ?? [])]);
     const percentMin = plan.detectPercentMin;
     const detection = plan.expected.map((kind) => {
       const seedsDetected = this.kinds.get(kind)?.seeds ?? 0;
@@ -153,7 +169,8 @@ export class ScenarioTally {
         kind,
         seeds: tally.seeds,
         anomalies: tally.anomalies,
-        expected: expected.has(kind),
+        expected: !tally.coveredBy.has(''),
+        coveredBy: Object.fromEntries([...tally.coveredBy].sort(([a], [b]) => (a < b ? -1 : 1))),
         firstSeeds: [...tally.firstSeeds.values],
       }))
       .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));

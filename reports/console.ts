@@ -9,6 +9,7 @@
  * decides (TTY, `NO_COLOR`) and the same report renders byte for byte the same without it.
  */
 import { Chalk } from 'chalk';
+import { verdictOf } from './verdicts';
 import type { Anomaly } from '../sim/checker';
 import type { RunOutcome, RunReport } from '../sim/runner';
 import { formatSeconds, plural, renderTable, wrapText } from './text_layout';
@@ -177,11 +178,10 @@ function renderAnomalies(
     lines.push(field('anomalies', 'none', style));
     return lines;
   }
-  const allowed = new Set(report.expectedAnomalyTypes);
+  const unexpected = new Set(report.unexpectedAnomalyTypes);
   for (const { kind, count } of check.anomalyCounts) {
-    const verdict = allowed.has(kind)
-      ? style.warn('expected for this configuration')
-      : style.bad('NOT allowed by this configuration');
+    const label = verdictOf(report, kind);
+    const verdict = unexpected.has(kind) ? style.bad(label) : style.warn(label);
     lines.push(`${style.bold(`anomalies: ${count} ${kind}`)} (${verdict})`);
     const listed = check.anomalies.filter((anomaly) => anomaly.kind === kind);
     const shown = listed.slice(0, perKindMax);

@@ -7,6 +7,7 @@
  * `<script type="application/json">` element with `<` written as `\u003c`, so no string from a
  * scenario can close the element; every string placed in HTML goes through {@link escapeHtml}.
  */
+import { verdictOf } from './verdicts';
 import type { Anomaly } from '../sim/checker';
 import type { RunReport, SequenceDiagram } from '../sim/runner';
 import { HTML_CHART_SCRIPT } from './html_script';
@@ -156,11 +157,11 @@ function anomaliesHtml(report: RunReport): string {
     parts.push(`<p class="warn">checker ${escapeHtml(checker)} failed: ${escapeHtml(error)}</p>`);
   }
   if (check.anomalyCounts.length === 0) parts.push('<p>None found.</p>');
-  const allowed = new Set(report.expectedAnomalyTypes);
   for (const { kind, count } of check.anomalyCounts) {
-    const verdict = allowed.has(kind) ? 'expected for this configuration' : 'NOT allowed';
+    const verdict = verdictOf(report, kind);
     parts.push(`<div class="anomaly" data-kind="${escapeHtml(kind)}">`);
-    parts.push(`<h3>${escapeHtml(kind)}: ${count} (${verdict})</h3>`);
+    parts.push(`<h3>${escapeHtml(kind)}: ${count}</h3>`);
+    parts.push(`<p class="verdict">Verdict: ${escapeHtml(verdict)}.</p>`);
     const explanation = report.explanations.find((candidate) => candidate.kind === kind);
     if (explanation !== undefined) {
       parts.push(`<p>${escapeHtml(explanation.meaning)}</p>`);

@@ -24,3 +24,4 @@ export {
   renderJepsenHistory,
   type HistoryHeader,
 } from './history_file';
+export { renderClusterState, visible } from './cluster_state_text';

@@ -73,12 +73,19 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
+/** A kind's cover as a JUnit body says it. */
+function coverText(cover: string | undefined): string {
+  if (cover === undefined) return 'verdict not recorded';
+  if (cover.startsWith('kafka:')) return `permitted by Kafka: ${cover.slice('kafka:'.length)}`;
+  return cover === '' ? "violates Kafka's guarantee" : `violates Kafka's guarantee, ${cover}`;
+}
+
 /** The failure message: outcome and what the seed found, one line. */
 function failureMessage(line: SweepResultLine): string {
   const parts: string[] = [line.outcome];
   const unexpected = new Set(line.unexpected);
   const kinds = Object.keys(line.anomalies).map((kind) =>
-    unexpected.has(kind) ? `${kind} (not allowed here)` : kind,
+    unexpected.has(kind) ? `${kind} (violates Kafka's guarantee, not allowed here)` : kind,
   );
   if (kinds.length > 0) parts.push(kinds.join(', '));
   if (line.error !== undefined) parts.push(line.error);
@@ -91,7 +98,9 @@ function failureBody(line: SweepResultLine, options: JunitOptions): string {
     `scenario: ${line.scenario} (${line.file}, sha256 ${line.hash})`,
     `seed: ${line.seed}`,
     `outcome: ${line.outcome}`,
-    ...Object.entries(line.anomalies).map(([kind, count]) => `anomaly: ${kind} x${count}`),
+    ...Object.entries(line.anomalies).map(
+      ([kind, count]) => `anomaly: ${kind} x${count} (${coverText(line.covered?.[kind])})`,
+    ),
     ...line.unmet.map((name) => `not met: ${name}`),
     ...(line.error === undefined ? [] : [`error: ${line.error}`]),
     ...(line.stack === undefined ? [] : [line.stack]),

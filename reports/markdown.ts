@@ -7,8 +7,10 @@
  * Every string a scenario supplies is escaped, so a client name cannot inject HTML or break a
  * table.
  */
+import { verdictOf } from './verdicts';
 import type { Anomaly } from '../sim/checker';
 import type { LatencySummary, RunReport } from '../sim/runner';
+import { workloadSection } from './markdown_stalls';
 import { renderMermaidSequence } from './mermaid';
 import { formatSeconds } from './text_layout';
 
@@ -45,6 +47,7 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
 export function renderMarkdownReport(report: RunReport): string {
   const sections = [
     summarySection(report),
+    workloadSection(report, { table, escape: markdownText }),
     anomaliesSection(report),
     partitionsSection(report),
     faultsSection(report),
@@ -105,10 +108,13 @@ function anomaliesSection(report: RunReport): string[] {
     );
   }
   if (check.anomalyCounts.length === 0) return [...lines, 'None found.'];
-  const allowed = new Set(report.expectedAnomalyTypes);
   for (const { kind, count } of check.anomalyCounts) {
-    const verdict = allowed.has(kind) ? 'expected for this configuration' : 'NOT allowed';
-    lines.push(`### ${markdownText(kind)}: ${count} (${verdict})`, '');
+    lines.push(
+      `### ${markdownText(kind)}: ${count}`,
+      '',
+      `Verdict: ${markdownText(verdictOf(report, kind))}.`,
+      '',
+    );
     const explanation = report.explanations.find((candidate) => candidate.kind === kind);
     if (explanation !== undefined) {
       const anomaly = check.anomalies[explanation.anomalyIndex];
@@ -184,18 +190,28 @@ function metricsSection(report: RunReport): string[] {
   const { transactionPhases: phases, counts } = report.metrics;
   const header = ['call', 'count', 'mean ms', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'note'];
   const bumps = counts.epochBumps;
-  const gaps = report.metrics.stableOffsetGaps.map((gap) => [
-    markdownText(`${gap.topic}-${gap.partition}`),
-    String(gap.gapMax),
-    formatSeconds(gap.unstableUs),
-  ]);
-  const lags = report.metrics.consumerLag.map((lag) => [
-    markdownText(lag.client),
-    markdownText(`${lag.topic}-${lag.partition}`),
-    lag.isolationLevel,
-    String(lag.highWatermarkLagMax),
-    String(lag.lastStableOffsetLagMax),
-  ]);
+  const gaps = report.metrics.stableOffsetGaps.flatMap((gap) =>
+    [...gap.phases, { phase: 'whole run', gapMax: gap.gapMax, unstableUs: gap.unstableUs }].map(
+      (entry) => [
+        markdownText(`${gap.topic}-${gap.partition}`),
+        entry.phase,
+        String(entry.gapMax),
+        formatSeconds(entry.unstableUs),
+      ],
+    ),
+  );
+  const lags = report.metrics.consumerLag.flatMap((lag) =>
+    lag.phases.map((entry) => [
+      markdownText(lag.client),
+      markdownText(`${lag.topic}-${lag.partition}`),
+      lag.isolationLevel,
+      entry.phase,
+      String(entry.polls),
+      String(entry.logEndOffsetLagMax),
+      String(entry.highWatermarkLagMax),
+      String(entry.lastStableOffsetLagMax),
+    ]),
+  );
   return [
     '## Transactions',
     '',
@@ -217,11 +233,14 @@ function metricsSection(report: RunReport): string[] {
     '',
     '### Gap between high watermark and last stable offset',
     '',
-    ...table(['partition', 'largest gap', 'time with a gap'], gaps),
+    ...table(['partition', 'phase', 'largest gap', 'time with a gap'], gaps),
     '',
-    '### Consumer lag (largest, after a poll)',
+    '### Consumer lag (largest, after a poll, per phase)',
     '',
-    ...table(['consumer', 'partition', 'isolation.level', 'vs HW', 'vs LSO'], lags),
+    ...table(
+      ['consumer', 'partition', 'isolation.level', 'phase', 'polls', 'vs LEO', 'vs HW', 'vs LSO'],
+      lags,
+    ),
   ];
 }
 

@@ -53,8 +53,13 @@ export interface SweepAnomalyCount {
   readonly seeds: number;
   /** Anomalies found in total, before the per-run example cap. */
   readonly anomalies: number;
-  /** Whether the scenario allows (expects) this kind. */
+  /** Whether every seed that found it was covered: Kafka permits it, or the scenario expects it. */
   readonly expected: boolean;
+  /**
+   * Seeds per cover (`kafka:<permission id>`, `expect.anomalies`, `expect.allowed`; empty: a
+   * violation nothing covered), keys sorted.
+   */
+  readonly coveredBy: Readonly<Record<string, number>>;
   /** The lowest seeds that found it, in numeric order (capped). */
   readonly firstSeeds: readonly string[];
 }
@@ -150,6 +155,12 @@ export interface SweepResultLine {
   readonly detectPercentMin: number;
   /** Kinds found that the scenario does not allow. */
   readonly unexpected: readonly string[];
+  /**
+   * What covered each kind found (keys sorted): `kafka:<permission id>` when Kafka permits it
+   * under this configuration, `expect.anomalies` or `expect.allowed` for a violation the
+   * scenario expects or accepts, empty for a violation nothing covers. Absent in older lines.
+   */
+  readonly covered?: Readonly<Record<string, string>>;
   /** Names of the expectations the run did not meet. */
   readonly unmet: readonly string[];
   /** Protocol-state coverage items reached, `category:name` to count, keys sorted. */

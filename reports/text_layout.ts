@@ -90,3 +90,15 @@ export function percentFloor(part: number, total: number): number {
 export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : pluralNoun}`;
 }
+
+/**
+ * An integer with its digits grouped by thousands, as the seed texts and Kafka's docs write
+ * offsets; independent of the locale.
+ * @example groupDigits(900001) // '900,001'
+ * @example groupDigits(-20000) // '-20,000'
+ */
+export function groupDigits(value: number): string {
+  const digits = String(Math.abs(Math.trunc(value)));
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return value < 0 ? `-${grouped}` : grouped;
+}

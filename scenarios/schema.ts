@@ -11,10 +11,10 @@ import { z } from 'zod';
 import { checkFault, checkNemesis, faultContextOf } from './nemesis_rules';
 import { faultSchema, nemesisSchema } from './fault_schema';
 import {
-  JAVA_INT_MAX,
-  LIMITS,
   boolean,
   integer,
+  JAVA_INT_MAX,
+  LIMITS,
   list,
   message,
   ms,

@@ -7,7 +7,8 @@
  * these lines go to stderr, so stdout is the report alone (`… --json | jq .outcome`).
  * `--export-scenario` writes the realised scenario of the run (nemesis and swarm draws written
  * out) to a file. `--check-determinism` runs the seed twice and, when the runs differ, names the
- * first executed event where they part (exit 3).
+ * first executed event where they part (exit 3). `--until` replays to a moment and prints the
+ * cluster state instead (`run_until.ts`).
  */
 import { writeOutputFile } from '../file_io';
 import { BudgetExceededError } from '../../sim/kernel';
@@ -28,6 +29,7 @@ import type { CliContext } from '../io';
 import { checkOutputFile } from '../output_paths';
 import { checkReportPaths, writeRunFiles } from '../report_files';
 import { parseSeed } from '../seeds';
+import { untilCommand } from './run_until';
 
 /** The parsed arguments of `eos-sim run`. */
 export interface RunCommandOptions {
@@ -51,6 +53,11 @@ export interface RunCommandOptions {
   readonly swarm?: boolean;
   /** `--export-scenario F`: write the realised scenario to F. */
   readonly exportScenario?: string | undefined;
+  /**
+   * `--until T|event:N|first-anomaly`: stop the run there and print the cluster as it stands
+   * (see `cli/until.ts`) instead of the report; exit 0.
+   */
+  readonly until?: string | undefined;
 }
 
 /** A run that threw: the exit code has been decided and the error printed. */
@@ -67,6 +74,7 @@ interface RunFailed {
  */
 export function runCommand(options: RunCommandOptions, context: CliContext): ExitCode {
   const seed = options.seed === undefined ? context.inventSeed() : parseSeed(options.seed);
+  if (options.until !== undefined) return untilCommand(options, { seed, context });
   checkReportPaths(options.reports ?? []);
   checkOutputFiles(options);
   const loaded = loadScenario(options.scenario);

@@ -26,7 +26,6 @@ export {
   TransactionCoordinator,
   type CoordinatorSettings,
   type CoordinatorTimer,
-  type EpochGrantRecord,
 } from './coordinator/transaction_coordinator';
 export {
   VALID_PREVIOUS_STATES,

@@ -54,6 +54,13 @@ export interface Anomaly {
   readonly process?: string;
   /** Virtual time of the event the anomaly is about. */
   readonly timeUs?: number;
+  /**
+   * `invariant`: the index of the kernel event that broke it (1-based `eventsRun`), so a run of
+   * the same seed can stop there, and the seed and the invariant's name.
+   */
+  readonly eventIndex?: number;
+  readonly seed?: string;
+  readonly invariant?: string;
   /** The oracle's classification of why, when it knows (e.g. `never-written`). */
   readonly classification?: string;
   /** The transactional.id involved (`torn-transaction`, `hanging-transaction`). */
@@ -113,6 +120,15 @@ export interface CheckResult {
   readonly anomalies: readonly Anomaly[];
   /** How many anomalies of each kind were found before the example cap, sorted by kind. */
   readonly anomalyCounts: ReadonlyArray<{ readonly kind: AnomalyKind; readonly count: number }>;
+  /**
+   * How many anomalies of each kind had each classification, before the example cap (absent
+   * when none was classified): what a verdict on a classification needs beyond the examples.
+   */
+  readonly classificationCounts?: ReadonlyArray<{
+    readonly kind: AnomalyKind;
+    readonly classification: string;
+    readonly count: number;
+  }>;
   /** Checkers that threw, with their error: they make `valid` unknown, never false. */
   readonly checkerErrors: ReadonlyArray<{ readonly checker: string; readonly error: string }>;
 }

@@ -103,7 +103,34 @@ export function checkHistory(
     count: byKind.get(kind)?.length ?? 0,
   }));
   const valid = anomalyTypes.length > 0 ? false : checkerErrors.length > 0 ? 'unknown' : true;
-  return { valid, anomalyTypes, anomalies, anomalyCounts, checkerErrors };
+  const classificationCounts = countClassifications(found);
+  return {
+    valid,
+    anomalyTypes,
+    anomalies,
+    anomalyCounts,
+    checkerErrors,
+    ...(classificationCounts.length === 0 ? {} : { classificationCounts }),
+  };
+}
+
+interface ClassificationCount {
+  kind: AnomalyKind;
+  classification: string;
+  count: number;
+}
+
+/** Anomalies per (kind, classification) before the cap, sorted by kind then classification. */
+function countClassifications(found: readonly Anomaly[]): ClassificationCount[] {
+  const counts = new Map<string, ClassificationCount>();
+  for (const { kind, classification } of found) {
+    if (classification === undefined) continue;
+    const key = `${kind}\u0000${classification}`;
+    const entry = counts.get(key) ?? { kind, classification, count: 0 };
+    entry.count += 1;
+    counts.set(key, entry);
+  }
+  return [...counts.keys()].sort().flatMap((key) => counts.get(key) ?? []);
 }
 
 /** Anomalies per kind, each list ordered by time, then by the order the checkers emitted. */

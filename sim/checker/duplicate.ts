@@ -6,21 +6,28 @@
  * the broker did not deduplicate), `written-once` when it holds one copy (the other delivery came
  * from a log that was later truncated), `not-in-log` when it holds none.
  *
- * `epoch-bump-duplicate` is reported instead when every copy in the log was written by one
- * non-transactional producerId, each copy under a different producerEpoch. That is Kafka's own
- * behaviour, not a broken guarantee of the model: an idempotent producer that gets
- * OUT_OF_ORDER_SEQUENCE_NUMBER on its next-in-line batch, or fails a batch with retries left, bumps
- * its epoch locally (KIP-360) and rewrites every in-flight batch of that partition from sequence 0
- * under the new epoch (TransactionManager.bumpIdempotentProducerEpoch, startSequencesAtBeginning,
- * Sender.completeBatch); a batch the leader had already appended is then written again, and the
- * broker deduplicates only within one (producerId, epoch). See KAFKA-14034 (apache/kafka#13796) and
- * confluentinc/librdkafka#4953, where the maintainers say an idempotent producer can duplicate
- * after an epoch bump and only transactions prevent it. Two copies under one epoch, or under
- * different producerIds, stay `duplicate`.
+ * `epoch-bump-duplicate` is reported instead when the copies and the history are exactly what
+ * an idempotent producer's own epoch bump writes (KIP-360; the conditions, judged per record,
+ * are in `epoch_bump.ts`): Kafka's behaviour, which only transactions rule out (KAFKA-14034,
+ * apache/kafka#13796; confluentinc/librdkafka#4953). Copies under one epoch, under different
+ * producerIds, or whose earlier copy was acknowledged stay `duplicate`.
  */
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext, OracleCopy } from './check_context';
+import { indexSendOutcomes, isEpochBumpRewrite, type SendOutcomes } from './epoch_bump';
 import { recordKey, topicPartitionName } from './topic_partition';
+
+/** The send index of a context, built once per check (only when a duplicate needs it). */
+const sendOutcomesByContext = new WeakMap<CheckContext, SendOutcomes>();
+
+function sendOutcomes(context: CheckContext): SendOutcomes {
+  let outcomes = sendOutcomesByContext.get(context);
+  if (outcomes === undefined) {
+    outcomes = indexSendOutcomes(context.history);
+    sendOutcomesByContext.set(context, outcomes);
+  }
+  return outcomes;
+}
 
 /** Where a value was delivered, and the first operation that delivered it there. */
 interface Location {
@@ -77,7 +84,8 @@ function duplicateAnomaly(
   const timeUs =
     latest !== undefined && copies.length >= 2 ? latest.record.appendUs : secondDeliveredUs;
   const sent = context.sentValues.get(value);
-  const rewritten = isEpochBumpRewrite(copies);
+  const evidence = { outcomes: sendOutcomes(context), faults: context.faultIntervals };
+  const rewritten = isEpochBumpRewrite(evidence, value, copies);
   const classification = rewritten ? 'rewritten-after-epoch-bump' : classifyCopies(copies.length);
   const sender = sent === undefined ? '' : ` sent by client ${sent.client}`;
   const resent =
@@ -102,21 +110,6 @@ function duplicateAnomaly(
     classification,
     activeFaults: context.activeFaultsAt(timeUs),
   };
-}
-
-/**
- * True when the log holds two or more copies, all from one non-transactional producerId and each
- * under its own producerEpoch: the copies an idempotent producer's epoch bump makes (KIP-360).
- */
-function isEpochBumpRewrite(copies: readonly OracleCopy[]): boolean {
-  if (copies.length < 2) return false;
-  const producerId = copies[0]?.record.producerId ?? -1;
-  const epochs = new Set(copies.map((copy) => copy.record.producerEpoch));
-  return (
-    producerId >= 0 &&
-    epochs.size === copies.length &&
-    copies.every((copy) => copy.record.producerId === producerId && !copy.record.isTransactional)
-  );
 }
 
 function classifyCopies(copyCount: number): string {

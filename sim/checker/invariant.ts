@@ -12,14 +12,34 @@ import { topicPartitionName } from './topic_partition';
  * @example checkInvariant(new CheckContext(history, oracle))[0]?.message
  */
 export function checkInvariant(context: CheckContext): Anomaly[] {
-  return context.oracle.invariantViolations.map((violation) => ({
-    kind: 'invariant',
-    message:
-      `Invariant broken at ${topicPartitionName(violation.topic, violation.partition)} at ` +
-      `${violation.timeUs}us: ${violation.description}`,
-    topic: violation.topic,
-    partition: violation.partition,
-    timeUs: violation.timeUs,
-    activeFaults: context.activeFaultsAt(violation.timeUs),
-  }));
+  return context.oracle.invariantViolations.map((violation) => {
+    const { topic, partition, eventIndex, seed, invariant } = violation;
+    const where =
+      topic !== undefined && partition !== undefined
+        ? ` at ${topicPartitionName(topic, partition)}`
+        : violation.transactionalId !== undefined
+          ? ` for transactionalId ${violation.transactionalId}`
+          : '';
+    const event = eventIndex === undefined ? '' : `, event ${eventIndex}`;
+    const run = seed === undefined ? '' : ` (seed ${seed})`;
+    return {
+      kind: 'invariant',
+      message:
+        `Invariant${invariant === undefined ? '' : ` ${invariant}`} broken${where} at ` +
+        `${violation.timeUs}us${event}${run}: ${violation.description}`,
+      ...(topic === undefined ? {} : { topic }),
+      ...(partition === undefined ? {} : { partition }),
+      ...(violation.broker === undefined ? {} : { brokers: [violation.broker] }),
+      ...(violation.producerId === undefined ? {} : { producerId: violation.producerId }),
+      ...(violation.producerEpoch === undefined ? {} : { producerEpoch: violation.producerEpoch }),
+      ...(violation.transactionalId === undefined
+        ? {}
+        : { transactionalId: violation.transactionalId }),
+      ...(invariant === undefined ? {} : { invariant }),
+      ...(eventIndex === undefined ? {} : { eventIndex }),
+      ...(seed === undefined ? {} : { seed }),
+      timeUs: violation.timeUs,
+      activeFaults: context.activeFaultsAt(violation.timeUs),
+    };
+  });
 }

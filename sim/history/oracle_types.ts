@@ -170,16 +170,34 @@ export interface Oracle {
   readonly endUs?: number;
   readonly faults: readonly FaultInterval[];
   /**
-   * Invariants the simulator found broken during the run (for example `lastStableOffset ≤
-   * highWatermark ≤ logEndOffset`), in time order. The checker reports each as an `invariant`
-   * anomaly.
+   * Invariants the simulator found broken during the run, as it checked them on each
+   * observation (docs/invariants.md), in the order found. The checker reports each as an
+   * `invariant` anomaly.
    */
-  readonly invariantViolations: ReadonlyArray<{
-    readonly timeUs: number;
-    readonly topic: string;
-    readonly partition: number;
-    readonly description: string;
-  }>;
+  readonly invariantViolations: readonly OracleInvariantViolation[];
+}
+
+/** One broken invariant, where and when it broke. */
+export interface OracleInvariantViolation {
+  /** The invariant's name in docs/invariants.md, e.g. `offsets-ordered` (absent in old files). */
+  readonly invariant?: string;
+  /** True virtual time of the observation that broke it. */
+  readonly timeUs: number;
+  /**
+   * The index of the kernel event that broke it, 1-based (the run's `eventsRun` during that
+   * event): a run of the same seed can stop at it. Absent in histories from outside the simulator.
+   */
+  readonly eventIndex?: number;
+  /** The run's seed, when the simulator found it. */
+  readonly seed?: string;
+  readonly topic?: string;
+  readonly partition?: number;
+  /** The broker whose replica or coordinator broke it. */
+  readonly broker?: string;
+  readonly transactionalId?: string;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+  readonly description: string;
 }
 
 /**

@@ -31,6 +31,15 @@ export interface Envelope<M extends Message = Message> {
   readonly sentUs: TimeUs;
 }
 
+/**
+ * Something an actor reports that happened inside it (a high watermark moved, a marker was
+ * written), for the oracle outside the model. The kernel knows only that it has a `kind`; the
+ * actors define the kinds and their fields.
+ */
+export interface Observation {
+  readonly kind: string;
+}
+
 /** Identifies a timer set by {@link ActorContext.setTimer}. */
 export type TimerId = number;
 
@@ -56,6 +65,11 @@ export interface ActorContext<M extends Message = Message> {
   cancelTimer(timerId: TimerId): void;
   /** Writes one line to the run's trace, when tracing is on. */
   trace(text: string): void;
+  /**
+   * Reports an observation. The kernel stamps it with the true virtual time (no skew) and the
+   * index of the event running now, and hands it to the observer; it never changes the run.
+   */
+  observe(observation: Observation): void;
 }
 
 /** The behaviour of one simulated process. */

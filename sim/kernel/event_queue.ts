@@ -41,6 +41,11 @@ export class EventQueue<E extends QueuedEvent> {
     heap[index] = event;
   }
 
+  /** Every queued event, in no particular order (for read-only inspection). */
+  values(): readonly E[] {
+    return this.heap;
+  }
+
   /** The earliest event without removing it, or undefined when empty. */
   peek(): E | undefined {
     return this.heap[0];

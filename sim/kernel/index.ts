@@ -10,6 +10,7 @@ export type {
   CrashMode,
   Envelope,
   Message,
+  Observation,
   TimerId,
 } from './actor';
 export { EventQueue, type QueuedEvent } from './event_queue';
@@ -19,10 +20,14 @@ export type { HoldCounts, NodeStatus } from './node_holds';
 export { Rng, assertRatio } from './rng';
 export {
   BudgetExceededError,
+  RunHaltedError,
   Simulation,
   type DeliveryObservation,
+  type HaltLimit,
   type LifecycleObservation,
+  type MessageInFlight,
   type RunStop,
   type SimulationConfig,
+  type StampedObservation,
 } from './simulation';
 export { TraceHash, javaStringHash } from './trace_hash';

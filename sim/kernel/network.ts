@@ -100,6 +100,11 @@ export class Network {
     return id;
   }
 
+  /** Messages link rules hold now, rule by rule in the order they were held (read-only). */
+  heldMessages(): Array<{ source: NodeId; target: NodeId; payload: Message; sentUs: TimeUs }> {
+    return [...this.rules.values()].flatMap((installed) => installed.held);
+  }
+
   /**
    * Removes a rule. Messages a `hold` rule kept are released: they are sent again now, in the
    * order they were held, and the caller schedules the returned deliveries.

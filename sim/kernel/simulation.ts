@@ -13,6 +13,7 @@ import type {
   CrashMode,
   Envelope,
   Message,
+  Observation,
   TimerId,
 } from './actor';
 import { EventQueue } from './event_queue';
@@ -40,6 +41,35 @@ export class BudgetExceededError extends Error {
   }
 }
 
+/**
+ * Thrown by {@link Simulation.runUntil} at the limit set with {@link Simulation.haltAt}: the run
+ * stops between two events, with every actor's state as the last executed event left it.
+ */
+export class RunHaltedError extends Error {
+  readonly code = 'SIM_RUN_HALTED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunHaltedError';
+  }
+}
+
+/**
+ * Where {@link Simulation.haltAt} stops a run: after every event at or before `timeUs`, or after
+ * the event numbered `eventIndex` (events are numbered from 1 in execution order).
+ */
+export type HaltLimit = { readonly timeUs: TimeUs } | { readonly eventIndex: number };
+
+/** A message sent and not yet handed to its target ({@link Simulation.messagesInFlight}). */
+export interface MessageInFlight {
+  readonly source: NodeId;
+  readonly target: NodeId;
+  readonly payload: Message;
+  readonly sentUs: TimeUs;
+  /** When it is due; null while a network fault holds it or a pause defers it. */
+  readonly dueUs: TimeUs | null;
+  readonly where: 'network' | 'held by a link rule' | 'deferred by a pause';
+}
+
 /** Kernel settings for one run. */
 export interface SimulationConfig {
   /** The root seed; every stream is forked from it. */
@@ -63,6 +93,18 @@ export interface DeliveryObservation {
   readonly envelope: Envelope;
 }
 
+/**
+ * An actor's observation as {@link Simulation.stateObserver} sees it, stamped by the kernel: the
+ * true virtual time (a node's clock skew does not enter it) and the index of the event that was
+ * running, 1-based (the value of {@link Simulation.eventsRun} during that event).
+ */
+export interface StampedObservation {
+  readonly timeUs: TimeUs;
+  readonly eventIndex: number;
+  /** The node that reported it. */
+  readonly node: NodeId;
+  readonly observation: Observation;
+}
 /** A node's status changed, as {@link Simulation.lifecycleObserver} sees it. */
 export interface LifecycleObservation {
   readonly timeUs: TimeUs;
@@ -129,6 +171,7 @@ export class Simulation {
   private seq = 0;
   private nextTimerId = 1;
   private eventsRunCount = 0;
+  private haltLimit: HaltLimit | null = null;
   /** Receives trace lines when set (for `--trace`). */
   traceSink: ((line: string) => void) | undefined;
   /**
@@ -138,6 +181,12 @@ export class Simulation {
    * state the simulation reads, so observing never changes a run.
    */
   deliveryObserver: ((delivery: DeliveryObservation) => void) | undefined;
+  /**
+   * Receives every observation an actor reports through `ctx.observe`, stamped with true time
+   * and the event index. Mechanism only, like {@link deliveryObserver}: the runner builds the
+   * oracle and checks invariants from it, and must not change any state the simulation reads.
+   */
+  stateObserver: ((stamped: StampedObservation) => void) | undefined;
   /** Called at every change of a node's status (observation only, like the delivery observer). */
   lifecycleObserver: ((change: LifecycleObservation) => void) | undefined;
 
@@ -311,12 +360,64 @@ export class Simulation {
   }
 
   /**
+   * From now on, {@link runUntil} throws {@link RunHaltedError} instead of running past `limit`
+   * (a time: the clock is left at it; an event index: right after that event). Mechanism for
+   * stopping a replay at a moment to inspect the actors; nothing else about the run changes.
+   */
+  haltAt(limit: HaltLimit): void {
+    this.haltLimit = limit;
+  }
+
+  /**
+   * Throws {@link RunHaltedError} when going on would pass the halt limit: running `next` (due
+   * by `stopUs`), or moving the clock to `stopUs` when nothing is due by then.
+   */
+  private checkHalt(next: KernelEvent | undefined, stopUs: TimeUs): void {
+    const limit = this.haltLimit;
+    if (limit === null) return;
+    const runsNext = next !== undefined && next.timeUs <= stopUs;
+    if ('eventIndex' in limit) {
+      if (!runsNext || this.eventsRunCount < limit.eventIndex) return;
+      throw new RunHaltedError(`halted after event ${this.eventsRunCount}`);
+    }
+    if ((runsNext ? next.timeUs : stopUs) <= limit.timeUs) return;
+    this.nowUsValue = Math.max(this.nowUsValue, limit.timeUs);
+    throw new RunHaltedError(`halted at ${limit.timeUs} us`);
+  }
+
+  /**
+   * Every message sent and not yet handed to its target: on its way through the network, held
+   * by a link rule (a partition), or deferred at a paused node. Read-only, for inspection.
+   */
+  messagesInFlight(): MessageInFlight[] {
+    const messages: MessageInFlight[] = [];
+    for (const event of this.queue.values()) {
+      if (event.type !== 'deliver' || event.incarnation !== event.node.incarnation) continue;
+      messages.push({ ...event.envelope, dueUs: event.timeUs, where: 'network' });
+    }
+    for (const node of this.nodes.values()) {
+      for (const event of node.deferred) {
+        if (event.type !== 'deliver') continue;
+        messages.push({ ...event.envelope, dueUs: null, where: 'deferred by a pause' });
+      }
+    }
+    for (const held of this.network.heldMessages()) {
+      messages.push({ ...held, dueUs: null, where: 'held by a link rule' });
+    }
+    return messages.sort(
+      (a, b) => a.sentUs - b.sentUs || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0),
+    );
+  }
+
+  /**
    * Runs events until the next one is later than `stopUs`, the queue is empty, or `stopWhen`
    * returns true after an event. The clock ends at `stopUs` unless a condition stopped it.
+   * @throws RunHaltedError at the limit set by {@link haltAt}.
    */
   runUntil(stopUs: TimeUs, stopWhen?: () => boolean): RunStop {
     for (;;) {
       const next = this.queue.peek();
+      this.checkHalt(next, stopUs);
       if (next === undefined) {
         this.nowUsValue = Math.max(this.nowUsValue, stopUs);
         return 'idle';
@@ -489,6 +590,14 @@ export class Simulation {
       },
       trace: (text) => {
         if (this.traceSink !== undefined) this.traceSink(`${this.nowUsValue} ${node.id} ${text}`);
+      },
+      observe: (observation) => {
+        this.stateObserver?.({
+          timeUs: this.nowUsValue,
+          eventIndex: this.eventsRunCount,
+          node: node.id,
+          observation,
+        });
       },
     };
   }

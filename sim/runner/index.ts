@@ -30,3 +30,6 @@ export {
   type ShrinkOptions,
   type ShrinkResult,
 } from './shrink';
+export { clusterState } from './cluster_state';
+export type * from './cluster_state_types';
+export { firstAnomalyMoment, replayTo, replayToFirstAnomaly, type ReplayResult } from './replay';

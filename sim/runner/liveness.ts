@@ -5,11 +5,12 @@
  * position reaches the last stable offset (read_committed) or the high watermark
  * (read_uncommitted) of every partition it reads, and every partition leader's last stable
  * offset must reach its high watermark, all within `run.liveness.ms` of simulated time. A
- * producer fenced for good (`on.fenced: stop`) is not expected to make progress and is only
- * noted. What did not converge is named: producers without progress with their count of
- * fencing errors, partitions whose last stable offset stays below the high watermark, consumers
- * behind. A read-process-write pipeline keeps processing during the probe; its group's committed
- * offsets must reach the last stable offset of every input partition.
+ * producer fenced for good (`on.fenced: stop`), closed after its last transaction
+ * (`close.when.done`) or stopped by a fatal error is not expected to make progress and is only
+ * noted, with the reason. What did not converge is named: producers without progress with
+ * their count of fencing errors, partitions whose last stable offset stays below the high
+ * watermark, consumers behind. A read-process-write pipeline keeps processing during the probe;
+ * its group's committed offsets must reach the last stable offset of every input partition.
  */
 import { CONSUMER_OFFSETS_TOPIC, partitionKey, type Broker, type Controller } from '../actors';
 import type { Simulation } from '../kernel';
@@ -163,6 +164,44 @@ export function failedPolls(history: History): string[] {
   return [...counts].map(([key, count]) => (count === 1 ? key : `${key} (${count} times)`));
 }
 
+/** The problem line naming producers without progress, with their fencing errors. */
+function noProgress(history: History, withoutProgress: readonly string[]): string {
+  const fencing = fencingErrorCounts(history);
+  const total = withoutProgress.reduce((sum, name) => sum + (fencing.get(name) ?? 0), 0);
+  const each = withoutProgress.map((name) => `${name} ${fencing.get(name) ?? 0}`).join(', ');
+  const names = withoutProgress.join(', ');
+  return `producers without progress: ${names} (${total} fencing errors: ${each})`;
+}
+
+/**
+ * Producers fenced during the probe that do not restart: not asked for progress, since a newer
+ * instance of their transactional.id took over, which is what fencing is for.
+ */
+function fencedInProbe(
+  history: History,
+  producers: ReadonlyArray<{ name: string; client: ClientActor }>,
+): string[] {
+  const fencing = fencingErrorCounts(history);
+  return producers
+    .filter(({ name, client }) => client.stoppedForGood && (fencing.get(name) ?? 0) > 0)
+    .map(({ name }) => name);
+}
+
+/**
+ * Why a producer's application declined the probe: fenced with `on.fenced: stop`, closed after
+ * its last transaction (`close.when.done`), down, or failed with a fatal error.
+ */
+function notProbedReason(spec: ClientConfig, client: ClientActor, history: History): string {
+  if ((fencingErrorCounts(history).get(spec.name) ?? 0) > 0) {
+    return 'fenced for good (on.fenced: stop)';
+  }
+  if (spec.role === 'producer' && 'closeWhenDone' in spec.workload && spec.workload.closeWhenDone) {
+    return 'closed its producer after its last transaction (close.when.done)';
+  }
+  if (client.kafkaProducer === null) return 'has no producer instance (its node is down)';
+  return `stopped after a fatal error (${client.kafkaProducer.lastError})`;
+}
+
 /**
  * Runs the probe for at most `boundUs` of simulated time and ends it; the caller lets the
  * cluster settle afterwards.
@@ -179,11 +218,15 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
       const probing = client.probe();
       if (spec.role !== 'producer') return;
       if (probing) producers.push({ name: spec.name, client });
-      else notes.push(`${spec.name} fenced for good (on.fenced: stop): not probed`);
+      else notes.push(`${spec.name} ${notProbedReason(spec, client, world.history)}: not probed`);
     });
   });
-  const stuck = (): string[] =>
-    producers.filter(({ client }) => !client.probeDone).map(({ name }) => name);
+  const stuck = (): string[] => {
+    const fenced = new Set(fencedInProbe(world.history, producers));
+    return producers
+      .filter(({ name, client }) => !client.probeDone && !fenced.has(name))
+      .map(({ name }) => name);
+  };
   // Once every producer has committed (or sent) its probe, none starts another transaction:
   // producers committing back to back would otherwise leave a transaction open at almost every
   // instant, and the last stable offset could never be seen to reach the high watermark.
@@ -205,17 +248,11 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   };
   sim.runUntil(sim.nowUs + boundUs, done);
   const problems: string[] = [];
-  const withoutProgress = stuck();
-  if (withoutProgress.length > 0) {
-    const fencing = fencingErrorCounts(world.history);
-    const total = withoutProgress.reduce((sum, name) => sum + (fencing.get(name) ?? 0), 0);
-    problems.push(
-      `producers without progress: ${withoutProgress.join(', ')} ` +
-        `(${total} fencing errors: ${withoutProgress
-          .map((name) => `${name} ${fencing.get(name) ?? 0}`)
-          .join(', ')})`,
-    );
+  for (const name of fencedInProbe(world.history, producers)) {
+    notes.push(`${name} fenced for good during the probe (on.fenced: stop): not asked for more`);
   }
+  const withoutProgress = stuck();
+  if (withoutProgress.length > 0) problems.push(noProgress(world.history, withoutProgress));
   const unstable = unstablePartitions(world);
   if (unstable.length > 0)
     problems.push(`last stable offset below high watermark: ${unstable.join(', ')}`);

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { History, HistoryOp, Oracle, OraclePartition } from '../history';
 import { buildMetrics, consumerLag, latencySummary, stableOffsetGap } from './metrics';
-import { compactSteps, partitionSeries, thin, valueAt } from './timeline';
+import { thin, valueAt } from './series_thinning';
+import { compactSteps, partitionSeries } from './timeline';
 
 describe('latencySummary', () => {
   it('gives nearest-rank percentiles, the floor of the mean and the max', () => {

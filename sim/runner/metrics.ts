@@ -9,13 +9,16 @@ import type { History, HistoryOp, Oracle, PollValue } from '../history';
 import type {
   ConsumerLag,
   LatencySummary,
+  PhaseLag,
   RunMetrics,
   StableOffsetGap,
   TransactionCounts,
   TransactionPhases,
 } from './metrics_types';
-import type { PartitionTimeline } from './report_types';
-import { SERIES_POINTS_MAX, isInternalTopic, partitionSeries, thin, valueAt } from './timeline';
+import type { PartitionTimeline, RunPhase } from './report_types';
+import { thinKeepingExtremes, valueAt } from './series_thinning';
+import { lagAtPoll, lastStableOffsetStalls, phaseAt } from './stalls';
+import { SERIES_POINTS_MAX, isInternalTopic, partitionSeries } from './timeline';
 
 const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
@@ -117,8 +120,28 @@ function transactionCounts(history: History, oracle: Oracle): TransactionCounts 
   return { ...counts, fencingErrors, fencedClients: fenced.size, epochBumps };
 }
 
-/** High watermark minus last stable offset at every change of either. */
-export function stableOffsetGap(series: PartitionTimeline): StableOffsetGap {
+/** Largest gap and time with a gap of `points` (a step series) within `[fromUs, toUs)`. */
+function gapWithin(
+  points: ReadonlyArray<{ timeUs: number; gap: number }>,
+  window: { fromUs: number; toUs: number },
+): { gapMax: number; unstableUs: number } {
+  let gapMax = 0;
+  let unstableUs = 0;
+  points.forEach((point, index) => {
+    const startUs = Math.max(point.timeUs, window.fromUs);
+    const endUs = Math.min(points[index + 1]?.timeUs ?? window.toUs, window.toUs);
+    if (endUs <= startUs) return;
+    gapMax = Math.max(gapMax, point.gap);
+    if (point.gap > 0) unstableUs += endUs - startUs;
+  });
+  return { gapMax, unstableUs };
+}
+
+/** High watermark minus last stable offset at every change of either, overall and per phase. */
+export function stableOffsetGap(
+  series: PartitionTimeline,
+  phases: readonly RunPhase[] = [],
+): StableOffsetGap {
   const times = [...series.highWatermark, ...series.lastStableOffset].map((p) => p.timeUs);
   const instants = [...new Set(times)].sort((a, b) => a - b);
   const points = instants.map((timeUs) => ({
@@ -141,15 +164,42 @@ export function stableOffsetGap(series: PartitionTimeline): StableOffsetGap {
     partition: series.partition,
     gapMax: points.reduce((max, point) => Math.max(max, point.gap), 0),
     unstableUs,
-    series: thin(compacted, SERIES_POINTS_MAX),
+    phases: phases.map((phase) => ({ phase: phase.name, ...gapWithin(points, phase) })),
+    series: thinKeepingExtremes(compacted, SERIES_POINTS_MAX, [(point) => point.gap]),
   };
 }
 
+type LagPoint = ConsumerLag['series'][number];
+
+/** The largest lags of each phase over `points`; phases without a poll are left out. */
+function lagPerPhase(points: readonly LagPoint[], phases: readonly RunPhase[]): PhaseLag[] {
+  const byPhase = new Map<RunPhase['name'], PhaseLag>();
+  for (const point of points) {
+    const phase = phaseAt(phases, point.timeUs);
+    const seen = byPhase.get(phase);
+    byPhase.set(phase, {
+      phase,
+      polls: (seen?.polls ?? 0) + 1,
+      logEndOffsetLagMax: Math.max(seen?.logEndOffsetLagMax ?? 0, point.logEndOffsetLag),
+      highWatermarkLagMax: Math.max(seen?.highWatermarkLagMax ?? 0, point.highWatermarkLag),
+      lastStableOffsetLagMax: Math.max(
+        seen?.lastStableOffsetLagMax ?? 0,
+        point.lastStableOffsetLag,
+      ),
+    });
+  }
+  return phases.flatMap((phase) => byPhase.get(phase.name) ?? []);
+}
+
 /** Lag after each poll of each consumer client, per partition it holds a position on. */
-export function consumerLag(history: History, series: readonly PartitionTimeline[]): ConsumerLag[] {
+export function consumerLag(
+  history: History,
+  series: readonly PartitionTimeline[],
+  phases: readonly RunPhase[] = [],
+): ConsumerLag[] {
   const byKey = new Map<string, PartitionTimeline>();
   for (const partition of series) byKey.set(`${partition.topic}-${partition.partition}`, partition);
-  const lags = new Map<string, ConsumerLag & { series: Array<ConsumerLag['series'][number]> }>();
+  const lags = new Map<string, Omit<ConsumerLag, 'series'> & { series: LagPoint[] }>();
   for (const op of history) {
     if (op.f !== 'poll' || op.type !== 'ok') continue;
     const value: PollValue = op.value;
@@ -164,16 +214,20 @@ export function consumerLag(history: History, series: readonly PartitionTimeline
         isolationLevel: value.isolationLevel,
         highWatermarkLagMax: 0,
         lastStableOffsetLagMax: 0,
+        phases: [],
         series: [],
       };
-      const point = {
-        timeUs: op.timeUs,
+      const { timeUs, ...point } = lagAtPoll(
+        { client: op.client, isolationLevel: value.isolationLevel, timeUs: op.timeUs, position },
+        offsets,
+      );
+      lag.series.push({
+        timeUs,
         position,
-        logEndOffsetLag: Math.max(0, valueAt(offsets.logEndOffset, op.timeUs) - position),
-        highWatermarkLag: Math.max(0, valueAt(offsets.highWatermark, op.timeUs) - position),
-        lastStableOffsetLag: Math.max(0, valueAt(offsets.lastStableOffset, op.timeUs) - position),
-      };
-      lag.series.push(point);
+        logEndOffsetLag: point.logEndOffsetLag,
+        highWatermarkLag: point.highWatermarkLag,
+        lastStableOffsetLag: point.lastStableOffsetLag,
+      });
       lags.set(key, {
         ...lag,
         highWatermarkLagMax: Math.max(lag.highWatermarkLagMax, point.highWatermarkLag),
@@ -182,7 +236,15 @@ export function consumerLag(history: History, series: readonly PartitionTimeline
     }
   }
   return [...lags.values()]
-    .map((lag) => ({ ...lag, series: thin(lag.series, SERIES_POINTS_MAX) }))
+    .map((lag) => ({
+      ...lag,
+      phases: lagPerPhase(lag.series, phases),
+      series: thinKeepingExtremes(lag.series, SERIES_POINTS_MAX, [
+        (point) => point.logEndOffsetLag,
+        (point) => point.highWatermarkLag,
+        (point) => point.lastStableOffsetLag,
+      ]),
+    }))
     .sort((a, b) =>
       a.client < b.client ? -1 : a.client > b.client ? 1 : compareTopicPartition(a, b),
     );
@@ -195,8 +257,12 @@ function compareTopicPartition(
   return a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
 }
 
-/** Every metric of a run. */
-export function buildMetrics(history: History, oracle: Oracle): RunMetrics {
+/** Every metric of a run; `phases` splits the gaps, lags and stalls by phase. */
+export function buildMetrics(
+  history: History,
+  oracle: Oracle,
+  phases: readonly RunPhase[] = [],
+): RunMetrics {
   const samples = txnSamples(history);
   const series = oracle.partitions
     .filter((partition) => !isInternalTopic(partition.topic))
@@ -206,7 +272,10 @@ export function buildMetrics(history: History, oracle: Oracle): RunMetrics {
     commitLatency: latencySummary(samples.committedCommit),
     transactionLatency: latencySummary(samples.transaction),
     counts: transactionCounts(history, oracle),
-    stableOffsetGaps: series.map(stableOffsetGap),
-    consumerLag: consumerLag(history, series),
+    stableOffsetGaps: series.map((partition) => stableOffsetGap(partition, phases)),
+    consumerLag: consumerLag(history, series, phases),
+    stalls: series.flatMap((partition) =>
+      lastStableOffsetStalls({ series: partition, history, phases }),
+    ),
   };
 }

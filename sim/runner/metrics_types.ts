@@ -6,6 +6,7 @@
  * offset over time, and consumer lag measured against the log end offset, the high watermark and
  * the last stable offset. Every time is virtual, in microseconds.
  */
+import type { RunPhaseName } from './report_types';
 
 /** A latency distribution; all fields 0 when `count` is 0. Percentiles are nearest-rank. */
 export interface LatencySummary {
@@ -59,15 +60,84 @@ export interface TransactionCounts {
   };
 }
 
+/** The largest HW−LSO gap within one phase of the run and how long a gap lasted in it. */
+export interface PhaseGap {
+  readonly phase: RunPhaseName;
+  readonly gapMax: number;
+  readonly unstableUs: number;
+}
+
 /** One partition's gap between its high watermark and its last stable offset. */
 export interface StableOffsetGap {
   readonly topic: string;
   readonly partition: number;
-  /** The largest gap, in offsets. */
+  /** The largest gap, in offsets, over the whole run. */
   readonly gapMax: number;
-  /** How long the gap was above zero, microseconds. */
+  /** How long the gap was above zero, microseconds, over the whole run. */
   readonly unstableUs: number;
+  /** The same per phase, so the workload's figures are not mixed with heal and liveness. */
+  readonly phases: readonly PhaseGap[];
   readonly series: ReadonlyArray<{ readonly timeUs: number; readonly gap: number }>;
+}
+
+/** A consumer's largest lags on one partition within one phase. */
+export interface PhaseLag {
+  readonly phase: RunPhaseName;
+  readonly polls: number;
+  readonly logEndOffsetLagMax: number;
+  readonly highWatermarkLagMax: number;
+  readonly lastStableOffsetLagMax: number;
+}
+
+/** A consumer's lag at one poll, measured against each of the three offsets. */
+export interface LagAtPoll {
+  readonly client: string;
+  readonly isolationLevel: 'read_committed' | 'read_uncommitted';
+  readonly timeUs: number;
+  readonly position: number;
+  /** Log end offset minus position. */
+  readonly logEndOffsetLag: number;
+  /**
+   * High watermark minus position: the lag `kafka-consumer-groups --describe` shows, whose
+   * LOG-END-OFFSET column is ListOffsets(latest) at read_uncommitted, the high watermark.
+   */
+  readonly highWatermarkLag: number;
+  /**
+   * Last stable offset minus position: what a read_committed consumer computes as
+   * `endOffsets()` minus `position()`, since its `endOffsets()` returns the LSO.
+   */
+  readonly lastStableOffsetLag: number;
+}
+
+/**
+ * A stretch during which a partition's last stable offset stayed at one offset while the high
+ * watermark was above it: an open transaction holding back read_committed consumers.
+ */
+export interface LastStableOffsetStall {
+  readonly topic: string;
+  readonly partition: number;
+  /** The phase the stall began in. */
+  readonly phase: RunPhaseName;
+  /** The offset the LSO was held at: the first offset of the oldest open transaction. */
+  readonly lastStableOffset: number;
+  /** When the high watermark first passed the held LSO, microseconds. */
+  readonly fromUs: number;
+  /** When the LSO moved on; absent when it was still held at the end of the run. */
+  readonly toUs?: number;
+  /** The largest HW − LSO during the stall: offsets read_committed could not see. */
+  readonly heldBackMax: number;
+  /** When that was first reached, microseconds. */
+  readonly heldBackMaxUs: number;
+  /**
+   * The high watermark and log end offset when the most was held back (the first such instant):
+   * the backlog read_committed consumers cannot see yet is `highWatermark - lastStableOffset`.
+   */
+  readonly highWatermark: number;
+  readonly logEndOffset: number;
+  /** The LSO right after the stall: it jumps there in one step. Absent when still held. */
+  readonly jumpTo?: number;
+  /** Each consumer's lag at its last poll of this partition during the stall. */
+  readonly consumers: readonly LagAtPoll[];
 }
 
 /** A consumer's lag on one partition after each poll, measured three ways. */
@@ -79,6 +149,8 @@ export interface ConsumerLag {
   /** Largest lag against the high watermark and against the last stable offset. */
   readonly highWatermarkLagMax: number;
   readonly lastStableOffsetLagMax: number;
+  /** The largest lags per phase, over the polls of that phase. */
+  readonly phases: readonly PhaseLag[];
   readonly series: ReadonlyArray<{
     readonly timeUs: number;
     readonly position: number;
@@ -101,4 +173,9 @@ export interface RunMetrics {
   readonly counts: TransactionCounts;
   readonly stableOffsetGaps: readonly StableOffsetGap[];
   readonly consumerLag: readonly ConsumerLag[];
+  /**
+   * The largest stalls of the last stable offset: per partition and phase, the three that held
+   * back the most offsets (`STALLS_PER_PHASE_MAX` in `stalls.ts`), in time order.
+   */
+  readonly stalls: readonly LastStableOffsetStall[];
 }

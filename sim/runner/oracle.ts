@@ -1,28 +1,115 @@
 /**
- * Builds the oracle from the brokers' real state at the end of a run: every partition's log
- * expanded to one entry per offset, its offsets and their history, its open transactions, the
- * coordinators' epoch grants and final view of every transactional.id, the faults and the
- * invariants found broken.
+ * Builds the oracle of a finished run from its observations alone (`observed_cluster.ts`): every
+ * partition's final log at its leader and at each replica, its offsets as leaders served them,
+ * its open transactions, the truncations, elections, epoch grants and coordinator transitions
+ * with true virtual times, each coordinator's final view of the transactional.ids it owns, the
+ * consumer groups, the faults and the invariants the state checker found broken. No actor field
+ * is read here.
  */
-import type { Broker, Controller, LogBatch, OffsetChange, PartitionReplica } from '../actors';
-import { CONSUMER_OFFSETS_TOPIC, partitionKey } from '../actors';
+import type { LogBatch } from '../actors';
+import {
+  CONSUMER_OFFSETS_TOPIC,
+  TRANSACTION_STATE_TOPIC,
+  partitionKey,
+  transactionStatePartitionFor,
+} from '../actors';
 import type {
   FaultInterval,
   Oracle,
   OracleCoordinatorTransaction,
   OracleGroup,
+  OracleInvariantViolation,
   OraclePartition,
   OracleRecord,
-  OracleTruncation,
 } from '../history';
+import type { ObservedCluster, ObservedReplica } from './observed_cluster';
+
+/** Everything the oracle is read from. */
+export interface OracleSources {
+  readonly cluster: ObservedCluster;
+  readonly invariantViolations: readonly OracleInvariantViolation[];
+  /** The brokers in the order the cluster was configured (the order of `replicas`). */
+  readonly brokerIds: readonly string[];
+  readonly faults: readonly FaultInterval[];
+  /** Every transactional.id the clients use: the keys the coordinators are asked about. */
+  readonly transactionalIds: readonly string[];
+  /** `transaction.state.log.num.partitions`. */
+  readonly transactionStateLogNumPartitions: number;
+  /** The brokers' `transaction.max.timeout.ms`. */
+  readonly transactionMaxTimeoutMs: number;
+  /** Virtual time now, at the end of the run. */
+  readonly endUs: number;
+}
+
+/** The oracle of a finished run. */
+export function buildOracle(sources: OracleSources): Oracle {
+  const { cluster } = sources;
+  const appendUs = (batch: LogBatch): number => cluster.appendUs.get(batch) ?? batch.appendUs;
+  const partitions: OraclePartition[] = [];
+  for (const observed of cluster.partitions.values()) {
+    // Internal topics hold no client records: they are not part of the history's world.
+    if (observed.topic.startsWith('__')) continue;
+    const holders = holdersInOrder(cluster, observed.topic, observed.partition, sources.brokerIds);
+    const leader =
+      holders.find((holder) => holder.broker === observed.state?.leader) ??
+      [...holders].sort((a, b) => b.logEndOffset - a.logEndOffset)[0];
+    if (leader === undefined) continue;
+    const isr = observed.state?.isr ?? [];
+    partitions.push({
+      topic: observed.topic,
+      partition: observed.partition,
+      leader: leader.broker,
+      logStartOffset: leader.logStartOffset,
+      logEndOffset: leader.logEndOffset,
+      highWatermark: leader.highWatermark,
+      lastStableOffset: leader.lastStableOffset,
+      records: leader.batches.flatMap((batch) => expand(batch, appendUs(batch))),
+      highWatermarkChanges: [...observed.highWatermarkChanges],
+      lastStableOffsetChanges: [...observed.lastStableOffsetChanges],
+      openTransactions: openTransactionsOf(leader),
+      replicas: holders.map((replica) => ({
+        broker: replica.broker,
+        logEndOffset: replica.logEndOffset,
+        highWatermark: replica.highWatermark,
+        inSyncReplica: isr.includes(replica.broker),
+        records: replica.batches.flatMap((batch) => expand(batch, appendUs(batch))),
+      })),
+    });
+  }
+  partitions.sort((a, b) =>
+    a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
+  );
+  const truncations = cluster.truncations.map((truncation) => ({
+    timeUs: truncation.timeUs,
+    topic: truncation.topic,
+    partition: truncation.partition,
+    broker: truncation.broker,
+    toOffset: truncation.toOffset,
+    reason: truncation.reason,
+    removed: truncation.removed.flatMap((batch) => expand(batch, appendUs(batch))),
+  }));
+  return {
+    partitions,
+    epochGrants: [...cluster.epochGrants],
+    coordinatorTransitions: transitionCounts(cluster),
+    coordinatorTransactions: coordinatorTransactions(sources),
+    ...consumerGroupsOf(cluster),
+    transactionMaxTimeoutMs: sources.transactionMaxTimeoutMs,
+    endUs: sources.endUs,
+    elections: [...cluster.elections],
+    truncations,
+    faults: sources.faults,
+    invariantViolations: sources.invariantViolations,
+  };
+}
 
 /**
- * One record per offset of `batch`. Literal objects of one fixed shape, not spreads of a shared
- * part: the oracle holds a record per offset per replica (2.7 million in the LSO worked
- * example), and a spread-built record took several times the memory.
+ * One record per offset of `batch`, appended at `appendUs` (true virtual time). Literal objects
+ * of one fixed shape, not spreads of a shared part: a spread-built record took several times
+ * the memory.
  */
-function expand(batch: LogBatch): OracleRecord[] {
-  const { producerId, producerEpoch, isTransactional, appendUs, baseOffset } = batch;
+function expand(batch: LogBatch, appendUs: number): OracleRecord[] {
+  const { producerId, producerEpoch, isTransactional, baseOffset } = batch;
   // The property order of the records built before, so reports serialise as they did.
   if (batch.control !== undefined) {
     const control = batch.control;
@@ -54,143 +141,92 @@ function expand(batch: LogBatch): OracleRecord[] {
   return records;
 }
 
-/** Everything the oracle is read from. */
-export interface OracleSources {
-  readonly brokers: ReadonlyArray<{ id: string; broker: Broker }>;
-  readonly controller: Controller;
-  readonly faults: readonly FaultInterval[];
-  /** Every transactional.id the clients use: the keys the coordinators are asked about. */
-  readonly transactionalIds: readonly string[];
-  /** The broker whose coordinator owns a transactional.id. */
-  readonly coordinatorFor: (transactionalId: string) => string;
-  /** The brokers' `transaction.max.timeout.ms`. */
-  readonly transactionMaxTimeoutMs: number;
-  /** Virtual time now, at the end of the run. */
-  readonly endUs: number;
-}
-
-/** The oracle of a finished run. */
-export function buildOracle(sources: OracleSources): Oracle {
-  const { brokers, controller, faults } = sources;
-  const partitions: OraclePartition[] = [];
-  const invariantViolations: Array<{
-    timeUs: number;
-    topic: string;
-    partition: number;
-    description: string;
-  }> = [];
-  const truncations: OracleTruncation[] = [];
-  for (const state of controller.partitionStates()) {
-    const key = partitionKey(state);
-    const holders = brokers
-      .map(({ id, broker }) => ({ id, replica: broker.partitions.get(key) }))
-      .filter(
-        (holder): holder is { id: string; replica: PartitionReplica } =>
-          holder.replica !== undefined,
-      );
-    const leader =
-      holders.find((holder) => holder.id === state.leader) ??
-      [...holders].sort((a, b) => b.replica.log.logEndOffset - a.replica.log.logEndOffset)[0];
-    if (leader === undefined) continue;
-    // Internal topics (__transaction_state) hold no client records: their invariants and
-    // truncations are checked below, but the partitions are not part of the history's world.
-    if (!state.topic.startsWith('__'))
-      partitions.push(partitionOf({ leader, holders, isr: state.isr }));
-    invariantViolations.push(...oneLeaderPerEpoch(state.topic, state.partition, holders));
-    for (const { id, replica } of holders) {
-      for (const violation of replica.log.invariantViolations) {
-        invariantViolations.push({ ...violation, topic: state.topic, partition: state.partition });
-      }
-      for (const truncation of replica.truncations) {
-        truncations.push({
-          timeUs: truncation.timeUs,
-          topic: state.topic,
-          partition: state.partition,
-          broker: id,
-          toOffset: truncation.toOffset,
-          reason: truncation.reason,
-          removed: truncation.removed.flatMap(expand),
-        });
-      }
-    }
-  }
-  partitions.sort((a, b) =>
-    a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
-  );
-  truncations.sort((a, b) => a.timeUs - b.timeUs);
-  invariantViolations.sort((a, b) => a.timeUs - b.timeUs);
-  const epochGrants = brokers.flatMap(({ broker }) => broker.coordinator.epochGrants);
-  epochGrants.sort((a, b) => a.timeUs - b.timeUs || a.producerEpoch - b.producerEpoch);
-  return {
-    partitions,
-    epochGrants,
-    coordinatorTransitions: transitionCounts(brokers),
-    coordinatorTransactions: coordinatorTransactions(sources),
-    ...consumerGroupsOf(brokers, controller),
-    transactionMaxTimeoutMs: sources.transactionMaxTimeoutMs,
-    endUs: sources.endUs,
-    elections: [...controller.elections],
-    truncations,
-    faults,
-    invariantViolations,
+/** The replicas of a partition in the configured broker order. */
+function holdersInOrder(
+  cluster: ObservedCluster,
+  topic: string,
+  partition: number,
+  brokerIds: readonly string[],
+): ObservedReplica[] {
+  const rank = (broker: string): number => {
+    const index = brokerIds.indexOf(broker);
+    return index === -1 ? brokerIds.length : index;
   };
+  return cluster.holders(topic, partition).sort((a, b) => rank(a.broker) - rank(b.broker));
 }
 
 /**
- * The coordinators' final view of every transactional.id: for each id the clients use, the entry
- * of the coordinator that owns it, as a plain record. This is the only place the oracle reads
- * coordinator state, through `metadataOf`, at the broker that leads the id's
- * `__transaction_state` partition (`coordinatorFor`).
- * @example coordinatorTransactions(sources)[0]?.state // 'Ongoing'
+ * The open transactions of a replica's log with the epoch its producer state holds (the highest
+ * epoch of the producer's batches in the log, as Kafka rebuilds it).
  */
-export function coordinatorTransactions(
-  sources: Pick<OracleSources, 'brokers' | 'transactionalIds' | 'coordinatorFor'>,
-): OracleCoordinatorTransaction[] {
+function openTransactionsOf(replica: ObservedReplica): OraclePartition['openTransactions'] {
+  if (replica.openTransactions.size === 0) return [];
+  const epochs = new Map<number, number>();
+  for (const batch of replica.batches) {
+    epochs.set(batch.producerId, Math.max(epochs.get(batch.producerId) ?? -1, batch.producerEpoch));
+  }
+  return [...replica.openTransactions].map(([producerId, firstOffset]) => ({
+    producerId,
+    producerEpoch: epochs.get(producerId) ?? -1,
+    firstOffset,
+  }));
+}
+
+/** The broker leading `topic-partition` at the end, as the controller last published it. */
+function leaderAtEnd(cluster: ObservedCluster, topic: string, partition: number): string | null {
+  return cluster.partitions.get(partitionKey({ topic, partition }))?.state?.leader ?? null;
+}
+
+/**
+ * The coordinator of a transactional.id at the end of the run: the leader of its
+ * `__transaction_state` partition.
+ */
+export function coordinatorAtEnd(
+  cluster: ObservedCluster,
+  transactionalId: string,
+  numPartitions: number,
+): string | null {
+  const partition = transactionStatePartitionFor(transactionalId, numPartitions);
+  return leaderAtEnd(cluster, TRANSACTION_STATE_TOPIC, partition);
+}
+
+/**
+ * The coordinators' final view of every transactional.id: for each id the clients use, what the
+ * coordinator that owns it at the end last reported holding, as a plain record.
+ */
+function coordinatorTransactions(sources: OracleSources): OracleCoordinatorTransaction[] {
   const ids = [...new Set(sources.transactionalIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return ids.flatMap((transactionalId) => {
-    const owner = sources.coordinatorFor(transactionalId);
-    const holder = sources.brokers.find(({ id }) => id === owner);
-    const metadata = holder?.broker.coordinator.metadataOf(transactionalId);
-    if (metadata === undefined) return [];
-    const partitions = [...metadata.topicPartitions.values()]
-      .map(({ topic, partition }) => ({ topic, partition }))
-      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
-    return [
-      {
-        transactionalId,
-        coordinator: owner,
-        producerId: metadata.producerId,
-        producerEpoch: metadata.producerEpoch,
-        state: metadata.state,
-        partitions,
-      },
-    ];
+    const owner = coordinatorAtEnd(
+      sources.cluster,
+      transactionalId,
+      sources.transactionStateLogNumPartitions,
+    );
+    if (owner === null) return [];
+    const view = sources.cluster.coordinators.get(owner)?.get(transactionalId)?.view;
+    if (view === undefined) return [];
+    const partitions = [...view.partitions].sort((a, b) =>
+      a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
+    );
+    const { producerId, producerEpoch, state } = view;
+    return [{ transactionalId, coordinator: owner, producerId, producerEpoch, state, partitions }];
   });
 }
 
 /**
- * Every consumer group at the broker that leads its `__consumer_offsets` partition now, sorted
- * by groupId, with its materialised committed offsets; absent when no group exists.
+ * Every consumer group at the broker that leads its `__consumer_offsets` partition at the end,
+ * sorted by groupId, with its committed offsets; absent when no group exists.
  */
-function consumerGroupsOf(
-  brokers: ReadonlyArray<{ id: string; broker: Broker }>,
-  controller: Controller,
-): { groups?: OracleGroup[] } {
-  const leaders = new Map<number, string | null>();
-  for (const state of controller.partitionStates()) {
-    if (state.topic === CONSUMER_OFFSETS_TOPIC) leaders.set(state.partition, state.leader);
-  }
+function consumerGroupsOf(cluster: ObservedCluster): { groups?: OracleGroup[] } {
   const groups: OracleGroup[] = [];
-  for (const { id, broker } of brokers) {
-    for (const summary of broker.groupCoordinator.groups()) {
-      if (leaders.get(summary.partition) !== id) continue;
-      const committedOffsets = summary.committed
-        .map(({ topic, partition, offset }) => ({ topic, partition, offset }))
-        .sort((a, b) =>
-          a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
-        );
-      const { groupId, state, generationId } = summary;
-      groups.push({ groupId, coordinator: id, state, generationId, committedOffsets });
+  for (const [coordinator, reported] of cluster.groups) {
+    for (const group of reported) {
+      if (leaderAtEnd(cluster, CONSUMER_OFFSETS_TOPIC, group.partition) !== coordinator) continue;
+      const committedOffsets = [...group.committedOffsets].sort((a, b) =>
+        a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
+      );
+      const { groupId, state, generationId } = group;
+      groups.push({ groupId, coordinator, state, generationId, committedOffsets });
     }
   }
   if (groups.length === 0) return {};
@@ -198,17 +234,11 @@ function consumerGroupsOf(
   return { groups };
 }
 
-/** Every coordinator's state transitions, summed and sorted by `from` then `to`. */
+/** Every coordinator state transition, counted, sorted by `from` then `to`. */
 function transitionCounts(
-  brokers: ReadonlyArray<{ broker: Broker }>,
+  cluster: ObservedCluster,
 ): Array<{ from: string; to: string; count: number }> {
-  const totals = new Map<string, number>();
-  for (const { broker } of brokers) {
-    for (const [key, count] of broker.coordinator.transitionCounts) {
-      totals.set(key, (totals.get(key) ?? 0) + count);
-    }
-  }
-  return [...totals]
+  return [...cluster.transitionCounts]
     .map(([key, count]) => {
       const [from = '', to = ''] = key.split('->');
       return { from, to, count };
@@ -216,97 +246,4 @@ function transitionCounts(
     .sort((a, b) =>
       a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0,
     );
-}
-
-/** Invariant: no two brokers ever acted as leader of a partition under the same leader epoch. */
-function oneLeaderPerEpoch(
-  topic: string,
-  partition: number,
-  holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>,
-): Array<{ timeUs: number; topic: string; partition: number; description: string }> {
-  const leaderOfEpoch = new Map<number, { broker: string; startUs: number }>();
-  const violations: Array<{
-    timeUs: number;
-    topic: string;
-    partition: number;
-    description: string;
-  }> = [];
-  for (const { id, replica } of holders) {
-    for (const term of replica.leaderTerms) {
-      const other = leaderOfEpoch.get(term.leaderEpoch);
-      if (other === undefined) {
-        leaderOfEpoch.set(term.leaderEpoch, { broker: id, startUs: term.startUs });
-      } else if (other.broker !== id) {
-        violations.push({
-          timeUs: Math.max(other.startUs, term.startUs),
-          topic,
-          partition,
-          description: `two leaders for leaderEpoch ${term.leaderEpoch}: ${other.broker} and ${id}`,
-        });
-      }
-    }
-  }
-  return violations;
-}
-
-/**
- * The partition's offset history as clients could see it: every replica's changes while it
- * acted as leader (by its own belief: a deposed leader that has not heard of its successor still
- * answers fetches), merged in time order.
- */
-function leaderChanges(
-  holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>,
-  changesOf: (replica: PartitionReplica) => readonly OffsetChange[],
-): OffsetChange[] {
-  const merged: OffsetChange[] = [];
-  for (const { replica } of holders) {
-    const changes = changesOf(replica);
-    for (const term of replica.leaderTerms) {
-      const endUs = term.endUs ?? Number.POSITIVE_INFINITY;
-      let atStart: OffsetChange | undefined;
-      for (const change of changes) if (change.timeUs <= term.startUs) atStart = change;
-      if (atStart !== undefined) merged.push({ timeUs: term.startUs, offset: atStart.offset });
-      for (const change of changes) {
-        if (change.timeUs > term.startUs && change.timeUs <= endUs) merged.push(change);
-      }
-    }
-  }
-  return merged.sort((a, b) => a.timeUs - b.timeUs);
-}
-
-function partitionOf(sources: {
-  leader: { id: string; replica: PartitionReplica };
-  holders: ReadonlyArray<{ id: string; replica: PartitionReplica }>;
-  isr: readonly string[];
-}): OraclePartition {
-  const { leader, holders, isr } = sources;
-  const log = leader.replica.log;
-  const openTransactions = [...log.openTransactions].map(([producerId, firstOffset]) => ({
-    producerId,
-    producerEpoch: log.producerState(producerId)?.producerEpoch ?? -1,
-    firstOffset,
-  }));
-  return {
-    topic: log.topic,
-    partition: log.partition,
-    leader: leader.id,
-    logStartOffset: log.logStartOffset,
-    logEndOffset: log.logEndOffset,
-    highWatermark: log.highWatermark,
-    lastStableOffset: log.lastStableOffset,
-    records: log.log.flatMap(expand),
-    highWatermarkChanges: leaderChanges(holders, (replica) => replica.log.highWatermarkChanges),
-    lastStableOffsetChanges: leaderChanges(
-      holders,
-      (replica) => replica.log.lastStableOffsetChanges,
-    ),
-    openTransactions,
-    replicas: holders.map(({ id, replica }) => ({
-      broker: id,
-      logEndOffset: replica.log.logEndOffset,
-      highWatermark: replica.log.highWatermark,
-      inSyncReplica: isr.includes(id),
-      records: replica.log.log.flatMap(expand),
-    })),
-  };
 }

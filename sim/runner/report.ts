@@ -12,11 +12,14 @@ import type {
   OperationCount,
   PartitionSummary,
   RunOutcome,
+  RunPhase,
   RunReport,
 } from './report_types';
 import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
+import { judgeAnomalies } from './guarantee_verdicts';
+import { faultsThatHappened, kafkaPermissions, type Permission } from './kafka_guarantee';
 import { anomalySequence } from './anomaly_messages';
 import type { MessageLogEntry } from './message_log';
 import { buildMetrics } from './metrics';
@@ -76,6 +79,8 @@ export interface ReportInput {
   readonly history: History;
   readonly oracle: Oracle;
   readonly liveness: { converged: boolean; detail: string };
+  /** The phases the run went through (`run.ts`). @default [] */
+  readonly phases?: readonly RunPhase[];
   readonly budgetError?: string;
   /** The run's delivered messages (empty when none were logged) and how many were dropped. */
   readonly messages: { readonly entries: readonly MessageLogEntry[]; readonly dropped: number };
@@ -125,11 +130,23 @@ function partitionSummaries(oracle: Oracle): PartitionSummary[] {
   });
 }
 
+/** Kinds the run may show: the scenario's expectations, then Kafka's permissions. */
+function expectedKinds(scenario: ScenarioConfig, permissions: readonly Permission[]): string[] {
+  const kinds = [...scenario.expect.anomalies, ...scenario.expect.allowed];
+  for (const permission of permissions) {
+    for (const kind of permission.kinds) if (!kinds.includes(kind)) kinds.push(kind);
+  }
+  return kinds;
+}
+
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
-  const allowed = new Set([...scenario.expect.anomalies, ...scenario.expect.allowed]);
-  const unexpected = check.anomalyTypes.filter((kind) => !allowed.has(kind));
+  const permissions = kafkaPermissions({ scenario, faults: faultsThatHappened(history) });
+  const verdicts = judgeAnomalies(check, permissions, scenario.expect);
+  const unexpected = verdicts
+    .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
+    .map((verdict) => verdict.kind);
   const fenced = fencedClients(history);
   const expectations: ExpectationResult[] = [
     {
@@ -165,17 +182,19 @@ export function buildReport(input: ReportInput): RunReport {
     eventHash: input.sim.eventHash,
     eventsRun: input.sim.eventsRun,
     simulatedUs: input.sim.nowUs,
+    phases: input.phases ?? [],
     check,
-    expectedAnomalyTypes: [...scenario.expect.anomalies, ...scenario.expect.allowed],
+    expectedAnomalyTypes: expectedKinds(scenario, permissions),
     unexpectedAnomalyTypes: unexpected,
+    guarantee: { permissions, verdicts },
     expectations,
     partitions: partitionSummaries(oracle),
     operations: countOperations(history),
     fencedClients: fenced,
     faults: oracle.faults,
     explanations: explain(input),
-    timeline: buildTimeline(history, oracle),
-    metrics: buildMetrics(history, oracle),
+    timeline: buildTimeline(history, oracle, input.phases ?? []),
+    metrics: buildMetrics(history, oracle, input.phases ?? []),
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
     reproduce: reproduceCommand(scenario.file, input.seed, input.swarm !== undefined),

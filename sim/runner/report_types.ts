@@ -4,6 +4,8 @@
  * versions, the event hash, the outcome, every anomaly in Kafka's terms, the final state of each
  * partition, the faults and the reproduce command.
  */
+import type { KindVerdict } from './guarantee_verdicts';
+import type { Permission } from './kafka_guarantee';
 import type { AnomalyKind, CheckResult } from '../checker';
 import type { EpochGrant, FaultInterval } from '../history';
 import type { RunMetrics } from './metrics_types';
@@ -31,6 +33,21 @@ export interface PartitionSummary {
   readonly isr: readonly string[];
 }
 
+/**
+ * The phases of a run, in order (`sim/runner/run.ts`): the workload with its faults until
+ * `run.duration.ms`; heal (faults end, applications start nothing new) until the cluster
+ * settles or `run.heal.ms` passes; the liveness probe (one more transaction or send per
+ * producer, consumers catching up); settling again; the final reads at both isolation levels.
+ */
+export type RunPhaseName = 'workload' | 'heal' | 'liveness' | 'settle' | 'final-reads';
+
+/** One phase of a run: from `fromUs` (inclusive) to `toUs`, virtual microseconds. */
+export interface RunPhase {
+  readonly name: RunPhaseName;
+  readonly fromUs: number;
+  readonly toUs: number;
+}
+
 /** A value of an offset (LEO, HW, LSO) from `timeUs` on, until the next point. */
 export interface OffsetPoint {
   /** Virtual time, microseconds. */
@@ -42,6 +59,8 @@ export interface OffsetPoint {
  * One partition's offsets over virtual time, as step series. The high watermark and last
  * stable offset are the oracle's spliced leader-term histories; the log end offset is rebuilt
  * from the append times of the final leader's records, so a truncated suffix does not appear.
+ * In a report the three series have the same times (one point each per kept instant), so they
+ * can be read together at any time.
  */
 export interface PartitionTimeline {
   readonly topic: string;
@@ -79,7 +98,11 @@ export interface TransactionalIdTimeline {
 export interface RunTimeline {
   readonly partitions: readonly PartitionTimeline[];
   readonly transactionalIds: readonly TransactionalIdTimeline[];
-  /** Points kept per series; longer series are thinned evenly, keeping both ends. */
+  /**
+   * Points kept per series. A partition's three series are thinned together at common times,
+   * keeping both ends and the instants where each offset and each gap (HW−LSO, LEO−HW) is
+   * largest and smallest; the rest are evenly spaced. Transaction spans are thinned evenly.
+   */
   readonly pointsMax: number;
 }
 
@@ -154,11 +177,24 @@ export interface RunReport {
   readonly eventHash: string;
   readonly eventsRun: number;
   readonly simulatedUs: number;
+  /** The phases the run went through, in order; the last ends at `simulatedUs`. */
+  readonly phases: readonly RunPhase[];
   readonly check: CheckResult;
-  /** Anomaly kinds the scenario allows (expects) for its configuration. */
+  /**
+   * Anomaly kinds this run may show: `expect.anomalies`, `expect.allowed` and the kinds Kafka
+   * permitted under this configuration and these faults.
+   */
   readonly expectedAnomalyTypes: readonly string[];
-  /** Anomaly kinds found that the scenario does not allow. */
+  /** Anomaly kinds found that violate Kafka's guarantee and the scenario does not expect. */
   readonly unexpectedAnomalyTypes: readonly string[];
+  /**
+   * Kafka's guarantee under this configuration: what Kafka permits here (with reasons and
+   * sources), and the verdict on each kind found.
+   */
+  readonly guarantee: {
+    readonly permissions: readonly Permission[];
+    readonly verdicts: readonly KindVerdict[];
+  };
   readonly expectations: readonly ExpectationResult[];
   readonly partitions: readonly PartitionSummary[];
   readonly operations: readonly OperationCount[];

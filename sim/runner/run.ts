@@ -17,12 +17,14 @@ import {
 import { checkHistory } from '../checker';
 import { Nemesis, drawRandomFaults } from '../../faults';
 import type { ScenarioConfig } from '../../scenarios';
-import { clusterViewOf, coordinatorOf } from './cluster_view';
+import { clusterViewOf } from './cluster_view';
 import { runLivenessProbe } from './liveness';
-import { buildOracle } from './oracle';
+import { buildOracle, coordinatorAtEnd } from './oracle';
+import { ObservedCluster } from './observed_cluster';
+import { StateChecker } from './state_checker';
 import { MessageLog, type MessageLogEntry } from './message_log';
 import { buildReport } from './report';
-import type { RunReport } from './report_types';
+import type { RunPhase, RunPhaseName, RunReport } from './report_types';
 import type { SwarmParameters } from './swarm';
 
 /** Options of one run. */
@@ -74,6 +76,10 @@ export interface World {
   readonly clients: readonly ClientActor[];
   readonly readers: readonly FinalReaderActor[];
   readonly nemesis: Nemesis;
+  /** The cluster as its observations describe it (the oracle's only source). */
+  readonly observed: ObservedCluster;
+  /** The invariants, checked on every observation. */
+  readonly stateChecker: StateChecker;
 }
 
 /** Runs `scenario` with `options.seed`. */
@@ -85,32 +91,34 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
   const { sim, recorder, nemesis } = world;
   let budgetError: string | undefined;
   let liveness = { converged: false, detail: '' };
+  const phases = new PhaseClock(sim);
   try {
-    liveness = runPhases(world, scenario);
+    liveness = runPhases(world, scenario, phases);
   } catch (error) {
     const budget =
       error instanceof BudgetExceededError || error instanceof HistoryBoundExceededError;
     if (!budget) throw error;
     budgetError = error.message;
   }
+  phases.end();
+  const numPartitions = scenario.broker.transactionStateLogNumPartitions;
+  world.stateChecker.finish((transactionalId) =>
+    coordinatorAtEnd(world.observed, transactionalId, numPartitions),
+  );
   const oracle = buildOracle({
-    brokers: world.brokers,
-    controller: world.controller,
+    cluster: world.observed,
+    invariantViolations: world.stateChecker.found.map((violation) => ({
+      ...violation,
+      seed: options.seed,
+    })),
+    brokerIds: world.brokers.map(({ id }) => id),
     faults: nemesis.faultIntervals(),
     transactionalIds: scenario.clients.flatMap((spec) =>
       spec.role === 'producer' && spec.settings.transactionalId !== null
         ? [spec.settings.transactionalId]
         : [],
     ),
-    coordinatorFor: (transactionalId) =>
-      coordinatorOf(
-        {
-          controller: world.controller,
-          metadata: world.metadata,
-          numPartitions: scenario.broker.transactionStateLogNumPartitions,
-        },
-        transactionalId,
-      ) ?? '',
+    transactionStateLogNumPartitions: numPartitions,
     transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
     endUs: sim.nowUs,
   });
@@ -124,6 +132,7 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     history,
     oracle,
     liveness,
+    phases: phases.phases,
     ...(budgetError === undefined ? {} : { budgetError }),
     messages: { entries: messages.entries, dropped: messages.dropped },
     ...(options.swarm === undefined ? {} : { swarm: options.swarm }),
@@ -157,6 +166,16 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     recordEventLog: options.recordEventLog ?? false,
   });
   sim.traceSink = options.trace;
+  // Observations are folded in from the first event on: the checker first, so it sees the
+  // cluster as it was before each observation.
+  const observed = new ObservedCluster();
+  const stateChecker = new StateChecker(observed, {
+    transactionVersion: scenario.protocol.transactionVersion,
+  });
+  sim.stateObserver = (stamped) => {
+    stateChecker.observe(stamped);
+    observed.observe(stamped);
+  };
   const metadata = clusterMetadataOf(scenario);
   const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
   const control = { stopping: false };
@@ -190,7 +209,10 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     return reader;
   });
   const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps });
-  return { sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis };
+  return {
+    ...{ sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis },
+    ...{ observed, stateChecker },
+  };
 }
 
 /**
@@ -258,31 +280,63 @@ function clusterMetadataOf(scenario: ScenarioConfig): ClusterMetadata {
   );
 }
 
+/** The phases of a run as they begin; the one in progress ends when the next begins. */
+export class PhaseClock {
+  readonly phases: RunPhase[] = [];
+  private current: { name: RunPhaseName; fromUs: number } | null = null;
+
+  constructor(private readonly sim: Simulation) {}
+
+  /** The phase in progress, or the last one when none is. */
+  get currentName(): RunPhaseName {
+    return this.current?.name ?? this.phases.at(-1)?.name ?? 'workload';
+  }
+
+  /** Ends the phase in progress now and starts `name`. */
+  begin(name: RunPhaseName): void {
+    this.end();
+    this.current = { name, fromUs: this.sim.nowUs };
+  }
+
+  /** Ends the phase in progress, if any, now. */
+  end(): void {
+    if (this.current !== null) this.phases.push({ ...this.current, toUs: this.sim.nowUs });
+    this.current = null;
+  }
+}
+
 /**
  * Workload with faults until `run.duration.ms`; heal (faults end, no new operations) until the
  * cluster settles or `run.heal.ms` passes; the liveness probe (`liveness.ts`) for at most
  * `run.liveness.ms`; settling again; then the final reads. Returns whether it converged and, if
  * not, what did not.
  */
-function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean; detail: string } {
-  const { sim, control, nemesis, clients, brokers, readers } = world;
+export function runPhases(
+  world: World,
+  scenario: ScenarioConfig,
+  phases: PhaseClock,
+): { converged: boolean; detail: string } {
+  const { sim, control, nemesis, clients, observed, readers } = world;
+  phases.begin('workload');
   sim.runUntil(scenario.durationMs * 1000);
+  phases.begin('heal');
   sim.schedule(sim.nowUs, 'heal', () => {
     control.stopping = true;
     nemesis.healAll();
   });
   const busyClients = (): number => clients.filter((client) => client.busy).length;
-  const settled = (): boolean => busyClients() === 0 && openTransactionCount(brokers) === 0;
+  const settled = (): boolean => busyClients() === 0 && openTransactionCount(observed) === 0;
   // Messages a delay fault held back are still on their way after the fault ends.
   const healUs = scenario.healMs * 1000 + nemesis.longestDelayUs;
   sim.runUntil(sim.nowUs + healUs, () => control.stopping && settled());
   const problems: string[] = [];
+  phases.begin('liveness');
   if (!settled()) {
     const busy = scenario.clients.filter((_, index) => clients[index]?.busy === true);
     const names = busy.map((client) => client.name).join(', ');
     problems.push(
       `after heal: ${busyClients()} clients busy (${names}), ` +
-        `${openTransactionCount(brokers)} partitions not stable (LSO below LEO)`,
+        `${openTransactionCount(observed)} partitions not stable (LSO below LEO)`,
     );
   }
   const probe = runLivenessProbe(
@@ -290,8 +344,10 @@ function runPhases(world: World, scenario: ScenarioConfig): { converged: boolean
     scenario.livenessMs * 1000,
   );
   problems.push(...probe.problems);
+  phases.begin('settle');
   sim.runUntil(sim.nowUs + scenario.healMs * 1000, settled);
   const settledUs = sim.nowUs;
+  phases.begin('final-reads');
   sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
   sim.runUntil(sim.nowUs + FINAL_READ_US_MAX, () => readers.every((reader) => reader.done));
   if (!readers.every((reader) => reader.done)) problems.push('final reads did not complete');
@@ -334,16 +390,16 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
 }
 
 /**
- * Leaders whose log is not yet fully stable: an open transaction, or a marker or record not yet
- * below the high watermark (last stable offset short of the log end offset).
+ * Leaders (by their own belief, as observed) whose log is not yet fully stable: an open
+ * transaction, or a marker or record not yet below the high watermark (last stable offset short
+ * of the log end offset).
  */
-function openTransactionCount(brokers: ReadonlyArray<{ broker: Broker }>): number {
+function openTransactionCount(observed: ObservedCluster): number {
   let count = 0;
-  for (const { broker } of brokers) {
-    for (const replica of broker.partitions.values()) {
-      if (replica.role !== 'leader') continue;
-      const log = replica.log;
-      if (log.openTransactions.size > 0 || log.lastStableOffset < log.logEndOffset) count += 1;
+  for (const replica of observed.replicas.values()) {
+    if (replica.leaderEpoch === null) continue;
+    if (replica.openTransactions.size > 0 || replica.lastStableOffset < replica.logEndOffset) {
+      count += 1;
     }
   }
   return count;

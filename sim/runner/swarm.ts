@@ -4,10 +4,11 @@
  * sized around the timeouts, and a legal set of Kafka configs scaled around the scenario's own
  * settings (each timeout within ½ … 2 × the scenario's value, and Kafka's constraints kept:
  * delivery.timeout.ms >= request.timeout.ms, transaction.timeout.ms <=
- * transaction.max.timeout.ms, max.in.flight.requests.per.connection <= 5). Only fault kinds inside
- * Kafka's exactly-once guarantee are drawn, and the settings the guarantee rests on (acks,
- * idempotence, min.insync.replicas, unclean.leader.election.enable, the bug switches) are kept,
- * so a safe scenario stays safe and a known-bad one keeps its bug. The scenario's scripted faults
+ * transaction.max.timeout.ms, max.in.flight.requests.per.connection <= 5). Every fault kind may
+ * be drawn, power loss, clock skew and forced unclean elections included; the guarantee model
+ * says what Kafka permits after the ones that happened. The settings the guarantee rests on
+ * (acks, idempotence, min.insync.replicas, unclean.leader.election.enable, the bug switches) are
+ * kept, so a known-bad scenario keeps its bug. The scenario's scripted faults
  * are kept; its own nemesis, if any, is replaced. The `swarm` stream is new, so no other stream
  * draws differently.
  *
@@ -24,13 +25,13 @@ import {
   type RandomNemesisConfig,
   type ScenarioConfig,
 } from '../../scenarios';
+import { swarmExpectations } from './swarm_expectations';
 
 /**
- * The kinds swarm mode may turn on: every random kind inside the guarantee except clock skew.
- * Clock skew is left out because the model stamps its oracle (high watermark and last stable
- * offset changes) with the node's skewed clock, so the checker would misjudge visibility.
+ * The kinds swarm mode first drew, each with chance ½ from the `swarm` stream (kept as they were
+ * so seeds swarmed before keep their draws).
  */
-export const SWARM_FAULT_KINDS = [
+const FIRST_SWARM_FAULT_KINDS = [
   'crash',
   'pause',
   'partition',
@@ -44,6 +45,17 @@ export const SWARM_FAULT_KINDS = [
   'coordinator-failover',
 ] as const;
 
+/**
+ * The kinds added later, each with chance ½ from the `swarm/kinds-beyond-guarantee` stream:
+ * faults Kafka does not promise to survive unharmed. The guarantee model
+ * (`kafka_guarantee.ts`) labels what they cause: a power loss can lose acknowledged records
+ * before KIP-966, a forced unclean election too; clock skew must change no verdict.
+ */
+const LATER_SWARM_FAULT_KINDS = ['power-loss', 'clock-skew', 'unclean-election'] as const;
+
+/** Every kind swarm mode may turn on: every kind the random nemesis knows. */
+export const SWARM_FAULT_KINDS = [...FIRST_SWARM_FAULT_KINDS, ...LATER_SWARM_FAULT_KINDS] as const;
+
 /** What a seed's swarm drew: printed on the first lines of a run and stored in its report. */
 export interface SwarmParameters {
   readonly kinds: readonly string[];
@@ -55,6 +67,8 @@ export interface SwarmParameters {
   readonly probabilityPpm: number;
   /** Kafka config keys verbatim (`b1`-wide broker keys, `<client>.<key>` for clients). */
   readonly configs: Readonly<Record<string, number>>;
+  /** Scripted expectations whose premise the draw broke, each with why (absent: none). */
+  readonly droppedExpectations?: readonly string[];
 }
 
 /** A value scaled by a factor uniform in ½ … 2, at least `min`. */
@@ -148,10 +162,13 @@ export function recoveryBoundMs(scenario: ScenarioConfig): number {
   return bound;
 }
 
-/** The drawn nemesis. */
-function swarmNemesis(rng: Rng, scenario: ScenarioConfig): RandomNemesisConfig {
-  let kinds = SWARM_FAULT_KINDS.filter(() => rng.chance(ratio(1, 2)));
-  if (kinds.length === 0) kinds = [rng.pick(SWARM_FAULT_KINDS)];
+/** The drawn nemesis; `later` is the stream of the kinds added after the first eleven. */
+function swarmNemesis(rng: Rng, later: Rng, scenario: ScenarioConfig): RandomNemesisConfig {
+  let first: Array<(typeof SWARM_FAULT_KINDS)[number]> = FIRST_SWARM_FAULT_KINDS.filter(() =>
+    rng.chance(ratio(1, 2)),
+  );
+  if (first.length === 0) first = [rng.pick(FIRST_SWARM_FAULT_KINDS)];
+  const kinds = [...first, ...LATER_SWARM_FAULT_KINDS.filter(() => later.chance(ratio(1, 2)))];
   const durationMsMin = rng.intInclusive(200, 3000);
   const brokers = Array.from({ length: scenario.brokers }, (_, index) => `b${index + 1}`);
   const clients = scenario.clients.map((client) => client.name);
@@ -195,7 +212,7 @@ export function drawSwarm(
   seed: string,
 ): { scenario: ScenarioConfig; parameters: SwarmParameters } {
   const rng = new Rng(seed).fork('swarm');
-  const nemesis = swarmNemesis(rng, base);
+  const nemesis = swarmNemesis(rng, new Rng(seed).fork('swarm/kinds-beyond-guarantee'), base);
   const broker = {
     ...base.broker,
     replicaLagTimeMaxMs: scaled(rng, base.broker.replicaLagTimeMaxMs, 500),
@@ -229,6 +246,7 @@ export function drawSwarm(
           ...scenario,
           nemesis: { ...nemesis, timeoutsMs: scenarioTimeoutsMs({ clients, ...broker }) },
         };
+  const kept = swarmExpectations(base, sized);
   const parameters: SwarmParameters = {
     kinds: nemesis.kinds,
     intervalMs: nemesis.intervalMs,
@@ -237,8 +255,9 @@ export function drawSwarm(
     timeoutAware: nemesis.timeoutsMs.length > 0,
     probabilityPpm: nemesis.probability.numerator,
     configs: configsOf(sized),
+    ...(kept.dropped.length === 0 ? {} : { droppedExpectations: kept.dropped }),
   };
-  return { scenario: sized, parameters };
+  return { scenario: kept.scenario, parameters };
 }
 
 /**
@@ -254,5 +273,6 @@ export function swarmLines(parameters: SwarmParameters): string[] {
       `duration.ms=${parameters.durationMsMin}..${parameters.durationMsMax} ` +
       `timeout.aware=${parameters.timeoutAware} probability.ppm=${parameters.probabilityPpm}`,
     `swarm configs ${configs}`,
+    ...(parameters.droppedExpectations ?? []).map((line) => `swarm ${line}`),
   ];
 }

@@ -8,28 +8,17 @@ import type { History, HistoryOp, Oracle, OraclePartition, TxnValue } from '../h
 import type {
   OffsetPoint,
   PartitionTimeline,
+  RunPhase,
   RunTimeline,
   TransactionOutcome,
   TransactionSpan,
   TransactionalIdTimeline,
 } from './report_types';
+import { thin, thinPartitionSeries } from './series_thinning';
+import { stallTimes } from './stalls';
 
 /** Points kept per series in a report. */
 export const SERIES_POINTS_MAX = 1500;
-
-/**
- * At most `pointsMax` items of `series`, evenly spaced, always keeping the first and the last.
- * @example thin([1, 2, 3, 4, 5], 3) // [1, 3, 5]
- */
-export function thin<T>(series: readonly T[], pointsMax: number): T[] {
-  if (series.length <= pointsMax) return [...series];
-  const kept: T[] = [];
-  const last = series.length - 1;
-  for (let i = 0; i < pointsMax; i++) {
-    kept.push(series[Math.round((i * last) / (pointsMax - 1))] as T);
-  }
-  return kept;
-}
 
 /** Drops points that repeat the previous offset; keeps the last of several at one instant. */
 export function compactSteps(points: readonly OffsetPoint[]): OffsetPoint[] {
@@ -41,25 +30,6 @@ export function compactSteps(points: readonly OffsetPoint[]): OffsetPoint[] {
     if (before === undefined || before.offset !== point.offset) compacted.push(point);
   }
   return compacted;
-}
-
-/**
- * The value of a step series at `timeUs`: the last point at or before it, or 0 before the first.
- * `series` must be sorted by time.
- */
-export function valueAt(series: readonly OffsetPoint[], timeUs: number): number {
-  let low = 0;
-  let high = series.length - 1;
-  let found = 0;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const point = series[middle] as OffsetPoint;
-    if (point.timeUs <= timeUs) {
-      found = point.offset;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return found;
 }
 
 /** The log end offset over time, from the append times of the final leader's records. */
@@ -146,18 +116,21 @@ export function isInternalTopic(topic: string): boolean {
   return topic.startsWith('__');
 }
 
-/** The timeline of a run, each series thinned to {@link SERIES_POINTS_MAX} points. */
-export function buildTimeline(history: History, oracle: Oracle): RunTimeline {
+/**
+ * The timeline of a run: each partition's three offsets thinned together to
+ * {@link SERIES_POINTS_MAX} common times (extremes and the report's stalls kept), each
+ * transactional.id's spans evenly.
+ */
+export function buildTimeline(
+  history: History,
+  oracle: Oracle,
+  phases: readonly RunPhase[] = [],
+): RunTimeline {
   const partitions = oracle.partitions.filter((partition) => !isInternalTopic(partition.topic));
   return {
     partitions: partitions.map((partition) => {
       const series = partitionSeries(partition);
-      return {
-        ...series,
-        logEndOffset: thin(series.logEndOffset, SERIES_POINTS_MAX),
-        highWatermark: thin(series.highWatermark, SERIES_POINTS_MAX),
-        lastStableOffset: thin(series.lastStableOffset, SERIES_POINTS_MAX),
-      };
+      return thinPartitionSeries(series, SERIES_POINTS_MAX, stallTimes(series, phases));
     }),
     transactionalIds: transactionalIdTimelines(history, oracle),
     pointsMax: SERIES_POINTS_MAX,

@@ -72,6 +72,12 @@ export class ClientActor implements Actor<KafkaMessage> {
     return this.app?.probe() ?? false;
   }
 
+  /** Whether a transactional producer's instance stopped for good (`on.fenced: stop`). */
+  get stoppedForGood(): boolean {
+    const app = this.app;
+    return app instanceof TransactionsApp && app.stopped;
+  }
+
   /** Whether the producer's probe succeeded (always false for a consumer). */
   get probeDone(): boolean {
     const app = this.app;
@@ -95,6 +101,14 @@ export class ClientActor implements Actor<KafkaMessage> {
    */
   get kafkaConsumer(): KafkaConsumer | null {
     return this.consumer;
+  }
+
+  /**
+   * The Kafka producer of a producer or pipeline client, null for a consumer or while crashed.
+   * Read-only access for the runner's cluster-state printout (`eos-sim run --until`).
+   */
+  get kafkaProducer(): KafkaProducer | null {
+    return this.producer;
   }
 
   onStart(ctx: Ctx): void {

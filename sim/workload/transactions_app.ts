@@ -125,8 +125,13 @@ export class TransactionsApp {
     this.start();
   }
 
+  /** True once this instance stopped and will not restart (`on.fenced: stop`). */
+  get stopped(): boolean {
+    return this.dead && this.spec.onFenced !== 'restart';
+  }
+
   /** True once the application closed its producer after its last transaction. */
-  private get closed(): boolean {
+  get closed(): boolean {
     return this.spec.closeWhenDone === true && this.transactionsStarted >= this.spec.transactions;
   }
 

@@ -107,7 +107,7 @@ describe('eos-sim run', () => {
     expect(failed.code).toBe(1);
     const seed = (failed.stdout.split('\n')[0] ?? '').slice('seed='.length);
     expect(failed.stdout).toContain('outcome         FAIL');
-    expect(failed.stdout).toContain('zombie-write (NOT allowed by this configuration)');
+    expect(failed.stdout).toContain("zombie-write (violates Kafka's guarantee)");
     expect(failed.stdout).toContain(`npx eos-sim run ${file} --seed ${seed}`);
   });
 
@@ -229,7 +229,7 @@ describe('eos-sim sweep and scenarios', () => {
       /^FAIL zombie-fencing-no-epoch-check seed=\d+: (torn-transaction, )?zombie-write · /m,
     );
     expect(stdout).toMatch(new RegExp(`npx eos-sim run ${file} --seed \\d+`));
-    expect(stdout).toContain('(NOT allowed here)');
+    expect(stdout).toContain("violates Kafka's guarantee, NOT allowed here: ");
     expect(stdout).toContain('expectation NOT met');
   });
 

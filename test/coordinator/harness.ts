@@ -4,7 +4,7 @@
  * exactly {@link LOG_WRITE_US} and survive crashes (pending appends do not). The coordinator owns
  * the partition of {@link TXN_ID} at coordinator epoch 0 and has loaded it at time 0.
  */
-import { Rng, nodeId, type ActorContext, type NodeId } from '../../sim/kernel';
+import { Rng, nodeId, type ActorContext, type NodeId, type Observation } from '../../sim/kernel';
 import {
   TRANSACTION_LOG_LOAD_US,
   TransactionCoordinator,
@@ -13,6 +13,7 @@ import {
   type EndTxnRequest,
   type KafkaErrorCode,
   type KafkaMessage,
+  type KafkaObservation,
   type TopicPartition,
   type TransactionLogRecord,
 } from '../../sim/actors';
@@ -95,6 +96,29 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
     this.queue = this.queue.filter((due) => due.id !== timerId);
   }
   trace(): void {}
+
+  /** What the coordinator reported, in order, with the harness time of each report. */
+  readonly observations: Array<{ timeUs: number; observation: Observation }> = [];
+
+  observe(observation: Observation): void {
+    this.observations.push({ timeUs: this.timeUs, observation });
+  }
+
+  /** The epoch grants the coordinator reported (`ProducerEpochGranted`), in order. */
+  grants(): Array<{
+    timeUs: number;
+    transactionalId: string;
+    producerId: number;
+    producerEpoch: number;
+    reason: string;
+  }> {
+    return this.observations.flatMap(({ timeUs, observation }) => {
+      const reported = observation as KafkaObservation;
+      if (reported.kind !== 'ProducerEpochGranted') return [];
+      const { transactionalId, producerId, producerEpoch, reason } = reported;
+      return [{ timeUs, transactionalId, producerId, producerEpoch, reason }];
+    });
+  }
 
   /** Fires everything due up to `untilUs` in (due time, id) order, then sets the clock. */
   advanceTo(untilUs: number): void {

@@ -63,7 +63,7 @@ describe('KIP-890 part 2: transaction version 2 (TransactionCoordinator.endTrans
     h.answerMarkers('NONE');
     h.advanceBy(LOG_WRITE_US);
     expect(h.state()).toEqual({ state: 'CompleteCommit', pendingState: null, producerEpoch: 1 });
-    expect(h.coordinator.epochGrants.at(-1)).toMatchObject({ producerEpoch: 1, reason: 'end' });
+    expect(h.grants().at(-1)).toMatchObject({ producerEpoch: 1, reason: 'end' });
   });
 
   it('answers the KIP-890 retry table in CompleteCommit and CompleteAbort', () => {
@@ -147,7 +147,7 @@ describe('__transaction_state writes and failover (TransactionStateManager)', ()
 
   it('answers COORDINATOR_LOAD_IN_PROGRESS while loading, NOT_COORDINATOR once resigned', () => {
     const h = new CoordinatorHarness();
-    h.coordinator.onResigned(TXN_PARTITION);
+    h.coordinator.onResigned(TXN_PARTITION, h);
     expect(h.initProducerId().error).toBe('NOT_COORDINATOR');
     h.coordinator.onElected(TXN_PARTITION, 3, h);
     expect(h.initProducerId().error).toBe('COORDINATOR_LOAD_IN_PROGRESS');
@@ -158,7 +158,7 @@ describe('__transaction_state writes and failover (TransactionStateManager)', ()
   it('a write that completes after the partition moved answers NOT_COORDINATOR', () => {
     const h = ongoing(0);
     const ended = h.endTxn(0, true);
-    h.coordinator.onResigned(TXN_PARTITION);
+    h.coordinator.onResigned(TXN_PARTITION, h);
     h.advanceBy(LOG_WRITE_US);
     expect(ended.error).toBe('NOT_COORDINATOR');
   });

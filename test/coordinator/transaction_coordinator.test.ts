@@ -81,7 +81,7 @@ describe('InitProducerId (TransactionCoordinator.handleInitProducerId)', () => {
     const second = initProducerId();
     ctx.advanceBy(LOG_WRITE_US);
     expect(second).toEqual({ error: 'NONE', producerId: 0, producerEpoch: 1 });
-    expect(coordinator.epochGrants).toEqual([
+    expect(ctx.grants()).toEqual([
       { timeUs: 1000, transactionalId: TXN_ID, producerId: 0, producerEpoch: 0, reason: 'init' },
       { timeUs: 2000, transactionalId: TXN_ID, producerId: 0, producerEpoch: 1, reason: 'init' },
     ]);
@@ -242,7 +242,7 @@ describe('timeouts and fencing (abortTimedOutTransactions)', () => {
     ctx.advanceBy(LOG_WRITE_US);
     expect(state()).toEqual({ state: 'PrepareAbort', pendingState: null, producerEpoch: 1 });
     // The grant is recorded once PrepareAbort is durable, one write later.
-    expect(coordinator.epochGrants.at(-1)).toEqual({
+    expect(ctx.grants().at(-1)).toEqual({
       timeUs: 3_001_000,
       transactionalId: TXN_ID,
       producerId: 0,
@@ -269,14 +269,14 @@ describe('timeouts and fencing (abortTimedOutTransactions)', () => {
     const concurrent = { error: 'CONCURRENT_TRANSACTIONS', producerId: -1, producerEpoch: -1 };
     expect(fencing).toEqual(concurrent);
     expect(state()).toEqual({ state: 'PrepareAbort', pendingState: null, producerEpoch: 1 });
-    expect(coordinator.epochGrants.at(-1)?.reason).toBe('fence');
+    expect(ctx.grants().at(-1)?.reason).toBe('fence');
     expect(initProducerId().error).toBe('CONCURRENT_TRANSACTIONS');
     answerMarkers('NONE');
     ctx.advanceBy(LOG_WRITE_US);
     const retry = initProducerId();
     ctx.advanceBy(LOG_WRITE_US);
     expect(retry).toEqual({ error: 'NONE', producerId: 0, producerEpoch: 2 });
-    expect(coordinator.epochGrants.map((grant) => [grant.reason, grant.producerEpoch])).toEqual([
+    expect(ctx.grants().map((grant) => [grant.reason, grant.producerEpoch])).toEqual([
       ['init', 0],
       ['fence', 1],
       ['init', 2],

@@ -4,9 +4,9 @@
  * swarm of fixed seeds and check every drawn config against Kafka's constraints; run the
  * known-bug scenarios under swarm over a small seed range and require a detection; run the safe
  * replicated scenario under swarm over `sweepSeeds('1..5')` (opt-in wider with `SIM_SEEDS`,
- * e.g. `SIM_SEEDS=1..1000`) and require no anomaly outside the scenario's `expect.allowed`
- * (Kafka's own `epoch-bump-duplicate`, the liveness-class `fatal-txn-error`) and a converged
- * liveness check on every seed.
+ * e.g. `SIM_SEEDS=1..1000`) and require no anomaly that violates Kafka's guarantee (the
+ * guarantee model permits Kafka's own, e.g. `epoch-bump-duplicate`, or a loss after a power
+ * loss before KIP-966) and a converged liveness check on every seed.
  */
 import { describe, expect, it } from 'vitest';
 import { listScenarioFiles, loadScenario } from '../../scenarios';

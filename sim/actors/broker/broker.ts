@@ -12,6 +12,7 @@ import type { Actor, ActorContext, CrashMode, Envelope, NodeId } from '../../ker
 import type {
   KafkaErrorCode,
   KafkaMessage,
+  KafkaObservation,
   ListOffsetsRequest,
   LogBatch,
   PartitionChangeNotice,
@@ -100,6 +101,8 @@ export class Broker implements Actor<KafkaMessage> {
    */
   private metadataOffset = 0;
   private heartbeatIds = 1;
+  /** The context observations go through, known from the first start on. */
+  private observer: Ctx | null = null;
 
   constructor(private readonly options: BrokerOptions) {
     const { metadata, id } = options;
@@ -111,6 +114,7 @@ export class Broker implements Actor<KafkaMessage> {
       bugs: options.bugs,
       fetchBatchesMax: options.fetchBatchesMax,
       minInsyncReplicasOf: (topic) => metadata.minInsyncReplicasOf(topic),
+      observe: (observation) => this.observer?.observe(observation),
     });
     this.fetcher = new ReplicaFetcher(
       id,
@@ -177,10 +181,12 @@ export class Broker implements Actor<KafkaMessage> {
   }
 
   onStart(ctx: Ctx): void {
+    this.observer = ctx;
     const restarted = this.started;
     this.started = true;
     if (this.crashed !== null) {
       for (const replica of this.replicaManager.replicas.values()) {
+        // A power-loss truncation is observed by the log itself (reason `power-loss`).
         const lost = replica.log.recoverAfterCrash(this.crashed.mode, this.crashed.atUs);
         if (lost.length > 0) {
           const toOffset = lost[0]?.baseOffset ?? replica.log.logEndOffset;
@@ -205,13 +211,30 @@ export class Broker implements Actor<KafkaMessage> {
   onCrash(mode: CrashMode, nowUs: number): void {
     this.crashed = { mode, atUs: nowUs };
     this.coordinator.onCrash();
+    const unloaded: KafkaObservation = {
+      kind: 'TransactionLogUnloaded',
+      coordinator: this.options.id,
+      stateLogPartition: null,
+    };
+    this.observer?.observe(unloaded);
     this.groupCoordinator.onCrash();
     this.verifier.onCrash();
     this.replicaManager.onCrash(nowUs);
     this.fetcher.onCrash();
+    this.groupCoordinator.reportGroups(this.observer);
   }
 
   onTimer(payload: unknown, ctx: Ctx): void {
+    this.handleTimer(payload, ctx);
+    this.groupCoordinator.reportGroups(this.observer);
+  }
+
+  onMessage(envelope: Envelope<KafkaMessage>, ctx: Ctx): void {
+    this.handleMessage(envelope, ctx);
+    this.groupCoordinator.reportGroups(this.observer);
+  }
+
+  private handleTimer(payload: unknown, ctx: Ctx): void {
     const timer = payload as BrokerTimer;
     switch (timer.owner) {
       case 'coordinator':
@@ -230,7 +253,7 @@ export class Broker implements Actor<KafkaMessage> {
     }
   }
 
-  onMessage(envelope: Envelope<KafkaMessage>, ctx: Ctx): void {
+  private handleMessage(envelope: Envelope<KafkaMessage>, ctx: Ctx): void {
     const message = envelope.payload;
     const source = envelope.source;
     switch (message.kind) {
@@ -452,7 +475,7 @@ export class Broker implements Actor<KafkaMessage> {
     if (replica.role === 'leader') {
       this.coordinator.onElected(replica.state.partition, replica.state.leaderEpoch, ctx);
     } else {
-      this.coordinator.onResigned(replica.state.partition);
+      this.coordinator.onResigned(replica.state.partition, ctx);
     }
   }
 

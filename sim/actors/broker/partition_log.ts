@@ -12,6 +12,7 @@
 import { assert } from '../../kernel';
 import type { IsolationLevel, KafkaErrorCode, LogBatch, ProducedBatch } from '../protocol';
 import { NO_PRODUCER_ID, NO_SEQUENCE, lastSequenceOf, type AbortedTransaction } from '../protocol';
+import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
 import { TransactionIndex } from './transaction_index';
 import {
@@ -101,8 +102,11 @@ export class PartitionLog {
   readonly highWatermarkChanges: OffsetChange[] = [{ timeUs: 0, offset: 0 }];
   /** Oracle: every last stable offset change. */
   readonly lastStableOffsetChanges: OffsetChange[] = [{ timeUs: 0, offset: 0 }];
-  /** Oracle: invariants found broken after an event. */
-  readonly invariantViolations: Array<{ timeUs: number; description: string }> = [];
+  /** Where this replica's observations go, and the broker it names in them. */
+  private observe: ObservationSink = IGNORE_OBSERVATIONS;
+  private broker = '';
+  /** The offsets last reported, so only changes are observed. */
+  private reported = { highWatermark: 0, lastStableOffset: 0 };
   /** The leader epoch stamped on batches this replica appends as leader. */
   leaderEpoch = 0;
   readonly epochCache = new LeaderEpochCache();
@@ -117,6 +121,12 @@ export class PartitionLog {
     readonly partition: number,
     private readonly bugs: PartitionBugs,
   ) {}
+
+  /** Reports this replica's observations to `observe`, naming `broker` as its holder. */
+  reportTo(broker: string, observe: ObservationSink): void {
+    this.broker = broker;
+    this.observe = observe;
+  }
 
   /** The log, oldest batch first (read-only view for fetches and the oracle). */
   get log(): readonly LogBatch[] {
@@ -321,7 +331,7 @@ export class PartitionLog {
       appendUs: nowUs,
       leaderEpoch: this.leaderEpoch,
     };
-    this.pushBatch(controlBatch);
+    this.pushBatch(controlBatch, 'leader');
     // A marker invalidates any verification in progress (ABA protection, KIP-890;
     // ReplicaManager.maybeStartTransactionVerificationForPartitions).
     this.verifications.delete(marker.producerId);
@@ -399,7 +409,9 @@ export class PartitionLog {
     if (mode === 'power-loss') {
       const flushedBeforeUs = nowUs - DIRTY_EXPIRE_US;
       const firstUnflushed = this.batches.find((batch) => batch.appendUs > flushedBeforeUs);
-      if (firstUnflushed !== undefined) lost = this.truncateTo(firstUnflushed.baseOffset, nowUs);
+      if (firstUnflushed !== undefined) {
+        lost = this.truncateTo(firstUnflushed.baseOffset, nowUs, 'power-loss');
+      }
     }
     this.rebuildProducerState();
     this.afterAppend(nowUs);
@@ -416,7 +428,7 @@ export class PartitionLog {
     for (const batch of batches) {
       if (batch.lastOffset < this.logEndOffset) continue;
       assert(batch.baseOffset === this.logEndOffset, 'a follower appends at its log end offset');
-      this.pushBatch(batch);
+      this.pushBatch(batch, 'follower');
       this.replayBatch(batch);
       appended = true;
     }
@@ -431,7 +443,7 @@ export class PartitionLog {
    * unclean election erases committed data (KIP-101;
    * AbstractFetcherThread.getOffsetTruncationState).
    */
-  truncateTo(offset: number, nowUs: number): LogBatch[] {
+  truncateTo(offset: number, nowUs: number, reason: LogTruncated['reason']): LogBatch[] {
     const keep = this.firstBatchEndingAtOrAfter(offset);
     const removed = this.batches.slice(keep);
     // The epoch cache is trimmed even when no record goes: an epoch that starts at the log end
@@ -444,6 +456,15 @@ export class PartitionLog {
     this.epochCache.truncateFromEnd(this.logEndOffset);
     this.rebuildProducerState();
     if (this.highWatermark > this.logEndOffset) this.recordHighWatermark(this.logEndOffset, nowUs);
+    // Observed before the offsets that follow from it, which report all four consistently.
+    this.observe({
+      kind: 'LogTruncated',
+      ...this.replicaRef(),
+      toOffset: offset,
+      logEndOffset: this.logEndOffset,
+      reason,
+      removed,
+    });
     this.afterAppend(nowUs);
     return removed;
   }
@@ -526,16 +547,25 @@ export class PartitionLog {
       ...(batch.transactionLog === undefined ? {} : { transactionLog: batch.transactionLog }),
       ...(batch.groupLog === undefined ? {} : { groupLog: batch.groupLog }),
     };
-    this.pushBatch(appended);
+    this.pushBatch(appended, 'leader');
     if (batch.producerId === NO_PRODUCER_ID) this.afterAppend(nowUs);
     return appended;
   }
 
-  private pushBatch(batch: LogBatch): void {
+  private pushBatch(batch: LogBatch, origin: 'leader' | 'follower'): void {
     assert(batch.baseOffset === this.logEndOffset, 'a batch is appended at the log end offset');
     this.batches.push(batch);
     this.logEndOffset = batch.lastOffset + 1;
     this.epochCache.assign(batch.leaderEpoch, batch.baseOffset);
+    if (origin === 'leader' && batch.control !== undefined) {
+      this.observe({ kind: 'MarkerWritten', ...this.replicaRef(), batch });
+    } else {
+      this.observe({ kind: 'BatchAppended', ...this.replicaRef(), origin, batch });
+    }
+  }
+
+  private replicaRef(): { broker: string; topic: string; partition: number } {
+    return { broker: this.broker, topic: this.topic, partition: this.partition };
   }
 
   /**
@@ -556,24 +586,29 @@ export class PartitionLog {
       this.lastStableOffset = lastStableOffset;
       this.lastStableOffsetChanges.push({ timeUs: nowUs, offset: lastStableOffset });
     }
-    this.checkInvariants(nowUs);
+    this.reportOffsets();
   }
 
-  /** logStartOffset <= lastStableOffset <= highWatermark <= logEndOffset, after every change. */
-  private checkInvariants(nowUs: number): void {
-    const broken: string[] = [];
-    if (this.logStartOffset > this.lastStableOffset)
-      broken.push('logStartOffset > lastStableOffset');
-    if (this.lastStableOffset > this.highWatermark) broken.push('lastStableOffset > highWatermark');
-    if (this.highWatermark > this.logEndOffset) broken.push('highWatermark > logEndOffset');
-    for (const description of broken) {
-      this.invariantViolations.push({
-        timeUs: nowUs,
-        description:
-          `${description} (logStartOffset ${this.logStartOffset}, ` +
-          `lastStableOffset ${this.lastStableOffset}, highWatermark ${this.highWatermark}, ` +
-          `logEndOffset ${this.logEndOffset})`,
-      });
+  /**
+   * Observes the high watermark and last stable offset when they moved, each with all four
+   * offsets as they stand now: the runner's state checker asserts `logStartOffset ≤
+   * lastStableOffset ≤ highWatermark ≤ logEndOffset` on them.
+   */
+  private reportOffsets(): void {
+    const offsets = {
+      ...this.replicaRef(),
+      logStartOffset: this.logStartOffset,
+      lastStableOffset: this.lastStableOffset,
+      highWatermark: this.highWatermark,
+      logEndOffset: this.logEndOffset,
+    };
+    if (this.highWatermark !== this.reported.highWatermark) {
+      this.reported.highWatermark = this.highWatermark;
+      this.observe({ kind: 'HighWatermarkChanged', ...offsets });
+    }
+    if (this.lastStableOffset !== this.reported.lastStableOffset) {
+      this.reported.lastStableOffset = this.lastStableOffset;
+      this.observe({ kind: 'LastStableOffsetChanged', ...offsets });
     }
   }
 

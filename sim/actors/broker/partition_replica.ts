@@ -8,7 +8,13 @@
  * (AbstractFetcherThread.getOffsetTruncationState, KIP-101), or, in legacy mode, to its own high
  * watermark when it becomes a follower.
  */
-import type { FetchPartitionResponse, LogBatch, PartitionState } from '../protocol';
+import type {
+  FetchPartitionResponse,
+  LogBatch,
+  ObservationSink,
+  PartitionState,
+} from '../protocol';
+import { IGNORE_OBSERVATIONS } from '../protocol';
 import type { PartitionLog } from './partition_log';
 
 /** Replication settings from Kafka's broker and topic config keys, plus protocol switches. */
@@ -55,6 +61,7 @@ export class PartitionReplica {
   readonly leaderTerms: Array<{ startUs: number; endUs: number | null; leaderEpoch: number }> = [];
   /** Brokers the controller fences: not eligible to join or hold back the ISR (KIP-841). */
   ineligibleBrokers: ReadonlySet<string> = new Set();
+  private observe: ObservationSink = IGNORE_OBSERVATIONS;
 
   constructor(
     readonly brokerId: string,
@@ -64,6 +71,12 @@ export class PartitionReplica {
   ) {
     log.replicated = true;
     this.state = initialState;
+  }
+
+  /** Reports this replica's observations, and its log's, to `observe`. */
+  reportTo(observe: ObservationSink): void {
+    this.observe = observe;
+    this.log.reportTo(this.brokerId, observe);
   }
 
   /**
@@ -122,6 +135,11 @@ export class PartitionReplica {
   private becomeLeader(nowUs: number): void {
     this.endLeaderTerm(nowUs);
     this.leaderTerms.push({ startUs: nowUs, endUs: null, leaderEpoch: this.state.leaderEpoch });
+    this.observe({
+      kind: 'LeaderEpochStarted',
+      ...this.ref(),
+      leaderEpoch: this.state.leaderEpoch,
+    });
     this.role = 'leader';
     this.isr = [...this.state.isr];
     this.pendingIsr = null;
@@ -162,12 +180,19 @@ export class PartitionReplica {
   /** Stops acting as leader (new role, or a crash at `nowUs`). */
   endLeaderTerm(nowUs: number): void {
     const term = this.leaderTerms[this.leaderTerms.length - 1];
-    if (term !== undefined && term.endUs === null) term.endUs = nowUs;
+    if (term !== undefined && term.endUs === null) {
+      term.endUs = nowUs;
+      this.observe({ kind: 'LeaderEpochEnded', ...this.ref(), leaderEpoch: term.leaderEpoch });
+    }
+  }
+
+  private ref(): { broker: string; topic: string; partition: number } {
+    return { broker: this.brokerId, topic: this.log.topic, partition: this.log.partition };
   }
 
   /** Truncates the log and records it for the oracle. */
   truncate(offset: number, reason: TruncationRecord['reason'], nowUs: number): void {
-    const removed = this.log.truncateTo(offset, nowUs);
+    const removed = this.log.truncateTo(offset, nowUs, reason);
     if (removed.length > 0)
       this.truncations.push({ timeUs: nowUs, toOffset: offset, reason, removed });
   }

@@ -22,6 +22,7 @@ import type {
   TransactionLogRecord,
 } from '../protocol';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, partitionKey } from '../protocol';
+import { IGNORE_OBSERVATIONS, type ObservationSink } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
 import { DelayedOperations, type DelayedTimer } from './delayed_operations';
 import { FetchSessionCache, type CachedPartition } from './fetch_session_cache';
@@ -50,6 +51,8 @@ export interface ReplicaManagerOptions {
   readonly fetchBatchesMax: number;
   /** A topic's own `min.insync.replicas` (transaction.state.log.min.isr), or null. */
   readonly minInsyncReplicasOf: (topic: string) => number | null;
+  /** Where the replicas report their observations. @default dropped */
+  readonly observe?: ObservationSink;
 }
 
 /** `request.timeout.ms` of the broker: how long an internal acks=all append may wait. */
@@ -92,6 +95,7 @@ export class ReplicaManager {
           : { ...options.replication, minInsyncReplicas: minIsr };
       const replica = new PartitionReplica(options.brokerId, log, state, settings);
       replica.ineligibleBrokers = this.fencedBrokers;
+      replica.reportTo(options.observe ?? IGNORE_OBSERVATIONS);
       this.replicas.set(partitionKey(state), replica);
     }
   }

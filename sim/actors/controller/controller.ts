@@ -12,7 +12,9 @@ import type {
   AlterPartitionRequest,
   BrokerHeartbeatRequest,
   KafkaMessage,
+  KafkaObservation,
   PartitionState,
+  TopicPartition,
 } from '../protocol';
 import { partitionKey } from '../protocol';
 
@@ -74,6 +76,11 @@ export class Controller implements Actor<KafkaMessage> {
   }
 
   onStart(ctx: Ctx): void {
+    // The partitions as created, observed once (the controller never restarts in this model).
+    if (this.ctx === null) {
+      for (const state of this.partitions.values())
+        this.observe(ctx, { kind: 'PartitionStateChanged', state });
+    }
     this.ctx = ctx;
     ctx.setTimer(SESSION_CHECK_INTERVAL_US, 'session-check');
   }
@@ -182,14 +189,7 @@ export class Controller implements Actor<KafkaMessage> {
         kind = 'offline';
       }
     }
-    this.elections.push({
-      timeUs: ctx.nowUs(),
-      topic: state.topic,
-      partition: state.partition,
-      leader: next.leader,
-      leaderEpoch: next.leaderEpoch,
-      kind,
-    });
+    this.recordElection(ctx, { topic: state.topic, partition: state.partition }, next, kind);
     return next;
   }
 
@@ -209,14 +209,7 @@ export class Controller implements Actor<KafkaMessage> {
     const chosen = outside ?? live.find((replica) => replica !== state.leader);
     if (chosen === undefined) return null;
     const next = { ...state, leader: chosen, leaderEpoch: state.leaderEpoch + 1, isr: [chosen] };
-    this.elections.push({
-      timeUs: ctx.nowUs(),
-      topic,
-      partition,
-      leader: chosen,
-      leaderEpoch: next.leaderEpoch,
-      kind: 'unclean',
-    });
+    this.recordElection(ctx, { topic, partition }, next, 'unclean');
     this.publish([this.store({ ...next, partitionEpoch: state.partitionEpoch + 1 })], ctx);
     return chosen;
   }
@@ -267,7 +260,23 @@ export class Controller implements Actor<KafkaMessage> {
       `leader epoch of ${partitionKey(state)} must not go backwards`,
     );
     this.partitions.set(partitionKey(state), state);
+    if (this.ctx !== null) this.observe(this.ctx, { kind: 'PartitionStateChanged', state });
     return state;
+  }
+
+  private recordElection(
+    ctx: Ctx,
+    tp: TopicPartition,
+    next: PartitionState,
+    kind: ElectionRecord['kind'],
+  ): void {
+    const { leader, leaderEpoch } = next;
+    this.elections.push({ timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind });
+    this.observe(ctx, { kind: 'LeaderElected', ...tp, leader, leaderEpoch, election: kind });
+  }
+
+  private observe(ctx: Ctx, observation: KafkaObservation): void {
+    ctx.observe(observation);
   }
 
   /** Sends the changed partitions to every broker (paused or dead ones get it when they can). */

@@ -21,12 +21,14 @@ import type {
   InitProducerIdRequest,
   KafkaErrorCode,
   KafkaMessage,
+  KafkaObservation,
   TopicPartition,
   TransactionLogRecord,
   WriteTxnMarkersResponse,
 } from '../protocol';
 import { partitionKey } from '../protocol';
 import { decideEndTxn } from './end_txn_rules';
+import { grantObservation, transitionObservation, viewOf } from './coordinator_observations';
 import { MarkerSender } from './marker_sender';
 import { TransactionStateManager } from './transaction_state_manager';
 import {
@@ -38,7 +40,6 @@ import {
   persistedValue,
   transitOf,
   type TransactionMetadata,
-  type TransactionState,
   type TxnTransit,
 } from './transaction_metadata';
 
@@ -52,15 +53,6 @@ export interface CoordinatorSettings {
   readonly transactionStateLogNumPartitions: number;
   /** The cluster's `transaction.version` feature level: 0, 1 or 2. @default 2 */
   readonly transactionVersion: number;
-}
-
-/** A coordinator granting a newer epoch (oracle instrumentation, not Kafka state). */
-export interface EpochGrantRecord {
-  readonly timeUs: number;
-  readonly transactionalId: string;
-  readonly producerId: number;
-  readonly producerEpoch: number;
-  readonly reason: 'init' | 'fence' | 'timeout' | 'end';
 }
 
 /** How long reading a `__transaction_state` partition takes when a broker becomes its leader. */
@@ -138,10 +130,6 @@ export function coordinatorErrorFor(appendError: KafkaErrorCode): KafkaErrorCode
 export class TransactionCoordinator {
   readonly state: TransactionStateManager;
   private readonly markers: MarkerSender;
-  /** Oracle: how often each state transition happened, keyed `from->to` (sweep coverage). */
-  readonly transitionCounts = new Map<string, number>();
-  /** Oracle: every epoch this coordinator granted. */
-  readonly epochGrants: EpochGrantRecord[] = [];
 
   constructor(
     private readonly settings: CoordinatorSettings,
@@ -180,8 +168,13 @@ export class TransactionCoordinator {
   }
 
   /** This broker stopped leading `__transaction_state-<partition>`: drop its cache. */
-  onResigned(partition: number): void {
+  onResigned(partition: number, ctx: Ctx): void {
     for (const transactionalId of this.state.unload(partition)) this.markers.drop(transactionalId);
+    this.observe(ctx, {
+      kind: 'TransactionLogUnloaded',
+      coordinator: ctx.nodeId,
+      stateLogPartition: partition,
+    });
   }
 
   /** The applied state of a transactional.id this coordinator serves (oracle and tests). */
@@ -412,11 +405,13 @@ export class TransactionCoordinator {
     onDurable: (error: KafkaErrorCode) => void,
   ): void {
     assertValidTransition(metadata, 'PrepareEpochFence');
-    this.countTransition(metadata.state, 'PrepareEpochFence');
     if (!metadata.hasFailedEpochFence) {
       metadata.producerEpoch += 1;
       metadata.lastProducerEpoch = -1;
     }
+    const coordinatorEpoch = this.state.coordinatorEpochOf(metadata.transactionalId);
+    const fence = { from: metadata.state, to: 'PrepareEpochFence' as const };
+    this.observeTransition({ ...fence, metadata, coordinatorEpoch }, ctx);
     metadata.pendingState = 'PrepareEpochFence';
     const transit = transitOf(metadata, {
       state: 'PrepareAbort',
@@ -502,8 +497,8 @@ export class TransactionCoordinator {
       metadata.pendingState = null;
       if (appendError !== 'NONE') return done(coordinatorErrorFor(appendError));
       assertValidTransition(metadata, transit.state);
-      this.countTransition(from, transit.state);
       applyTransit(metadata, transit);
+      this.observeTransition({ from, to: transit.state, metadata, coordinatorEpoch }, ctx);
       done('NONE');
     });
   }
@@ -512,6 +507,13 @@ export class TransactionCoordinator {
     const records = this.host.readTransactionLog(partition);
     const loaded = this.state.finishLoading(partition, coordinatorEpoch, records);
     if (loaded === null) return;
+    this.observe(ctx, {
+      kind: 'TransactionLogLoaded',
+      coordinator: ctx.nodeId,
+      stateLogPartition: partition,
+      coordinatorEpoch,
+      transactions: loaded.map(viewOf),
+    });
     const unfinished = loaded.filter((metadata) => isPrepare(metadata.state));
     ctx.trace(
       `coordinator loaded __transaction_state-${partition}: ${loaded.length} ids, ` +
@@ -520,9 +522,14 @@ export class TransactionCoordinator {
     for (const metadata of unfinished) this.sendMarkers(metadata, ctx);
   }
 
-  private countTransition(from: TransactionState, to: TransactionState): void {
-    const key = `${from}->${to}`;
-    this.transitionCounts.set(key, (this.transitionCounts.get(key) ?? 0) + 1);
+  /** Observes a transition with the metadata after it (sweep coverage counts them). */
+  private observeTransition(change: Parameters<typeof transitionObservation>[2], ctx: Ctx): void {
+    const partition = this.state.partitionFor(change.metadata.transactionalId);
+    this.observe(ctx, transitionObservation(ctx.nodeId, partition, change));
+  }
+
+  private observe(ctx: Ctx, observation: KafkaObservation): void {
+    ctx.observe(observation);
   }
 
   private metadataOrCreate(
@@ -548,6 +555,12 @@ export class TransactionCoordinator {
         nextProducerId: -1,
       };
       this.state.put(metadata);
+      this.observe(ctx, {
+        kind: 'TransactionMetadataCreated',
+        coordinator: ctx.nodeId,
+        stateLogPartition: this.state.partitionFor(transactionalId),
+        view: viewOf(metadata),
+      });
     }
     return metadata;
   }
@@ -571,20 +584,12 @@ export class TransactionCoordinator {
     return 'PRODUCER_FENCED';
   }
 
-  private recordGrant(
-    metadata: TransactionMetadata,
-    reason: EpochGrantRecord['reason'],
-    ctx: Ctx,
-  ): void {
-    this.epochGrants.push({
-      timeUs: ctx.nowUs(),
-      transactionalId: metadata.transactionalId,
-      producerId: metadata.producerId,
-      producerEpoch: metadata.producerEpoch,
-      reason,
-    });
+  private recordGrant(meta: TransactionMetadata, reason: GrantReason, ctx: Ctx): void {
+    this.observe(ctx, grantObservation(ctx.nodeId, meta, reason));
   }
 }
+
+type GrantReason = Parameters<typeof grantObservation>[2];
 
 /** Whether a coordinator state has no open transaction (re-exported for the oracle). */
 export { isIdle };

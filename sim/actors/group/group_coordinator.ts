@@ -20,6 +20,7 @@ import type {
   GroupRequest,
   KafkaErrorCode,
   KafkaMessage,
+  KafkaObservation,
   LogBatch,
   OffsetCommitResults,
   TopicPartition,
@@ -136,6 +137,8 @@ export class GroupCoordinator {
   private readonly membership: GroupMembership;
   private readonly membershipHost: MembershipHost;
   private memberIds = 0;
+  /** The groups last observed, serialised: they are reported only when they change. */
+  private reportedGroups = '[]';
 
   constructor(
     private readonly settings: GroupCoordinatorSettings,
@@ -212,6 +215,30 @@ export class GroupCoordinator {
       epoch: owned.epoch,
       loading: owned.loading,
     }));
+  }
+
+  /**
+   * Observes the groups this coordinator serves when they differ from the last report. Offsets
+   * commit inside replication callbacks of other requests, so the broker calls this after every
+   * event of its own rather than at each place a group changes.
+   */
+  reportGroups(observer: { observe(observation: KafkaObservation): void } | null): void {
+    const groups = this.groups().map((summary) => ({
+      groupId: summary.groupId,
+      partition: summary.partition,
+      state: summary.state,
+      generationId: summary.generationId,
+      committedOffsets: summary.committed.map(({ topic, partition, offset }) => ({
+        topic,
+        partition,
+        offset,
+      })),
+    }));
+    const serialised = JSON.stringify(groups);
+    if (serialised === this.reportedGroups) return;
+    this.reportedGroups = serialised;
+    const coordinator = this.host.brokerId;
+    observer?.observe({ kind: 'ConsumerGroupsChanged', coordinator, groups });
   }
 
   /** Every group this coordinator serves now (oracle, reports). */

@@ -7,3 +7,4 @@ export * from './transaction_log';
 export * from './admin_messages';
 export * from './group_log';
 export * from './group_messages';
+export * from './observations';

@@ -1,0 +1,139 @@
+/**
+ * Whether the copies of one value are exactly what an idempotent producer's epoch bump writes
+ * (KIP-360), judged per record from the history. Kafka's Java client bumps the epoch of an
+ * idempotent, non-transactional producer itself (TransactionManager.handleFailedBatch requests
+ * it when a batch fails with retries left or with OUT_OF_ORDER_SEQUENCE_NUMBER, and
+ * maybeResolveSequences after a batch expired past delivery.timeout.ms; then
+ * bumpIdempotentEpochAndResetIdIfNeeded increments the epoch and startSequencesAtBeginning
+ * rewrites the partition's in-flight batches from sequence 0). A batch the leader had appended
+ * under the old epoch but whose acknowledgement never reached the client is then appended again
+ * under the new epoch; the broker deduplicates only within one (producerId, producerEpoch)
+ * (KAFKA-14034). So a value's copies are an epoch-bump rewrite only when:
+ *
+ * - every copy is in one partition, from one non-transactional producerId, each under a later
+ *   producerEpoch;
+ * - the application sent the value once (one `send` invoke);
+ * - no copy but the last was acknowledged: the send was still in flight when the last copy was
+ *   appended (the rewrite takes only in-flight batches), and an `ok` completion carries the last
+ *   copy's epoch;
+ * - what makes the client ask for the bump happened: a send of the same client, producerId and
+ *   partition failed (`fail` or `info` with an error) under an epoch from the earlier copy's up
+ *   to the later one's before the later copy was appended (handleFailedBatch,
+ *   maybeResolveSequences), or a fault was active while the value was in flight (a batch the
+ *   new or cut-off leader never got makes the next-in-line batch meet
+ *   OUT_OF_ORDER_SEQUENCE_NUMBER, and canRetry asks for the bump without failing anything the
+ *   application sees).
+ *
+ * One producerId writing values under epoch 0, all acknowledged, and the same values again
+ * under epoch 1 (a broker that lost its deduplication window) is a plain duplicate.
+ */
+import type { History, HistoryOp } from '../history';
+import type { ActiveInterval } from './fault_intervals';
+import type { OracleCopy } from './check_context';
+import { topicPartitionKey } from './topic_partition';
+
+/** A `send` completion that was not `ok`: a batch the producer failed. */
+interface FailedSend {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly timeUs: number;
+}
+
+interface SendOutcome {
+  invokes: number;
+  invokedUs: number;
+  completion?: HistoryOp;
+}
+
+/** What the history says about sends, for epoch-bump judgements. */
+export interface SendOutcomes {
+  /** Per value: its first `send` invoke time and completion, and how many invokes named it. */
+  readonly byValue: ReadonlyMap<number, SendOutcome>;
+  /** Failed sends per `client topic-partition`, in history order. */
+  readonly failed: ReadonlyMap<string, readonly FailedSend[]>;
+}
+
+/**
+ * Indexes the history's non-transactional sends.
+ * @example indexSendOutcomes(history).failed.get('P events-0')?.length
+ */
+export function indexSendOutcomes(history: History): SendOutcomes {
+  const byValue = new Map<number, SendOutcome>();
+  const failed = new Map<string, FailedSend[]>();
+  for (const op of history) {
+    if (op.f !== 'send') continue;
+    const { send, producerId, producerEpoch } = op.value;
+    const entry = byValue.get(send.value) ?? { invokes: 0, invokedUs: op.timeUs };
+    if (op.type === 'invoke') entry.invokes += 1;
+    else entry.completion ??= op;
+    byValue.set(send.value, entry);
+    if (op.type === 'invoke' || op.type === 'ok' || op.error === undefined) continue;
+    if (producerId === undefined || producerEpoch === undefined) continue;
+    const key = `${op.client} ${topicPartitionKey(send.topic, send.partition)}`;
+    const list = failed.get(key) ?? [];
+    list.push({ producerId, producerEpoch, timeUs: op.timeUs });
+    failed.set(key, list);
+  }
+  return { byValue, failed };
+}
+
+/**
+ * True when `copies` of `value` (two or more) are an epoch-bump rewrite as the module comment
+ * defines it.
+ * @example isEpochBumpRewrite(indexSendOutcomes(history), 17, copies)
+ */
+export function isEpochBumpRewrite(
+  evidence: { readonly outcomes: SendOutcomes; readonly faults: readonly ActiveInterval[] },
+  value: number,
+  copies: readonly OracleCopy[],
+): boolean {
+  const { outcomes } = evidence;
+  if (copies.length < 2) return false;
+  const ordered = [...copies].sort((a, b) => a.record.appendUs - b.record.appendUs);
+  const producerId = ordered[0]?.record.producerId ?? -1;
+  if (producerId < 0) return false;
+  const first = ordered[0] as OracleCopy;
+  for (const copy of ordered) {
+    if (copy.record.producerId !== producerId || copy.record.isTransactional) return false;
+    // The rewrite is of one partition's in-flight batches.
+    if (copy.topic !== first.topic || copy.partition !== first.partition) return false;
+  }
+  const sent = outcomes.byValue.get(value);
+  if (sent?.invokes !== 1) return false;
+  const last = ordered[ordered.length - 1] as OracleCopy;
+  const completion = sent.completion;
+  if (completion === undefined || completion.timeUs < last.record.appendUs) return false;
+  if (completion.f === 'send' && completion.type === 'ok') {
+    if (completion.value.producerEpoch !== last.record.producerEpoch) return false;
+  }
+  const client = completion.client;
+  for (let index = 1; index < ordered.length; index++) {
+    const earlier = ordered[index - 1] as OracleCopy;
+    const later = ordered[index] as OracleCopy;
+    if (later.record.producerEpoch <= earlier.record.producerEpoch) return false;
+    const key = `${client} ${topicPartitionKey(later.topic, later.partition)}`;
+    const failedBefore = (outcomes.failed.get(key) ?? []).some(
+      (failure) =>
+        failure.producerId === producerId &&
+        failure.producerEpoch >= earlier.record.producerEpoch &&
+        failure.producerEpoch < later.record.producerEpoch &&
+        failure.timeUs <= later.record.appendUs,
+    );
+    if (!failedBefore && !faultWhileInFlight(evidence.faults, sent.invokedUs, later)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Whether a fault was active at some time from `invokedUs` to the later copy's append. */
+function faultWhileInFlight(
+  faults: readonly ActiveInterval[],
+  invokedUs: number,
+  later: OracleCopy,
+): boolean {
+  return faults.some(
+    (fault) =>
+      fault.startUs <= later.record.appendUs && (fault.endUs === null || fault.endUs >= invokedUs),
+  );
+}

@@ -1,0 +1,419 @@
+/**
+ * Kafka's guarantee under one configuration: from the resolved scenario (acks,
+ * min.insync.replicas, unclean.leader.election.enable, enable.idempotence, transactional.id,
+ * isolation.level, the application's policies, the protocol and bug switches) and from the faults
+ * that actually happened in the run (the history's nemesis operations), which anomaly kinds
+ * Kafka itself permits, each with the reason and the source (Kafka's documentation, a KIP or a
+ * JIRA). Everything else a checker finds violates Kafka's guarantee. Scenario files therefore do
+ * not list Kafka's own permissions; `expect.allowed` is only for what this model cannot know.
+ *
+ * Switches are read in one place ({@link switchesOf}), so a new way of naming them (a Kafka
+ * version, bugs by JIRA id) changes one function.
+ */
+import type { AnomalyKind } from '../checker';
+import type { History } from '../history';
+import type { ClientConfig, ScenarioConfig } from '../../scenarios';
+
+/** One thing Kafka permits under this configuration, and why. */
+export interface Permission {
+  /** A short stable name (`acks`, `power-loss`), used by sweep summaries to count seeds. */
+  readonly id: string;
+  readonly kinds: readonly AnomalyKind[];
+  /** Per kind, the only classifications permitted; a kind absent here is permitted whatever. */
+  readonly classifications?: Readonly<Partial<Record<AnomalyKind, readonly string[]>>>;
+  /** What in the configuration or the run grants it, e.g. `acks=1 (P)`. */
+  readonly setting: string;
+  /** Completes "permitted by Kafka under this configuration, because …". */
+  readonly because: string;
+  /** Kafka's documentation section, KIP or JIRA. */
+  readonly source: string;
+}
+
+/**
+ * What acknowledged data being lost or truncated away lets a history show: the write is missing,
+ * a read of it vanished, an offset held two values, a consumer's position went back (reset after
+ * OFFSET_OUT_OF_RANGE) or skipped, a transaction lost part of its records, a pipeline input lost
+ * its output, and a value read from a truncated copy was read again at its new offset. Control
+ * records are lost the same way: a leader whose log lacks a COMMIT or ABORT marker (or the epoch
+ * bump a fence wrote with it) holds that transaction open again, so the producer state it
+ * rebuilds from its log accepts the fenced epoch (a zombie write, joined to the next commit of
+ * that producerId), the last stable offset moves back (a read above it), an aborted
+ * transaction's records can be committed by a later marker, or nothing ever closes it.
+ */
+const DATA_LOSS_KINDS: readonly AnomalyKind[] = [
+  'lost-write',
+  'vanished-read',
+  'inconsistent-offsets',
+  'nonmonotonic-poll',
+  'poll-skip',
+  'torn-transaction',
+  'eos-violation',
+  'duplicate',
+  'zombie-write',
+  'aborted-read',
+  'uncommitted-read',
+  'hanging-transaction',
+];
+
+/** A duplicate that data loss explains: one copy was read, then truncated, then re-sent. */
+const DATA_LOSS_CLASSIFICATIONS = { duplicate: ['written-once', 'not-in-log'] } as const;
+
+/** The switches the guarantee depends on, read from wherever the scenario keeps them. */
+export interface GuaranteeSwitches {
+  readonly transactionVersion: number;
+  readonly leaderEpochTruncation: boolean;
+  readonly highWatermarkStrictMinIsr: boolean;
+  /** KIP-966's `eligible.leader.replicas.version`; 0 (no ELR) when the scenario has no key. */
+  readonly eligibleLeaderReplicasVersion: number;
+  /** Bug switches that are on, by the name reports print. */
+  readonly bugs: readonly string[];
+}
+
+/** The one place switches are read (`protocol:`, `bugs:`). */
+export function switchesOf(scenario: ScenarioConfig): GuaranteeSwitches {
+  const protocol = scenario.protocol as ScenarioConfig['protocol'] & {
+    readonly eligibleLeaderReplicasVersion?: number;
+  };
+  const bugs: string[] = [];
+  if (scenario.bugs.partitionSkipProducerEpochCheck)
+    bugs.push('partition.skip.producer.epoch.check');
+  if (scenario.bugs.verificationGuardBeforeEpochCheck) {
+    bugs.push('verification.guard.before.epoch.check');
+  }
+  return {
+    transactionVersion: protocol.transactionVersion,
+    leaderEpochTruncation: protocol.leaderEpochTruncation,
+    highWatermarkStrictMinIsr: protocol.highWatermarkStrictMinIsr,
+    eligibleLeaderReplicasVersion: protocol.eligibleLeaderReplicasVersion ?? 0,
+    bugs,
+  };
+}
+
+/**
+ * The kinds each bug switch makes: an anomaly of one of these kinds is the bug's, so no
+ * permission covers it while the switch is on (it violates Kafka's guarantee as documented).
+ */
+const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
+  'partition.skip.producer.epoch.check': ['zombie-write', 'torn-transaction', 'aborted-read'],
+  'verification.guard.before.epoch.check': ['fatal-txn-error'],
+};
+
+/** A fault the history says started, by kind and the nemesis's description. */
+export interface HappenedFault {
+  readonly kind: string;
+  readonly description: string;
+}
+
+/** Faults that started during the run, in order. */
+export function faultsThatHappened(history: History): HappenedFault[] {
+  const faults: HappenedFault[] = [];
+  for (const op of history) {
+    if (op.f !== 'nemesis' || op.value.phase !== 'start') continue;
+    faults.push({ kind: op.value.fault, description: op.value.description });
+  }
+  return faults;
+}
+
+/** A crash or coordinator failover that cut the power (`describeFault`'s wording). */
+function isPowerLoss(fault: HappenedFault): boolean {
+  return (
+    (fault.kind === 'crash' || fault.kind === 'coordinator-failover') &&
+    fault.description.startsWith('power loss')
+  );
+}
+
+/**
+ * Faults that make a request arrive late, after its client moved on: a message held or delayed
+ * in the network, a duplicated one, or a broker paused with requests queued.
+ */
+function delaysRequests(fault: HappenedFault): boolean {
+  return ['hold', 'delay', 'duplicate', 'pause'].includes(fault.kind);
+}
+
+/** The producer settings of every client that produces, with its name. */
+function producersOf(clients: readonly ClientConfig[]) {
+  return clients.flatMap((client) => {
+    if (client.role === 'consumer') return [];
+    const settings = client.role === 'pipeline' ? client.settings.producer : client.settings;
+    return [{ name: client.name, settings }];
+  });
+}
+
+/** What the guarantee is derived from. */
+export interface GuaranteeInput {
+  readonly scenario: ScenarioConfig;
+  readonly faults: readonly HappenedFault[];
+}
+
+/**
+ * Every permission Kafka grants under this configuration and these faults, bug kinds removed.
+ * @example kafkaPermissions({ scenario, faults: faultsThatHappened(history) }).map((p) => p.id)
+ */
+export function kafkaPermissions(input: GuaranteeInput): Permission[] {
+  const switches = switchesOf(input.scenario);
+  const all = [
+    ...durabilityPermissions(input, switches),
+    ...idempotencePermissions(input),
+    ...transactionPermissions(input, switches),
+    ...pipelinePermissions(input.scenario),
+  ];
+  const bugKinds = new Set(switches.bugs.flatMap((bug) => BUG_KINDS[bug] ?? []));
+  return all
+    .map((permission) => ({
+      ...permission,
+      kinds: permission.kinds.filter((kind) => !bugKinds.has(kind)),
+    }))
+    .filter((permission) => permission.kinds.length > 0);
+}
+
+function dataLoss(fields: Omit<Permission, 'kinds' | 'classifications'>): Permission {
+  return { ...fields, kinds: DATA_LOSS_KINDS, classifications: DATA_LOSS_CLASSIFICATIONS };
+}
+
+/** Where acknowledged records may be lost: acks, unclean elections, power loss, old truncation. */
+function durabilityPermissions(input: GuaranteeInput, switches: GuaranteeSwitches): Permission[] {
+  const { scenario, faults } = input;
+  const permissions: Permission[] = [];
+  const weakAcks = producersOf(scenario.clients).filter(({ settings }) => settings.acks !== -1);
+  if (weakAcks.length > 0 && faults.length > 0) {
+    permissions.push(
+      dataLoss({
+        id: 'acks',
+        setting: weakAcks.map(({ name, settings }) => `acks=${settings.acks} (${name})`).join(', '),
+        because:
+          'with acks=0 or acks=1 the leader answers before any follower has the records; if it ' +
+          'fails first, a follower without them becomes leader and the old leader truncates ' +
+          'them when it returns (acks=all waits for the whole in-sync replica set)',
+        source: 'Kafka documentation, Producer Configs: acks; Design: Replication',
+      }),
+    );
+  }
+  if (scenario.broker.uncleanLeaderElectionEnable && faults.length > 0) {
+    permissions.push(
+      dataLoss({
+        id: 'unclean-leader-election',
+        setting: 'unclean.leader.election.enable=true',
+        because:
+          'a replica outside the ISR may become leader when no in-sync replica is alive; ' +
+          'records it lacks, acknowledged ones included, are truncated from the others',
+        source:
+          'Kafka documentation, Design: Unclean leader election; Broker Configs: ' +
+          'unclean.leader.election.enable',
+      }),
+    );
+  }
+  if (faults.some((fault) => fault.kind === 'unclean-election')) {
+    permissions.push(
+      dataLoss({
+        id: 'forced-unclean-election',
+        setting: 'an operator-forced unclean leader election',
+        because:
+          'ElectLeaders with the unclean election type makes a replica that may lack ' +
+          'acknowledged records the leader; the others truncate to it',
+        source: 'KIP-460 (kafka-leader-election.sh --election-type unclean)',
+      }),
+    );
+  }
+  const powerLoss = powerLossPermission(input, switches);
+  if (powerLoss !== null) permissions.push(powerLoss);
+  if (!switches.leaderEpochTruncation && faults.length > 0) {
+    permissions.push(
+      dataLoss({
+        id: 'leader-epoch-truncation-off',
+        setting: 'protocol leader.epoch.truncation=false (before KIP-101)',
+        because:
+          'before KIP-101 a replica that becomes a follower truncates to its own high ' +
+          'watermark, which lags the leader’s; two leader changes in a row lose acknowledged ' +
+          'records and let replicas diverge',
+        source: 'KIP-101, KAFKA-1211',
+      }),
+    );
+  }
+  return permissions;
+}
+
+/**
+ * Last Replica Standing: Kafka does not fsync each write and relies on replication; a broker
+ * that loses power loses its unflushed tail, and before KIP-966 it may still be re-elected as
+ * the last ISR member. With ELR on, loss needs as many power losses as min.insync.replicas.
+ */
+function powerLossPermission(
+  input: GuaranteeInput,
+  switches: GuaranteeSwitches,
+): Permission | null {
+  const losses = input.faults.filter(isPowerLoss).length;
+  if (losses === 0) return null;
+  const minIsr = Math.min(
+    input.scenario.broker.minInsyncReplicas,
+    ...input.scenario.topics.map((topic) => topic.replicationFactor),
+  );
+  const elr = switches.eligibleLeaderReplicasVersion >= 1;
+  if (elr && minIsr >= 2 && losses < minIsr) return null;
+  const why = elr
+    ? `${losses} power losses reached min.insync.replicas=${minIsr}, more than Eligible ` +
+      'Leader Replicas (KIP-966) can cover'
+    : 'without Eligible Leader Replicas a broker that lost its unflushed log tail can be ' +
+      're-elected as the only member of the ISR after the others left it (Last Replica ' +
+      'Standing), and the other replicas then truncate to its shorter log; ' +
+      'eligible.leader.replicas.version=1 (KIP-966, Kafka 4.0+) prevents it';
+  return dataLoss({
+    id: 'power-loss',
+    setting: `${losses} power loss${losses === 1 ? '' : 'es'} in the run`,
+    because:
+      'Kafka acknowledges records once the in-sync replicas have them in memory, not on ' +
+      'disk (log.flush.interval.messages leaves flushing to the OS), so a power loss loses ' +
+      `a broker's unflushed tail; ${why}`,
+    source:
+      'Kafka documentation, Design: Replication and Operations: Application vs. OS Flush ' +
+      'Management; KIP-966',
+  });
+}
+
+/** Duplicates Kafka's producer makes: without idempotence, and an idempotent epoch bump. */
+function idempotencePermissions(input: GuaranteeInput): Permission[] {
+  const producers = producersOf(input.scenario.clients);
+  const permissions: Permission[] = [];
+  const plain = producers.filter(({ settings }) => !settings.enableIdempotence);
+  if (plain.length > 0) {
+    permissions.push({
+      id: 'idempotence-off',
+      kinds: ['duplicate'],
+      setting: plain.map(({ name }) => `enable.idempotence=false (${name})`).join(', '),
+      because:
+        'a producer without idempotence retries a Produce whose first attempt may already be ' +
+        'in the log, and the broker cannot tell the retry from a new write',
+      source: 'Kafka documentation, Producer Configs: enable.idempotence, retries; KIP-98',
+    });
+  }
+  const idempotent = producers.filter(
+    ({ settings }) => settings.enableIdempotence && settings.transactionalId === null,
+  );
+  if (idempotent.length > 0) {
+    permissions.push({
+      id: 'idempotent-epoch-bump',
+      kinds: ['epoch-bump-duplicate'],
+      setting: idempotent.map(({ name }) => `idempotent, not transactional (${name})`).join(', '),
+      because:
+        'an idempotent producer whose batch failed (delivery.timeout.ms, or an error with ' +
+        'retries left) or met OUT_OF_ORDER_SEQUENCE_NUMBER bumps its epoch itself and re-sends ' +
+        'its in-flight batches from sequence 0; brokers deduplicate only within one ' +
+        '(producerId, producerEpoch), so a batch already appended but never acknowledged is ' +
+        'written again (the checker names only a copy with exactly that history so)',
+      source:
+        'KIP-360; TransactionManager.handleFailedBatch and ' +
+        'bumpIdempotentEpochAndResetIdIfNeeded; KAFKA-14034',
+    });
+  }
+  return permissions;
+}
+
+/** The transactional outcomes Kafka answers or allows under the cluster's transaction version. */
+function transactionPermissions(input: GuaranteeInput, switches: GuaranteeSwitches): Permission[] {
+  const { scenario, faults } = input;
+  const transactional = producersOf(scenario.clients).filter(
+    ({ settings }) => settings.transactionalId !== null,
+  );
+  if (transactional.length === 0) return [];
+  const permissions: Permission[] = [];
+  const ids = transactional.map(({ settings }) => settings.transactionalId);
+  const shared = new Set(ids).size < ids.length;
+  if (switches.transactionVersion >= 2 && (faults.length > 0 || shared)) {
+    permissions.push({
+      id: 'end-txn-race',
+      kinds: ['fatal-txn-error'],
+      setting: `transaction.version=${switches.transactionVersion} with ${
+        shared ? 'a shared transactional.id' : 'faults'
+      }`,
+      because:
+        'the coordinator answers INVALID_TXN_STATE, fatal to the producer, to an ' +
+        'EndTxn(commit) that races its own abort (a timeout or a fence) while that abort is in ' +
+        'PrepareAbort, and a coordinator that lost its __transaction_state leadership ' +
+        'without learning it answers from its stale cache; the transaction is aborted, ' +
+        'nothing is lost or duplicated',
+      source: 'KAFKA-20785 (fixed the race with CompleteAbort only)',
+    });
+  }
+  const late = faults.some(delaysRequests);
+  if (switches.transactionVersion < 2 && late) {
+    permissions.push({
+      id: 'transaction-version-1',
+      kinds: ['torn-transaction', 'aborted-read', 'fatal-txn-error', 'zombie-write'],
+      setting: `transaction.version=${switches.transactionVersion} with late requests`,
+      because:
+        'before transaction version 2 one producer epoch spans many transactions, so a ' +
+        'delayed EndTxn or Produce of an earlier transaction is taken as part of the current ' +
+        'one: it commits records the client meant to abort or lets a late batch join it',
+      source: 'KIP-890 part 2; KAFKA-17754',
+    });
+  }
+  if (
+    switches.transactionVersion < 2 &&
+    !scenario.broker.transactionPartitionVerificationEnable &&
+    late
+  ) {
+    permissions.push({
+      id: 'no-partition-verification',
+      kinds: ['hanging-transaction', 'lost-write'],
+      classifications: { 'lost-write': ['held-back-by-last-stable-offset'] },
+      setting: 'transaction.partition.verification.enable=false, transaction.version<2',
+      because:
+        'without verification a partition leader opens a transaction for any transactional ' +
+        'batch, so a Produce that arrives after its transaction ended starts one no ' +
+        'coordinator will finish; the last stable offset stays below it and read_committed ' +
+        'consumers stall, holding back the records after it',
+      source: 'KIP-890 part 1; KAFKA-12671',
+    });
+  }
+  return permissions;
+}
+
+/** A read-process-write application outside KIP-98/KIP-447's recipe gives up exactly-once. */
+function pipelinePermissions(scenario: ScenarioConfig): Permission[] {
+  const permissions: Permission[] = [];
+  for (const client of scenario.clients) {
+    if (client.role !== 'pipeline') continue;
+    const { workload, settings } = client;
+    const reasons: Array<[string, string, string]> = [];
+    if (workload.offsetsCommit !== 'transaction') {
+      reasons.push([
+        `offsets.commit=${workload.offsetsCommit}`,
+        'input offsets committed outside the transaction are not atomic with its output',
+        'KafkaProducer.sendOffsetsToTransaction javadoc; KIP-98',
+      ]);
+    }
+    if (!workload.rewindAfterAbort) {
+      reasons.push([
+        'rewind.after.abort=false',
+        'after abortTransaction the application must seek back to its committed offsets; ' +
+          'otherwise the aborted batch of inputs is never processed again',
+        'KafkaProducer.abortTransaction javadoc; KIP-98',
+      ]);
+    }
+    if (workload.transactionalIdOnRestart === 'random' && !workload.sendOffsetsGroupMetadata) {
+      reasons.push([
+        'transactional.id.on.restart=random without send.offsets.group.metadata',
+        'nothing fences a zombie instance: neither a stable transactional.id nor the group ' +
+          'generation sent with the offsets',
+        'KIP-447',
+      ]);
+    }
+    if (!workload.requireStable || settings.consumer.isolationLevel !== 'read_committed') {
+      reasons.push([
+        workload.requireStable ? 'isolation.level=read_uncommitted' : 'require.stable=false',
+        'the instance may read input offsets or records a pending transaction is about to ' +
+          'change, and process them twice',
+        'KIP-447 (OffsetFetch require_stable); KIP-98 (isolation.level)',
+      ]);
+    }
+    for (const [setting, because, source] of reasons) {
+      permissions.push({
+        id: 'pipeline-recipe',
+        kinds: ['eos-violation', 'duplicate'],
+        setting: `${setting} (${client.name})`,
+        because,
+        source,
+      });
+    }
+  }
+  return permissions;
+}

@@ -1,0 +1,281 @@
+/**
+ * Goal: prove each invariant of the state checker both ways on hand-built observations: a stream
+ * Kafka allows stays silent, and the smallest stream that breaks the invariant is reported with
+ * the invariant's name, the event index and the true time of the observation that broke it.
+ * Method: feed stamped observations to a StateChecker and an ObservedCluster in the order the
+ * runner does (checker first), then read `found`.
+ */
+import { describe, expect, it } from 'vitest';
+import type { KafkaObservation, LogBatch } from '../actors';
+import { nodeId } from '../kernel';
+import { ObservedCluster } from './observed_cluster';
+import { PRODUCER_EPOCH_MAX, StateChecker } from './state_checker';
+
+const TP = { topic: 'orders', partition: 0 };
+const B1 = { ...TP, broker: 'b1' };
+const B2 = { ...TP, broker: 'b2' };
+
+/** A checker and cluster fed observations one event each, from event 1 at 1000 µs steps. */
+function harness(transactionVersion = 2) {
+  const cluster = new ObservedCluster();
+  const checker = new StateChecker(cluster, { transactionVersion });
+  let eventIndex = 0;
+  const feed = (...observations: KafkaObservation[]): void => {
+    for (const observation of observations) {
+      eventIndex += 1;
+      const stamped = { timeUs: eventIndex * 1000, eventIndex, node: nodeId('b1'), observation };
+      checker.observe(stamped);
+      cluster.observe(stamped);
+    }
+  };
+  return { cluster, checker, feed };
+}
+
+function batch(fields: Partial<LogBatch> & { baseOffset: number }): LogBatch {
+  const values = fields.values ?? [0];
+  return {
+    lastOffset: fields.baseOffset + Math.max(values.length, 1) - 1,
+    producerId: 7,
+    producerEpoch: 0,
+    baseSequence: 0,
+    isTransactional: true,
+    values,
+    appendUs: 0,
+    leaderEpoch: 0,
+    ...fields,
+  };
+}
+
+function marker(baseOffset: number, fields: Partial<LogBatch> = {}): LogBatch {
+  return batch({
+    baseOffset,
+    values: [],
+    baseSequence: -1,
+    control: 'COMMIT',
+    coordinatorEpoch: 0,
+    ...fields,
+  });
+}
+
+function offsets(
+  kind: 'HighWatermarkChanged' | 'LastStableOffsetChanged',
+  replica: typeof B1,
+  values: [number, number, number],
+): KafkaObservation {
+  const [lastStableOffset, highWatermark, logEndOffset] = values;
+  return { kind, ...replica, logStartOffset: 0, lastStableOffset, highWatermark, logEndOffset };
+}
+
+const names = (checker: StateChecker): Array<string | undefined> =>
+  checker.found.map((violation) => violation.invariant);
+
+describe('StateChecker offsets', () => {
+  it('stays silent on ordered offsets and a new leader whose HW is below the old one', () => {
+    const { checker, feed } = harness();
+    feed(
+      { kind: 'LeaderEpochStarted', ...B1, leaderEpoch: 0 },
+      {
+        kind: 'BatchAppended',
+        ...B1,
+        origin: 'leader',
+        batch: batch({ baseOffset: 0, values: [1, 2] }),
+      },
+      offsets('HighWatermarkChanged', B1, [2, 2, 2]),
+      {
+        kind: 'BatchAppended',
+        ...B2,
+        origin: 'follower',
+        batch: batch({ baseOffset: 0, values: [1, 2] }),
+      },
+      offsets('HighWatermarkChanged', B2, [1, 1, 2]),
+      { kind: 'LeaderEpochEnded', ...B1, leaderEpoch: 0 },
+      // KIP-101: b2 leads epoch 1 with HW 1 < b1's 2 until its followers fetch.
+      { kind: 'LeaderEpochStarted', ...B2, leaderEpoch: 1 },
+      offsets('HighWatermarkChanged', B2, [2, 2, 2]),
+    );
+    expect(checker.found).toEqual([]);
+  });
+
+  it('reports offsets out of order, with the event index and time', () => {
+    const { checker, feed } = harness();
+    feed(offsets('HighWatermarkChanged', B1, [0, 3, 2]));
+    expect(checker.found[0]).toMatchObject({
+      invariant: 'offsets-ordered',
+      eventIndex: 1,
+      timeUs: 1000,
+      topic: 'orders',
+      partition: 0,
+      broker: 'b1',
+    });
+    // The replica's log is empty: a log end offset of 2 does not match it either.
+    expect(names(checker)).toEqual(['offsets-ordered', 'log-end-offset-matches-log']);
+  });
+
+  it('reports a leader HW or LSO going back within one leader epoch', () => {
+    const { checker, feed } = harness();
+    feed(
+      {
+        kind: 'BatchAppended',
+        ...B1,
+        origin: 'leader',
+        batch: batch({ baseOffset: 0, values: [1, 2, 3] }),
+      },
+      { kind: 'LeaderEpochStarted', ...B1, leaderEpoch: 3 },
+      offsets('HighWatermarkChanged', B1, [3, 3, 3]),
+      offsets('HighWatermarkChanged', B1, [2, 2, 3]),
+    );
+    expect(names(checker)).toEqual(['leader-offsets-monotonic']);
+    expect(checker.found[0]?.description).toContain('highWatermark 3 → 2');
+    expect(checker.found[0]?.eventIndex).toBe(4);
+  });
+
+  it('reports two leaders for one leader epoch', () => {
+    const { checker, feed } = harness();
+    feed(
+      { kind: 'LeaderEpochStarted', ...B1, leaderEpoch: 2 },
+      { kind: 'LeaderEpochStarted', ...B2, leaderEpoch: 2 },
+    );
+    expect(names(checker)).toEqual(['one-leader-per-epoch']);
+  });
+});
+
+describe('StateChecker logs', () => {
+  const append = (replica: typeof B1, appended: LogBatch): KafkaObservation =>
+    appended.control === undefined
+      ? { kind: 'BatchAppended', ...replica, origin: 'leader', batch: appended }
+      : { kind: 'MarkerWritten', ...replica, batch: appended };
+
+  it('stays silent on gap-free sequences, a retried marker and a new epoch at 0', () => {
+    const { checker, feed } = harness();
+    feed(
+      append(B1, batch({ baseOffset: 0, values: [1, 2], baseSequence: 0 })),
+      append(B1, batch({ baseOffset: 2, values: [3], baseSequence: 2 })),
+      append(B1, marker(3, { producerEpoch: 1 })),
+      // A WriteTxnMarkers retry writes the same marker again: Kafka's appendEndTxnMarker takes it.
+      append(B1, marker(4, { producerEpoch: 1 })),
+      append(B1, batch({ baseOffset: 5, producerEpoch: 1, baseSequence: 0 })),
+    );
+    expect(checker.found).toEqual([]);
+  });
+
+  it('reports a sequence gap within one producerId and epoch', () => {
+    const { checker, feed } = harness();
+    feed(
+      append(B1, batch({ baseOffset: 0, values: [1, 2], baseSequence: 0 })),
+      append(B1, batch({ baseOffset: 2, values: [3], baseSequence: 3 })),
+    );
+    expect(names(checker)).toEqual(['sequences-gap-free']);
+    expect(checker.found[0]).toMatchObject({ producerId: 7, producerEpoch: 0 });
+  });
+
+  it('forgets truncated batches: the tail written again after a truncation is not a gap', () => {
+    const { checker, feed } = harness();
+    const removed = batch({ baseOffset: 1, baseSequence: 1 });
+    feed(
+      append(B2, batch({ baseOffset: 0, baseSequence: 0 })),
+      append(B2, removed),
+      {
+        kind: 'LogTruncated',
+        ...B2,
+        toOffset: 1,
+        logEndOffset: 1,
+        reason: 'diverging-epoch',
+        removed: [removed],
+      },
+      append(B2, batch({ baseOffset: 1, baseSequence: 1 })),
+    );
+    expect(checker.found).toEqual([]);
+  });
+
+  it('reports a marker whose coordinator epoch is below the last one for the producer', () => {
+    const { checker, feed } = harness(0);
+    feed(
+      append(B1, batch({ baseOffset: 0 })),
+      append(B1, marker(1, { coordinatorEpoch: 5 })),
+      append(B1, batch({ baseOffset: 2, baseSequence: 1 })),
+      append(B1, marker(3, { coordinatorEpoch: 4 })),
+    );
+    expect(names(checker)).toEqual(['coordinator-epoch-monotonic']);
+  });
+
+  it('reports two markers of one epoch under transaction version 2, not under version 1', () => {
+    const stream = (feed: (...o: KafkaObservation[]) => void): void =>
+      feed(
+        append(B1, batch({ baseOffset: 0, producerEpoch: 4 })),
+        append(B1, marker(1, { producerEpoch: 5 })),
+        append(B1, batch({ baseOffset: 2, producerEpoch: 5, baseSequence: 0 })),
+        append(B1, marker(3, { producerEpoch: 5, control: 'ABORT' })),
+      );
+    const version2 = harness(2);
+    stream(version2.feed);
+    expect(names(version2.checker)).toEqual(['one-marker-per-epoch']);
+    const version1 = harness(1);
+    stream(version1.feed);
+    expect(version1.checker.found).toEqual([]);
+  });
+});
+
+describe('StateChecker coordinators', () => {
+  const grant = (producerId: number, producerEpoch: number): KafkaObservation => ({
+    kind: 'ProducerEpochGranted',
+    coordinator: 'b1',
+    transactionalId: 'tx',
+    producerId,
+    producerEpoch,
+    reason: 'init',
+  });
+
+  it('stays silent while producerIds and epochs grow, up to 32767', () => {
+    const { checker, feed } = harness();
+    feed(grant(1, 0), grant(1, 1), grant(1, PRODUCER_EPOCH_MAX), grant(2, 0));
+    expect(checker.found).toEqual([]);
+  });
+
+  it('reports an epoch granted twice, a lower producerId, an epoch above Short.MAX_VALUE', () => {
+    const { checker, feed } = harness();
+    feed(grant(3, 1), grant(3, 1), grant(2, 5), grant(2, PRODUCER_EPOCH_MAX + 1));
+    expect(names(checker)).toEqual([
+      'producer-identity-grows',
+      'producer-identity-grows',
+      'producer-epoch-in-range',
+    ]);
+    expect(checker.found[2]).toMatchObject({ transactionalId: 'tx', producerEpoch: 32_768 });
+  });
+
+  const prepared = (state: string): KafkaObservation => ({
+    kind: 'TransactionStateTransition',
+    coordinator: 'b1',
+    stateLogPartition: 0,
+    coordinatorEpoch: 0,
+    from: 'Ongoing',
+    to: state,
+    view: { transactionalId: 'tx', producerId: 7, producerEpoch: 1, state, partitions: [TP] },
+  });
+
+  it('reports a coordinator left in PrepareCommit after every marker was written', () => {
+    const { checker, feed } = harness();
+    feed(prepared('PrepareCommit'), {
+      kind: 'MarkerWritten',
+      ...B2,
+      batch: marker(0, { producerEpoch: 1 }),
+    });
+    checker.finish(() => 'b1');
+    expect(names(checker)).toEqual(['coordinator-completes-after-markers']);
+    expect(checker.found[0]).toMatchObject({ eventIndex: 2, timeUs: 2000, transactionalId: 'tx' });
+  });
+
+  it('stays silent while a marker is missing, or once the coordinator completed', () => {
+    const missing = harness();
+    missing.feed(prepared('PrepareCommit'));
+    missing.checker.finish(() => 'b1');
+    expect(missing.checker.found).toEqual([]);
+    const completed = harness();
+    completed.feed(
+      prepared('PrepareCommit'),
+      { kind: 'MarkerWritten', ...B2, batch: marker(0, { producerEpoch: 1 }) },
+      { ...(prepared('CompleteCommit') as object), from: 'PrepareCommit' } as KafkaObservation,
+    );
+    completed.checker.finish(() => 'b1');
+    expect(completed.checker.found).toEqual([]);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * Goal: Kafka's guarantee is derived from the configuration and the faults that happened, each
+ * permission with its reason and source; a kind is permitted only when every anomaly of it is;
+ * bug switches withdraw the permissions of what they cause; scripted expectations under swarm
+ * are dropped, with why, exactly when the draw breaks their premise. Method: the guarantee
+ * model and the swarm filter on bundled scenarios with hand-made faults and check results.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CheckResult } from '../../sim/checker';
+import { loadScenario, type ScenarioConfig } from '../../scenarios';
+import { judgeAnomalies } from '../../sim/runner/guarantee_verdicts';
+import { kafkaPermissions, type HappenedFault } from '../../sim/runner/kafka_guarantee';
+import { swarmExpectations } from '../../sim/runner/swarm_expectations';
+
+const SAFE = 'scenarios/replicated-random-faults.yaml';
+const POWER_LOSS: HappenedFault = { kind: 'crash', description: 'power loss of b1 for 4000 ms' };
+const CRASH: HappenedFault = { kind: 'crash', description: 'crash of b1 for 4000 ms' };
+
+function ids(scenario: ScenarioConfig, faults: readonly HappenedFault[]): string[] {
+  return kafkaPermissions({ scenario, faults }).map((permission) => permission.id);
+}
+
+function withElr(scenario: ScenarioConfig): ScenarioConfig {
+  const protocol = { ...scenario.protocol, eligibleLeaderReplicasVersion: 1 };
+  return { ...scenario, protocol };
+}
+
+/** A check result holding only `duplicate` anomalies with these classification counts. */
+function duplicates(classifications: Record<string, number>): CheckResult {
+  const count = Object.values(classifications).reduce((sum, value) => sum + value, 0);
+  return {
+    valid: false,
+    anomalyTypes: ['duplicate'],
+    anomalies: [],
+    anomalyCounts: [{ kind: 'duplicate', count }],
+    classificationCounts: Object.entries(classifications).map(([classification, n]) => ({
+      kind: 'duplicate',
+      classification,
+      count: n,
+    })),
+    checkerErrors: [],
+  };
+}
+
+describe('kafkaPermissions', () => {
+  it('the safe configuration without faults permits only the idempotent epoch bump', () => {
+    expect(ids(loadScenario(SAFE), [])).toEqual(['idempotent-epoch-bump']);
+  });
+
+  it('a process crash permits the commit race of transaction version 2, not data loss', () => {
+    expect(ids(loadScenario(SAFE), [CRASH])).toEqual(['idempotent-epoch-bump', 'end-txn-race']);
+  });
+
+  it('a power loss without ELR permits loss, naming the setting that prevents it', () => {
+    const permissions = kafkaPermissions({ scenario: loadScenario(SAFE), faults: [POWER_LOSS] });
+    const loss = permissions.find((permission) => permission.id === 'power-loss');
+    expect(loss?.kinds).toContain('lost-write');
+    expect(loss?.because).toContain('Last Replica Standing');
+    expect(loss?.because).toContain('eligible.leader.replicas.version=1 (KIP-966');
+    expect(loss?.source).toContain('KIP-966');
+  });
+
+  it('with ELR one power loss permits nothing, as many as min.insync.replicas do', () => {
+    const scenario = withElr(loadScenario(SAFE));
+    expect(ids(scenario, [POWER_LOSS])).not.toContain('power-loss');
+    expect(ids(scenario, [POWER_LOSS, POWER_LOSS])).toContain('power-loss');
+  });
+
+  it('acks=1 permits loss only once a fault happened', () => {
+    const scenario = loadScenario('scenarios/acks-1-leader-crash.yaml');
+    expect(ids(scenario, [])).toEqual(['idempotence-off']);
+    expect(ids(scenario, [CRASH])).toEqual(['acks', 'idempotence-off']);
+  });
+
+  it('a bug switch withdraws the permissions of the kinds it causes', () => {
+    const scenario = loadScenario('scenarios/known-bugs/zombie-fencing-no-epoch-check.yaml');
+    const held: HappenedFault = { kind: 'hold', description: 'hold Produce A -> b1 for 3000 ms' };
+    const permissions = kafkaPermissions({ scenario, faults: [held, POWER_LOSS] });
+    expect(permissions.length).toBeGreaterThan(0);
+    for (const permission of permissions) {
+      expect(permission.kinds).not.toContain('zombie-write');
+      expect(permission.kinds).not.toContain('torn-transaction');
+    }
+  });
+});
+
+describe('judgeAnomalies', () => {
+  const scenario = loadScenario(SAFE);
+  const permissions = kafkaPermissions({ scenario, faults: [POWER_LOSS] });
+
+  it('permits a duplicate that data loss explains', () => {
+    const [verdict] = judgeAnomalies(
+      duplicates({ 'written-once': 2 }),
+      permissions,
+      scenario.expect,
+    );
+    expect(verdict).toMatchObject({ verdict: 'permitted', coveredBy: 'kafka:power-loss' });
+    expect(verdict?.label).toMatch(/^permitted by Kafka under this configuration, because /);
+  });
+
+  it('a kind is a violation as soon as one of its anomalies is not permitted', () => {
+    const check = duplicates({ 'written-once': 2, 'written-twice': 1 });
+    const [verdict] = judgeAnomalies(check, permissions, scenario.expect);
+    expect(verdict).toMatchObject({ verdict: 'violates', expectedBy: null, coveredBy: '' });
+    expect(verdict?.label).toBe("violates Kafka's guarantee");
+  });
+
+  it('a violation the scenario expects is labelled so', () => {
+    const expect_ = { anomalies: ['duplicate'], allowed: [] };
+    const [verdict] = judgeAnomalies(duplicates({ 'written-twice': 1 }), [], expect_);
+    expect(verdict).toMatchObject({ verdict: 'violates', expectedBy: 'expect.anomalies' });
+  });
+});
+
+describe('scripted expectations under swarm', () => {
+  const base = loadScenario('scenarios/zombie-fencing.yaml');
+
+  function drawnWith(transactionTimeoutMs: number, kinds: string[]): ScenarioConfig {
+    const clients = base.clients.map((client) =>
+      client.role === 'producer' && client.name === 'A'
+        ? { ...client, settings: { ...client.settings, transactionTimeoutMs } }
+        : client,
+    );
+    const nemesis = { kinds, targets: ['b1', 'A'] } as unknown as ScenarioConfig['nemesis'];
+    return { ...base, clients, nemesis };
+  }
+
+  it('keeps expect.fenced while the pause still outlasts the drawn transaction.timeout.ms', () => {
+    const kept = swarmExpectations(base, drawnWith(12_000, ['pause', 'partition']));
+    expect(kept.dropped).toEqual([]);
+    expect(kept.scenario.expect.fenced).toEqual(['A']);
+  });
+
+  it('drops it, saying why, when the drawn timeout is no longer shorter than the pause', () => {
+    const kept = swarmExpectations(base, drawnWith(25_000, ['pause']));
+    expect(kept.scenario.expect.fenced).toEqual([]);
+    expect(kept.dropped).toEqual([
+      'expect.fenced A dropped: the drawn A.transaction.timeout.ms=25000 is no longer shorter ' +
+        "than A's scripted 25000 ms pause",
+    ]);
+  });
+
+  it('drops it when the swarm may crash A, whose restart initializes again', () => {
+    const kept = swarmExpectations(base, drawnWith(10_000, ['crash']));
+    expect(kept.scenario.expect.fenced).toEqual([]);
+    expect(kept.dropped[0]).toContain('the swarm may crash A');
+  });
+});
