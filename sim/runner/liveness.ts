@@ -12,27 +12,20 @@
  * watermark, consumers behind. A read-process-write pipeline keeps processing during the probe;
  * its group's committed offsets must reach the last stable offset of every input partition.
  */
-import {
-  CONSUMER_OFFSETS_TOPIC,
-  isFencingError,
-  partitionKey,
-  type Broker,
-  type Controller,
-} from '../actors';
+import { CONSUMER_OFFSETS_TOPIC, isFencingError, partitionKey } from '../actors';
 import type { Simulation } from '../kernel';
 import type { History } from '../history';
 import type { ClientActor } from '../workload';
 import type { ClientConfig } from '../../scenarios';
-
-/** Errors that mean a producer instance was fenced. */
+import type { ObservedCluster } from './observed_cluster';
 
 /** The parts of a run the probe looks at. */
 export interface LivenessWorld {
   readonly sim: Simulation;
   readonly clients: readonly ClientActor[];
   readonly specs: readonly ClientConfig[];
-  readonly brokers: ReadonlyArray<{ id: string; broker: Broker }>;
-  readonly controller: Controller;
+  /** The cluster as observed: partition leaders, their offsets, the groups' committed offsets. */
+  readonly observed: ObservedCluster;
   readonly history: History;
 }
 
@@ -48,16 +41,18 @@ interface LeaderOffsets {
   readonly lastStableOffset: number;
 }
 
-/** Offsets of every partition's current leader (by the controller), keyed `topic-partition`. */
-function leaderOffsets(world: Pick<LivenessWorld, 'brokers' | 'controller'>) {
+/**
+ * Offsets of every partition's current leader (by the controller's last published state), keyed
+ * `topic-partition`, as the observations report them.
+ */
+export function leaderOffsets(world: Pick<LivenessWorld, 'observed'>) {
   const offsets = new Map<string, LeaderOffsets>();
-  for (const state of world.controller.partitionStates()) {
-    if (state.leader === null) continue;
-    const key = partitionKey(state);
-    const broker = world.brokers.find(({ id }) => id === state.leader)?.broker;
-    const log = broker?.partitions.get(key)?.log;
-    if (log === undefined) continue;
-    offsets.set(key, { highWatermark: log.highWatermark, lastStableOffset: log.lastStableOffset });
+  for (const [key, partition] of world.observed.partitions) {
+    const leader = partition.state?.leader;
+    if (leader === null || leader === undefined) continue;
+    const replica = world.observed.replica(partition.topic, partition.partition, leader);
+    const { highWatermark, lastStableOffset } = replica;
+    offsets.set(key, { highWatermark, lastStableOffset });
   }
   return offsets;
 }
@@ -128,17 +123,17 @@ function pipelinesBehind(world: LivenessWorld): string[] {
   return behind;
 }
 
-/** A group's committed offsets keyed `topic-partition`, at its coordinator now. */
+/** A group's committed offsets keyed `topic-partition`, at its coordinator now (observed). */
 function committedOffsetsOf(world: LivenessWorld, groupId: string): Map<string, number> {
   const offsets = new Map<string, number>();
-  for (const state of world.controller.partitionStates()) {
-    if (state.topic !== CONSUMER_OFFSETS_TOPIC || state.leader === null) continue;
-    const broker = world.brokers.find(({ id }) => id === state.leader)?.broker;
-    const group = broker?.groupCoordinator
-      .groups()
-      .find((summary) => summary.groupId === groupId && summary.partition === state.partition);
-    for (const { topic, partition, offset } of group?.committed ?? []) {
-      offsets.set(partitionKey({ topic, partition }), offset);
+  for (const [coordinator, groups] of world.observed.groups) {
+    for (const group of groups) {
+      if (group.groupId !== groupId) continue;
+      const key = partitionKey({ topic: CONSUMER_OFFSETS_TOPIC, partition: group.partition });
+      if (world.observed.partitions.get(key)?.state?.leader !== coordinator) continue;
+      for (const { topic, partition, offset } of group.committedOffsets) {
+        offsets.set(partitionKey({ topic, partition }), offset);
+      }
     }
   }
   return offsets;
