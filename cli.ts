@@ -41,6 +41,7 @@ interface RunFlags {
   readonly jepsenHistory?: string;
   readonly swarm?: boolean;
   readonly exportScenario?: string;
+  readonly kafkaVersion?: string;
 }
 
 /** The flags of `eos-sim check`, as commander hands them over. */
@@ -76,6 +77,7 @@ interface SweepFlags {
   readonly seedTimeoutMs?: string;
   readonly requireCoverage?: string;
   readonly swarm?: boolean;
+  readonly kafkaVersion?: string;
 }
 
 /** The flags of `eos-sim report merge`, as commander hands them over. */
@@ -122,6 +124,7 @@ function addSweepCommands(
     .option('--require-coverage <items>', 'fail unless each item was reached, e.g. fault:pause')
     .option('--json', 'print the summary as JSON (per-seed lines go to stderr)')
     .option('--swarm', 'each seed draws fault kinds, rates and Kafka configs')
+    .option('--kafka-version <v>', "model Kafka release V instead of each file's kafka.version")
     .action(async (paths: string[], flags: SweepFlags) => {
       const options = {
         paths,
@@ -222,6 +225,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .option('--jepsen-history <file>', "write the history in Jepsen's Kafka workload shape (EDN)")
     .option('--swarm', 'draw fault kinds, rates and Kafka configs from the seed')
     .option('--export-scenario <file>', 'write the realised scenario (faults written out)')
+    .option('--kafka-version <v>', "model Kafka release V instead of the file's kafka.version")
     .action((scenario: string, flags: RunFlags) => {
       const options = {
         scenario,
@@ -234,6 +238,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
         jepsenHistory: flags.jepsenHistory,
         swarm: flags.swarm === true,
         exportScenario: flags.exportScenario,
+        kafkaVersion: flags.kafkaVersion,
       };
       setExitCode(runCommand(options, context));
     });

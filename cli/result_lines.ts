@@ -27,6 +27,8 @@ export interface LineScenario {
   readonly detectPercentMin: number;
   /** `--swarm`: the worker draws swarm parameters from each seed. @default false */
   readonly swarm?: boolean;
+  /** `--kafka-version`: the worker loads the file under this release. */
+  readonly kafkaVersion?: string;
 }
 
 function common(scenario: LineScenario, seed: string) {
@@ -38,7 +40,12 @@ function common(scenario: LineScenario, seed: string) {
     version: EOS_SIM_VERSION,
     expected: scenario.expected,
     detectPercentMin: scenario.detectPercentMin,
-    reproduce: reproduceCommand(scenario.file, seed, scenario.swarm === true),
+    reproduce: reproduceCommand(
+      scenario.file,
+      seed,
+      scenario.swarm === true,
+      scenario.kafkaVersion,
+    ),
   };
 }
 

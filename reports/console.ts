@@ -12,6 +12,7 @@ import { Chalk } from 'chalk';
 import type { Anomaly } from '../sim/checker';
 import type { RunOutcome, RunReport } from '../sim/runner';
 import { formatSeconds, plural, renderTable, wrapText } from './text_layout';
+import { kafkaVersionText } from './kafka_version_text';
 
 /** The few styles the console views use; identity functions when colour is off. */
 export interface Palette {
@@ -102,6 +103,7 @@ function renderSummary(report: RunReport, style: Palette): string[] {
   const { scenario, tool } = report;
   const rows: Array<[string, string]> = [
     ['scenario', `${scenario.name} (${scenario.file}, sha256 ${scenario.hash.slice(0, 12)})`],
+    ['kafka', kafkaVersionText(report.kafka)],
     ['outcome', `${outcomeLabel(report.outcome, style)}: ${OUTCOME_MEANING[report.outcome]}`],
     ['seed', report.seed],
     ['event hash', `${report.eventHash} (${plural(report.eventsRun, 'event')})`],

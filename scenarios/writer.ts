@@ -235,6 +235,7 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
   return defined({
     name: config.name,
     description: config.description,
+    'kafka.version': config.kafkaVersion,
     cluster: {
       brokers: config.brokers,
       topics: config.topics.map((topic) => ({
@@ -265,15 +266,8 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'delay.us.min': config.network.delayUsMin,
       'delay.us.max': config.network.delayUsMax,
     },
-    bugs: {
-      'partition.skip.producer.epoch.check': config.bugs.partitionSkipProducerEpochCheck,
-      'verification.guard.before.epoch.check': config.bugs.verificationGuardBeforeEpochCheck,
-    },
-    protocol: {
-      'leader.epoch.truncation': config.protocol.leaderEpochTruncation,
-      'high.watermark.strict.min.isr': config.protocol.highWatermarkStrictMinIsr,
-      'transaction.version': config.protocol.transactionVersion,
-    },
+    bugs: { ...config.bugs },
+    protocol: { 'transaction.version': config.protocol.transactionVersion },
     clients: config.clients.map(clientOf),
     faults: config.faults.map(faultEntryOf),
     nemesis: config.nemesis === null ? undefined : nemesisOf(config.nemesis),

@@ -28,6 +28,7 @@ import type { CliContext } from '../io';
 import { checkOutputFile } from '../output_paths';
 import { checkReportPaths, writeRunFiles } from '../report_files';
 import { parseSeed } from '../seeds';
+import { parseKafkaVersion } from '../kafka_version';
 
 /** The parsed arguments of `eos-sim run`. */
 export interface RunCommandOptions {
@@ -51,6 +52,8 @@ export interface RunCommandOptions {
   readonly swarm?: boolean;
   /** `--export-scenario F`: write the realised scenario to F. */
   readonly exportScenario?: string | undefined;
+  /** `--kafka-version V`: model release V instead of the file's `kafka.version`. */
+  readonly kafkaVersion?: string | undefined;
 }
 
 /** A run that threw: the exit code has been decided and the error printed. */
@@ -69,7 +72,8 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
   const seed = options.seed === undefined ? context.inventSeed() : parseSeed(options.seed);
   checkReportPaths(options.reports ?? []);
   checkOutputFiles(options);
-  const loaded = loadScenario(options.scenario);
+  const kafkaVersion = parseKafkaVersion(options.kafkaVersion);
+  const loaded = loadScenario(options.scenario, { kafkaVersion });
   const { stdout, stderr } = context.io;
   // With --json, stdout holds only the report; everything said along the way goes aside.
   const aside = options.json ? stderr : stdout;

@@ -5,7 +5,7 @@
 import type { Simulation } from '../kernel';
 import type { CheckResult } from '../checker';
 import type { History, Oracle } from '../history';
-import type { ScenarioConfig } from '../../scenarios';
+import { versionDifferences, type ScenarioConfig } from '../../scenarios';
 import type {
   AnomalyExplanation,
   ExpectationResult,
@@ -26,12 +26,19 @@ const FENCING_ERRORS = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']);
 
 /**
  * The command that replays a run exactly, ready to paste into a POSIX shell; `swarm` adds
- * `--swarm`. A path with anything but `A-Z a-z 0-9 _ . / + , : = @ % -` is single-quoted.
+ * `--swarm` and `kafkaVersion` (a `--kafka-version` the run was given) adds that flag. A path
+ * with anything but `A-Z a-z 0-9 _ . / + , : = @ % -` is single-quoted.
  * @example
  * reproduceCommand('my scenarios/a.yaml', '7') // "npx eos-sim run 'my scenarios/a.yaml' --seed 7"
  */
-export function reproduceCommand(file: string, seed: string, swarm = false): string {
-  return `npx eos-sim run ${shellWord(file)} --seed ${seed}${swarm ? ' --swarm' : ''}`;
+export function reproduceCommand(
+  file: string,
+  seed: string,
+  swarm = false,
+  kafkaVersion?: string,
+): string {
+  const version = kafkaVersion === undefined ? '' : ` --kafka-version ${kafkaVersion}`;
+  return `npx eos-sim run ${shellWord(file)} --seed ${seed}${swarm ? ' --swarm' : ''}${version}`;
 }
 
 /**
@@ -161,6 +168,7 @@ export function buildReport(input: ReportInput): RunReport {
     tool: { name: 'eos-sim', version: EOS_SIM_VERSION, seedrandom: SEEDRANDOM_VERSION },
     seed: input.seed,
     scenario: { name: scenario.name, file: scenario.file, hash: scenario.hash },
+    kafka: { version: scenario.kafkaVersion, differences: versionDifferences(scenario) },
     outcome,
     eventHash: input.sim.eventHash,
     eventsRun: input.sim.eventsRun,
@@ -178,7 +186,12 @@ export function buildReport(input: ReportInput): RunReport {
     metrics: buildMetrics(history, oracle),
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
-    reproduce: reproduceCommand(scenario.file, input.seed, input.swarm !== undefined),
+    reproduce: reproduceCommand(
+      scenario.file,
+      input.seed,
+      input.swarm !== undefined,
+      scenario.kafkaVersionFromCommandLine ? scenario.kafkaVersion : undefined,
+    ),
     ...(input.swarm === undefined ? {} : { swarm: input.swarm }),
     ...(input.budgetError === undefined ? {} : { error: input.budgetError }),
   };

@@ -314,12 +314,14 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,
       replicaLagTimeMaxMs: scenario.broker.replicaLagTimeMaxMs,
-      strictMinIsrHighWatermark: scenario.protocol.highWatermarkStrictMinIsr,
-      leaderEpochTruncation: scenario.protocol.leaderEpochTruncation,
+      strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],
+      leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
     },
     bugs: {
-      skipProducerEpochCheck: scenario.bugs.partitionSkipProducerEpochCheck,
-      verificationGuardBeforeEpochCheck: scenario.bugs.verificationGuardBeforeEpochCheck,
+      skipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],
+      verificationGuardBeforeEpochCheck: scenario.bugs['KAFKA-19690'],
+      acceptAnyFirstSequenceOnEmptyLog: scenario.bugs['KAFKA-15591'],
+      singleBatchDedupWindow: scenario.bugs['redpanda-data/redpanda#3039'],
     },
     fetchBatchesMax: 64,
     transactionPartitionVerificationEnable: scenario.broker.transactionPartitionVerificationEnable,

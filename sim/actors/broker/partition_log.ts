@@ -9,7 +9,8 @@
  */
 import { assert } from '../../kernel';
 import type { IsolationLevel, KafkaErrorCode, LogBatch, ProducedBatch } from '../protocol';
-import { NO_PRODUCER_ID, NO_SEQUENCE, lastSequenceOf, type AbortedTransaction } from '../protocol';
+import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, lastSequenceOf } from '../protocol';
+import type { AbortedTransaction } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
 import { TransactionIndex } from './transaction_index';
 import {
@@ -20,6 +21,7 @@ import {
   validateDataBatch,
   validateMarker,
   type ProducerStateEntry,
+  NUM_BATCHES_TO_RETAIN,
 } from './producer_state';
 
 /** Switches that break one protection on purpose (bug switches). */
@@ -32,6 +34,19 @@ export interface PartitionBugs {
    * timed-out producer gets a fatal error instead of the abortable INVALID_PRODUCER_EPOCH.
    */
   readonly verificationGuardBeforeEpochCheck: boolean;
+  /**
+   * Before KAFKA-15591 (2.5 to 4.4): a leader with no state for a producer accepts any first
+   * sequence, even on a partition whose log never held a record. Since apache/kafka#23234 such a
+   * partition accepts only sequence 0 from an unknown producer (OUT_OF_ORDER_SEQUENCE_NUMBER
+   * otherwise), so two in-flight produces to a new partition cannot land out of order.
+   */
+  readonly acceptAnyFirstSequenceOnEmptyLog: boolean;
+  /**
+   * redpanda-data/redpanda#3039 (Redpanda 21.10): the leader retains one batch per producer for
+   * deduplication instead of Kafka's five (ProducerStateEntry.NUM_BATCHES_TO_RETAIN), so a retry
+   * of any but the last batch is OUT_OF_ORDER_SEQUENCE_NUMBER instead of a duplicate.
+   */
+  readonly singleBatchDedupWindow: boolean;
 }
 
 /**
@@ -111,6 +126,11 @@ export class PartitionLog {
     readonly partition: number,
     private readonly bugs: PartitionBugs,
   ) {}
+
+  /** Batches of each producer kept for deduplication (Kafka: 5). */
+  private get batchesToRetain(): number {
+    return this.bugs.singleBatchDedupWindow ? 1 : NUM_BATCHES_TO_RETAIN;
+  }
 
   /** The log, oldest batch first (read-only view for fetches and the oracle). */
   get log(): readonly LogBatch[] {
@@ -201,6 +221,9 @@ export class PartitionLog {
     if (this.overtakesVerification(batch, verification)) {
       return { error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, duplicate: false };
     }
+    if (this.refusesFirstSequence(entry, firstSequence)) {
+      return { error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, duplicate: false };
+    }
     const staleEpochAccepted =
       this.bugs.skipProducerEpochCheck && batch.producerEpoch < entry.producerEpoch;
     if (!staleEpochAccepted) {
@@ -216,6 +239,7 @@ export class PartitionLog {
       entry.lastTimestampUs = nowUs;
     } else {
       recordDataBatch(entry, {
+        batchesToRetain: this.batchesToRetain,
         producerEpoch: batch.producerEpoch,
         metadata: {
           firstSequence,
@@ -234,6 +258,17 @@ export class PartitionLog {
     this.producers.set(batch.producerId, entry);
     this.afterAppend(nowUs);
     return { error: 'NONE', baseOffset: appended.baseOffset, duplicate: false };
+  }
+
+  /**
+   * KAFKA-15591 (apache/kafka#23234, `ProducerAppendInfo.checkSequence`): on a partition whose
+   * log never held a record, a producer the leader has no state for must start at sequence 0.
+   * A log that once held records (its log end offset moved) still accepts any first sequence.
+   */
+  private refusesFirstSequence(entry: ProducerStateEntry, firstSequence: number): boolean {
+    if (this.bugs.acceptAnyFirstSequenceOnEmptyLog) return false;
+    if (firstSequence === NO_SEQUENCE || firstSequence === 0) return false;
+    return entry.producerEpoch === NO_PRODUCER_EPOCH && this.logEndOffset === 0;
   }
 
   /**
@@ -468,6 +503,7 @@ export class PartitionLog {
       return;
     }
     recordDataBatch(entry, {
+      batchesToRetain: this.batchesToRetain,
       producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
       metadata: {
         firstSequence: batch.baseSequence,
