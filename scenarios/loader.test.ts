@@ -325,6 +325,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
     detectPercentMin: 90,
     fenced: ['A'],
     liveness: true,
+    stall: false,
   },
   durationMs: 60000,
   healMs: 30000,

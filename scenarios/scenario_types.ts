@@ -209,6 +209,12 @@ export interface Expectations {
    * still reported but does not fail the run. @default true
    */
   readonly liveness: boolean;
+  /**
+   * `stall`: the configuration is known to stall for good (a transaction stuck in PrepareCommit):
+   * every seed must fail to converge after heal, so a seed that converges fails the run. Implies
+   * `liveness: false`. @default false
+   */
+  readonly stall: boolean;
 }
 
 /** One topic of the cluster. */

@@ -259,6 +259,7 @@ const expectSchema = section({
   'detect.percent.min': integer({ min: 0, max: 100 }).default(0),
   fenced: list(text(), { empty: true }).default([]),
   liveness: boolean().default(true),
+  stall: boolean().default(false),
 });
 
 const seedsSchema = z

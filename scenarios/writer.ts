@@ -277,6 +277,7 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'detect.percent.min': config.expect.detectPercentMin,
       fenced: [...config.expect.fenced],
       liveness: config.expect.liveness,
+      stall: config.expect.stall,
     },
     run: {
       'duration.ms': config.durationMs,

@@ -132,6 +132,19 @@ function partitionSummaries(oracle: Oracle): PartitionSummary[] {
   });
 }
 
+/** `expect.stall`: the run must not converge after heal. */
+function stallExpectation(input: ReportInput): ExpectationResult[] {
+  if (!input.scenario.expect.stall) return [];
+  const converged = input.liveness.converged;
+  return [
+    {
+      name: 'the run stalls after heal (expect.stall)',
+      met: !converged,
+      detail: converged ? 'it converged' : 'it did not converge',
+    },
+  ];
+}
+
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
@@ -151,6 +164,7 @@ export function buildReport(input: ReportInput): RunReport {
         ? `${client} received a fencing error`
         : `${client} was never fenced`,
     })),
+    ...stallExpectation(input),
     ...scenario.expect.anomalies.map((kind) => ({
       name: `${kind} reproduced (expected for this configuration; judged over seeds)`,
       met: true,

@@ -310,6 +310,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
         scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
       transactionStateLogNumPartitions: scenario.broker.transactionStateLogNumPartitions,
       transactionVersion: scenario.protocol.transactionVersion,
+      staleMarkerResponseRemovesCompletion: scenario.bugs['KAFKA-16352'],
     },
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,
