@@ -4,7 +4,7 @@
  * view from the controller's published partition states, and a forced unclean election goes
  * through the controller's public admin operation.
  */
-import type { OperatorFault } from './fault_types';
+import type { OperatorFault } from './kinds/operator';
 
 /** The cluster as the nemesis sees it at the moment a fault starts. */
 export interface ClusterView {

@@ -1,30 +1,18 @@
-/** Fault policy: scripted faults and the nemesis that runs them on kernel primitives. */
+/**
+ * Fault policy: the fault kinds (one module each, registered in `kinds/index.ts`), scripted
+ * faults and the nemesis that runs them on kernel primitives, and the random nemesis.
+ */
 export { Nemesis } from './nemesis';
 export {
   COORDINATOR_REF,
+  GROUP_COORDINATOR_REF,
   LEADER_REF,
   parseTopicPartition,
   resolveNode,
   type ClusterView,
 } from './cluster_view';
+export * from './kinds';
 export {
-  describeFault,
-  faultEndMs,
-  isInsideGuarantee,
-  type BridgeFault,
-  type ClockSkewFault,
-  type CoordinatorFailoverFault,
-  type CrashFault,
-  type FaultKind,
-  type LinkFault,
-  type PartitionFault,
-  type PauseFault,
-  type ScriptedFault,
-  type SplitFault,
-  type UncleanElectionFault,
-} from './fault_types';
-export {
-  RANDOM_FAULT_KINDS,
   drawDurationMs,
   drawRandomFaults,
   type RandomFaultKind,

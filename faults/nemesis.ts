@@ -1,6 +1,6 @@
 /**
- * The nemesis runs scripted faults at their times using kernel primitives only (see
- * `fault_effects.ts`), records each start and end in the history as a `nemesis` info operation
+ * The nemesis runs scripted faults at their times using kernel primitives only (each kind's
+ * `start` in `kinds/`), records each start and end in the history as a `nemesis` info operation
  * (`process: 'nemesis'`, style rule 22) naming the nodes a reference resolved to, and heals
  * everything still active when the run's heal phase begins. A fault that ends by itself (an
  * unclean election) or could not start (its reference named no broker) records its start and
@@ -9,8 +9,7 @@
 import type { Rng, Simulation } from '../sim/kernel';
 import type { FaultInterval, HistoryRecorder } from '../sim/history';
 import type { ClusterView } from './cluster_view';
-import { startFault } from './fault_effects';
-import { faultEndMs, type ScriptedFault } from './fault_types';
+import { faultEndMs, kindOf, type ScriptedFault } from './kinds';
 
 interface ActiveFault {
   readonly description: string;
@@ -24,7 +23,7 @@ export class Nemesis {
   private readonly active = new Map<number, ActiveFault>();
   private readonly intervals: Array<{ description: string; startUs: number; endUs?: number }> = [];
   private nextId = 1;
-  /** The longest extra delay a started `delay` fault gave messages, µs. */
+  /** The longest extra delay a started fault (`delay`, `slow-node`) gave messages, µs. */
   private longestDelayUsValue = 0;
 
   constructor(
@@ -55,7 +54,7 @@ export class Nemesis {
   }
 
   /**
-   * The longest extra delay any started `delay` fault gave messages, µs: messages delayed just
+   * The longest extra delay any started fault gave messages, µs: messages delayed just
    * before the heal phase are still on their way that long after it.
    */
   get longestDelayUs(): number {
@@ -68,10 +67,10 @@ export class Nemesis {
   }
 
   private start(id: number, fault: ScriptedFault, rng: Rng): void {
-    const started = startFault(fault, { sim: this.sim, view: this.view, rng });
-    if (fault.kind === 'delay') {
-      this.longestDelayUsValue = Math.max(this.longestDelayUsValue, fault.delayMs * 1000);
-    }
+    const kind = kindOf(fault);
+    const started = kind.start(fault, { sim: this.sim, view: this.view, rng });
+    const delayUs = (kind.extraDelayMs?.(fault) ?? 0) * 1000;
+    this.longestDelayUsValue = Math.max(this.longestDelayUsValue, delayUs);
     const interval: ActiveFault['interval'] = {
       description: started.description,
       startUs: this.sim.nowUs,
@@ -81,7 +80,7 @@ export class Nemesis {
     if (started.end === null) {
       interval.endUs = this.sim.nowUs;
       // An operator action's outcome is recorded by the operator node when it completes.
-      if (fault.kind !== 'operator') this.record(fault.kind, 'end', started.description);
+      if (started.endRecordedLater !== true) this.record(fault.kind, 'end', started.description);
       return;
     }
     const { description } = started;

@@ -398,7 +398,7 @@ describe('parseScenario on valid files', () => {
   });
 });
 
-describe('idempotence coupling (reference R2.11)', () => {
+describe('idempotence coupling (KIP-679)', () => {
   it.each([
     ['acks: 1', 'acks', 'must be all in order to use the idempotent producer'],
     ['acks: 0', 'acks', 'must be all in order to use the idempotent producer'],

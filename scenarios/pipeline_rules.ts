@@ -1,8 +1,8 @@
 /**
  * The rules of a read-process-write pipeline client that the schema cannot express: it needs a
- * `transactional.id` and a `group.id` (R6.5), an `output.topic` that exists and is not one of
- * its input topics, and `offsets.commit: auto-commit` needs `enable.auto.commit: true` (the
- * misuse it names is the consumer committing positions on its own).
+ * `transactional.id` and a `group.id` (ExactlyOnceMessageProcessor), an `output.topic` that exists
+ * and is not one of its input topics, and `offsets.commit: auto-commit` needs `enable.auto.commit:
+ * true` (the misuse it names is the consumer committing positions on its own).
  */
 import type { ClientEntry, Problem } from './schema';
 

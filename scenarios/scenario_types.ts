@@ -2,7 +2,8 @@
  * The resolved configuration of one scenario: what the loader produces from a YAML file after
  * validation and defaults, and what the runner consumes. Kafka settings keep Kafka's keys
  * verbatim in the file (`transaction.timeout.ms`) and are mapped once, here, to camelCase fields
- * with the unit last (`transactionTimeoutMs`). Defaults are Kafka's own (reference §8). Times in
+ * with the unit last (`transactionTimeoutMs`). Defaults are Kafka's own (ProducerConfig,
+ * ConsumerConfig and the broker configs). Times in
  * files are milliseconds; the kernel converts to microseconds.
  */
 

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { checkFault, checkNemesis, faultContextOf } from './nemesis_rules';
 import { faultSchema, nemesisSchema } from './fault_schema';
-import { boolean, integer, list, message, oneOf, positive, section, text } from './schema_helpers';
+import { boolean, integer, list, message, oneOf, positive, section, text } from '../sim/config';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 import { checkPipeline } from './pipeline_rules';
 import {
@@ -38,7 +38,7 @@ function strictError(known: string) {
   };
 }
 
-/** Kafka's producer defaults (reference §8); `enable.idempotence` is resolved by the loader. */
+/** Kafka's producer defaults (ProducerConfig); `enable.idempotence` is resolved by the loader. */
 export const PRODUCER_DEFAULTS = {
   acks: -1,
   maxInFlightRequestsPerConnection: 5,
@@ -49,14 +49,17 @@ export const PRODUCER_DEFAULTS = {
   transactionTimeoutMs: 60000,
 } as const;
 
-/** Kafka's consumer defaults (reference §8). */
+/** Kafka's consumer defaults (ConsumerConfig). */
 export const CONSUMER_DEFAULTS = {
   isolationLevel: 'read_uncommitted',
   autoOffsetReset: 'latest',
   requestTimeoutMs: 30000,
 } as const;
 
-/** Kafka's consumer-group defaults (reference §6, §8): consumer keys, then broker keys. */
+/**
+ * Kafka's consumer-group defaults (ConsumerConfig, GroupCoordinatorConfig): consumer keys, then
+ * broker keys.
+ */
 export const GROUP_DEFAULTS = {
   sessionTimeoutMs: 45000,
   heartbeatIntervalMs: 3000,
@@ -317,8 +320,8 @@ export const scenarioFileSchema = section({
 export type ScenarioFile = z.output<typeof scenarioFileSchema>;
 /** One client entry of a {@link ScenarioFile}. */
 export type ClientEntry = ScenarioFile['clients'][number];
-/** One fault entry of a {@link ScenarioFile}. */
-export type FaultEntry = ScenarioFile['faults'][number];
+/** One fault entry of a {@link ScenarioFile}: its kind's own shape. */
+export type { FaultEntry } from './fault_schema';
 
 /** A path into the file, as zod reports it: keys and list indexes. */
 export type PathSegment = string | number;
@@ -329,7 +332,10 @@ export interface Problem {
   readonly detail: string;
 }
 
-/** A conflict between idempotence and another producer setting (Kafka's R2.11 coupling). */
+/**
+ * A conflict between idempotence and another producer setting (Kafka's KIP-679;
+ * KafkaProducer.postProcessAndValidateIdempotenceConfigs coupling).
+ */
 export interface IdempotenceConflict {
   /** The conflicting config key. */
   readonly key: string;
@@ -576,7 +582,10 @@ function checkClient(options: {
   if (client.role === 'pipeline') checkPipeline({ client, index, topicNames, problems });
 }
 
-/** Kafka's idempotence coupling (R2.11): the cases where KafkaProducer throws. */
+/**
+ * Kafka's idempotence coupling (KIP-679; KafkaProducer.postProcessAndValidateIdempotenceConfigs):
+ * the cases where KafkaProducer throws.
+ */
 function checkIdempotence(options: {
   readonly client: ClientEntry;
   readonly index: number;

@@ -5,6 +5,7 @@
  * schedule of a run this way: a file that replays without the seed's nemesis and swarm draws.
  */
 import { stringify } from 'yaml';
+import { faultEntryOf as kindEntryOf, probabilityOf } from '../faults';
 import type {
   ClientConfig,
   ConsumerSettings,
@@ -20,11 +21,6 @@ type Mapping = Record<string, unknown>;
 /** Leaves out keys whose value is undefined. */
 function defined(mapping: Mapping): Mapping {
   return Object.fromEntries(Object.entries(mapping).filter(([, value]) => value !== undefined));
-}
-
-/** A probability ratio as the decimal number a file holds. */
-function probabilityOf(ratio: { numerator: number; denominator: number }): number {
-  return ratio.numerator / ratio.denominator;
 }
 
 /** A producer's settings as `config` keys. */
@@ -126,93 +122,12 @@ function clientOf(client: ClientConfig): Mapping {
 }
 
 /**
- * One resolved fault as a `faults:` entry.
+ * One resolved fault as a `faults:` entry (its kind's module writes it), keys in file order.
  * @example faultEntryOf({ kind: 'pause', target: 'A', atMs: 10, forMs: 5 })
  * // { kind: 'pause', target: 'A', 'at.ms': 10, 'for.ms': 5 }
  */
 export function faultEntryOf(fault: FaultSpec): Mapping {
-  const at = { 'at.ms': fault.atMs };
-  switch (fault.kind) {
-    case 'pause':
-      return { kind: 'pause', target: fault.target, ...at, 'for.ms': fault.forMs };
-    case 'crash':
-      return defined({
-        kind: 'crash',
-        target: fault.target,
-        ...at,
-        'for.ms': fault.forMs ?? undefined,
-        mode: fault.mode,
-      });
-    case 'drop':
-    case 'duplicate':
-    case 'delay':
-    case 'hold':
-      return defined({
-        kind: fault.kind,
-        from: fault.from ?? undefined,
-        to: fault.to ?? undefined,
-        messages: [...fault.messages],
-        count: fault.count ?? undefined,
-        probability:
-          fault.kind === 'drop' || fault.kind === 'duplicate'
-            ? probabilityOf(fault.probability)
-            : undefined,
-        'delay.ms': fault.kind === 'delay' ? fault.delayMs : undefined,
-        ...at,
-        'for.ms': fault.forMs,
-      });
-    default:
-      return otherFaultEntryOf(fault);
-  }
-}
-
-function otherFaultEntryOf(fault: FaultSpec): Mapping {
-  const at = { 'at.ms': fault.atMs };
-  switch (fault.kind) {
-    case 'partition':
-      return {
-        kind: 'partition',
-        nodes: [...fault.nodes],
-        between: [...fault.between],
-        direction: fault.direction,
-        ...at,
-        'for.ms': fault.forMs,
-      };
-    case 'split':
-      return { kind: 'split', minority: [...fault.minority], ...at, 'for.ms': fault.forMs };
-    case 'bridge':
-      return { kind: 'bridge', bridge: fault.bridge, ...at, 'for.ms': fault.forMs };
-    case 'clock-skew':
-      return defined({
-        kind: 'clock-skew',
-        target: fault.target,
-        'skew.ms': fault.skewMs,
-        ...at,
-        'for.ms': fault.forMs ?? undefined,
-      });
-    case 'unclean-election':
-      return { kind: 'unclean-election', partition: `${fault.topic}-${fault.partition}`, ...at };
-    case 'coordinator-failover':
-      return defined({
-        kind: 'coordinator-failover',
-        [fault.keyType === 'group' ? 'group.id' : 'transactional.id']: fault.key,
-        ...at,
-        'for.ms': fault.forMs ?? undefined,
-        mode: fault.mode,
-      });
-    case 'operator':
-      return defined({
-        kind: 'operator',
-        action: fault.action,
-        topic: fault.topic,
-        partition: fault.partition ?? undefined,
-        'start.offset': fault.startOffset ?? undefined,
-        'max.transaction.timeout.ms': fault.maxTransactionTimeoutMs,
-        ...at,
-      });
-    default:
-      throw new Error(`Unexpected fault kind: ${fault.kind}`);
-  }
+  return defined(kindEntryOf(fault));
 }
 
 function nemesisOf(nemesis: RandomNemesisConfig): Mapping {

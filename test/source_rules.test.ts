@@ -30,6 +30,7 @@ interface SourceFile {
 
 const ZONES = [
   ...(['sim/kernel', 'sim/actors', 'sim/history', 'sim/checker', 'sim/workload'] as const),
+  'sim/config',
   ...(['sim/runner', 'faults', 'scenarios', 'reports', 'cli', 'bench', 'test'] as const),
 ] as const;
 type Zone = (typeof ZONES)[number];
@@ -50,9 +51,21 @@ const ZONE_RULES: Readonly<Record<Zone, ZoneRule>> = {
   'sim/actors': { targets: ['sim/kernel'], packages: 'any' },
   'sim/history': { targets: [], packages: 'any' },
   'sim/checker': { targets: ['sim/history'], packages: 'any' },
-  'sim/workload': { targets: ['sim/actors', 'sim/kernel', 'sim/history'], packages: 'any' },
-  faults: { targets: ['sim/kernel', 'sim/history'], packages: 'any' },
-  scenarios: { targets: ['sim/actors', 'sim/checker'], packages: 'any' },
+  'sim/workload': {
+    targets: ['sim/actors', 'sim/kernel', 'sim/history', 'sim/config'],
+    packages: 'any',
+  },
+  // The leaf of the scenario language (schema building blocks, resolved client types): it may
+  // name the model's own config types but imports no code, so every zone may import it.
+  'sim/config': {
+    targets: ['sim/actors', 'sim/kernel'],
+    typeOnlyTargets: ['sim/actors', 'sim/kernel'],
+    packages: ['zod'],
+  },
+  // Each fault kind's module holds its schema (built from the leaf), so the loader imports the
+  // registry; faults reach sim/actors only for the leaf list of Kafka message kinds.
+  faults: { targets: ['sim/kernel', 'sim/history', 'sim/config', 'sim/actors'], packages: 'any' },
+  scenarios: { targets: ['sim/actors', 'sim/checker', 'sim/config', 'faults'], packages: 'any' },
   'sim/runner': { targets: ['scenarios', ...SIM_ZONES, 'faults'], packages: 'any' },
   reports: {
     targets: ['sim/runner', 'sim/checker', 'sim/history', 'scenarios'],
@@ -67,6 +80,7 @@ const ZONE_RULES: Readonly<Record<Zone, ZoneRule>> = {
 /** Leaf constant files another zone may import directly instead of the entry module. */
 const ENTRY_EXCEPTIONS: Readonly<Partial<Record<Zone, readonly string[]>>> = {
   scenarios: ['sim/actors/protocol/message_kinds.ts', 'sim/checker/anomaly_types.ts'],
+  faults: ['sim/actors/protocol/message_kinds.ts'],
 };
 
 /** Rule 4: each dependency has one home. `.test.ts` files are exempt. */

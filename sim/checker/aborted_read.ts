@@ -1,10 +1,10 @@
 /**
- * `aborted-read` (G1a): a read_committed consumer delivered a record whose transaction the
- * oracle shows aborted. read_uncommitted consumers may see aborted data, so they are never
- * reported. The classification says where filtering failed: `aborted-filter-missed` when the
- * record was below the LSO at delivery (the consumer should have dropped it using the fetch's
- * aborted-transaction list, R4.5), `read-above-last-stable-offset` when the broker served it
- * from at or above the LSO (R4.4).
+ * `aborted-read` (G1a): a read_committed consumer delivered a record whose transaction the oracle
+ * shows aborted. read_uncommitted consumers may see aborted data, so they are never reported. The
+ * classification says where filtering failed: `aborted-filter-missed` when the record was below the
+ * LSO at delivery (the consumer should have dropped it using the fetch's aborted-transaction list,
+ * CompletedFetch.nextFetchedRecord), `read-above-last-stable-offset` when the broker served it from
+ * at or above the LSO (LocalLog.collectAbortedTransactions).
  */
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';

@@ -9,14 +9,14 @@
  * `epoch-bump-duplicate` is reported instead when every copy in the log was written by one
  * non-transactional producerId, each copy under a different producerEpoch. That is Kafka's own
  * behaviour, not a broken guarantee of the model: an idempotent producer that gets
- * OUT_OF_ORDER_SEQUENCE_NUMBER on its next-in-line batch, or fails a batch with retries left,
- * bumps its epoch locally (KIP-360) and rewrites every in-flight batch of that partition from
- * sequence 0 under the new epoch (TransactionManager.bumpIdempotentProducerEpoch,
- * startSequencesAtBeginning, R2.10); a batch the leader had already appended is then written
- * again, and the broker deduplicates only within one (producerId, epoch). See KAFKA-14034
- * (apache/kafka#13796) and confluentinc/librdkafka#4953, where the maintainers say an
- * idempotent producer can duplicate after an epoch bump and only transactions prevent it. Two
- * copies under one epoch, or under different producerIds, stay `duplicate`.
+ * OUT_OF_ORDER_SEQUENCE_NUMBER on its next-in-line batch, or fails a batch with retries left, bumps
+ * its epoch locally (KIP-360) and rewrites every in-flight batch of that partition from sequence 0
+ * under the new epoch (TransactionManager.bumpIdempotentProducerEpoch, startSequencesAtBeginning,
+ * Sender.completeBatch); a batch the leader had already appended is then written again, and the
+ * broker deduplicates only within one (producerId, epoch). See KAFKA-14034 (apache/kafka#13796) and
+ * confluentinc/librdkafka#4953, where the maintainers say an idempotent producer can duplicate
+ * after an epoch bump and only transactions prevent it. Two copies under one epoch, or under
+ * different producerIds, stay `duplicate`.
  */
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext, OracleCopy } from './check_context';

@@ -1,10 +1,10 @@
 /**
- * `eos-violation`: a read-process-write pipeline (reference §6, R6.5) must turn every committed
- * input record into exactly one committed output record. The pipeline's transactions name, for
- * each output record, the input record it came from (`SendMicroOp.source`) and the consumer
- * group that committed the input offsets (`TxnValue.consumed.group`). Committed records are what
- * the read_committed final read delivered, so the check also runs on a history recorded from a
- * real cluster.
+ * `eos-violation`: a read-process-write pipeline (Kafka's ExactlyOnceMessageProcessor) must
+ * turn every committed input record into exactly one committed output record. The pipeline's
+ * transactions name, for each output record, the input record it came from (`SendMicroOp.source`)
+ * and the consumer group that committed the input offsets (`TxnValue.consumed.group`). Committed
+ * records are what the read_committed final read delivered, so the check also runs on a history
+ * recorded from a real cluster.
  *
  * Per group and committed input record:
  * - `duplicated`: two or more committed outputs came from it (a zombie, a missing fence, a stale

@@ -1,8 +1,8 @@
 /**
- * `hanging-transaction` (R5.1, KIP-890 motivation, KIP-664): a partition's leader holds an open
- * transaction (an entry of `ongoing`, R4.1) that no coordinator will ever close, so its last
- * stable offset stays pinned at the transaction's first offset and read_committed consumers
- * stall there (R4.2).
+ * `hanging-transaction` (KIP-890 motivation, KIP-664): a partition's leader holds
+ * an open transaction (an entry of `ongoing`, ProducerStateManager.ongoingTxns) that no coordinator
+ * will ever close, so its last stable offset stays pinned at the transaction's first offset and
+ * read_committed consumers stall there (UnifiedLog.lastStableOffset).
  *
  * Oracle facts it relies on, all taken at the end of the run:
  * - `partitions[].openTransactions`: the current leader's open transactions, each with its
@@ -15,15 +15,15 @@
  *
  * An open transaction is hanging when (1) no coordinator entry holds it: state `Ongoing` with the
  * same producerId and producerEpoch and the partition in its partition set (a coordinator in
- * `Empty`, `Complete*` or `Prepare*`, with another epoch or without the partition will never
- * write its marker, or has already written it elsewhere); and (2) the last stable offset has
- * stayed pinned at the first offset for longer than `transaction.max.timeout.ms`: it ends the
- * run there, and the pin is measured from the first time it reached that offset after it was
- * last above it to the end of the run. A transaction the coordinator knows as Ongoing is left to
- * its timeout (R3.11), and a pin shorter than the maximum timeout may still be resolved, so
- * neither is reported. An open transaction behind an older one does not pin the LSO itself and
- * is reported once the older one is gone. The catalogue's other `hanging` case, a coordinator
- * stuck in `Prepare*`, shows here as `coordinator-not-ongoing` with that state.
+ * `Empty`, `Complete*` or `Prepare*`, with another epoch or without the partition will never write
+ * its marker, or has already written it elsewhere); and (2) the last stable offset has stayed
+ * pinned at the first offset for longer than `transaction.max.timeout.ms`: it ends the run there,
+ * and the pin is measured from the first time it reached that offset after it was last above it to
+ * the end of the run. A transaction the coordinator knows as Ongoing is left to its timeout
+ * (TransactionCoordinator.abortTimedOutTransactions), and a pin shorter than the maximum timeout
+ * may still be resolved, so neither is reported. An open transaction behind an older one does not
+ * pin the LSO itself and is reported once the older one is gone. The catalogue's other `hanging`
+ * case, a coordinator stuck in `Prepare*`, shows here as `coordinator-not-ongoing` with that state.
  * Cost: O(open transactions × LSO changes of their partition).
  */
 import type { OracleCoordinatorTransaction, OffsetChange, OraclePartition } from '../history';
@@ -127,7 +127,7 @@ interface HangingTransaction {
   readonly maxTimeoutUs: number;
 }
 
-/** Why the coordinator will not end it: R5.1's cases. */
+/** Why the coordinator will not end it: KIP-890's cases. */
 function classificationOf(found: HangingTransaction): string {
   const { entries, open } = found;
   if (entries.length === 0) return 'unknown-producer-id';

@@ -4,12 +4,13 @@
  *   time, polls and final reads alike) delivered different values at one (topic, partition,
  *   offset). After an unclean election offsets are reused with different data (A6).
  * - `replicas-diverged` (from the oracle's replica logs, absent outside the simulator): two
- *   replicas hold different records (value, control type or producerId differ) at one offset
- *   that both vouch for. A replica vouches for the offsets below its own high watermark; an ISR
- *   member also for those below the leader's, because the leader counts an offset in its high
- *   watermark only once every ISR member holds it (R1.5) while a follower learns that one fetch
- *   later (R1.4). Differences above that are a follower's tail still to be truncated, which is
- *   legitimate. Legacy truncation after two quick failovers produces real divergence (A8).
+ *   replicas hold different records (value, control type or producerId differ) at one offset that
+ *   both vouch for. A replica vouches for the offsets below its own high watermark; an ISR member
+ *   also for those below the leader's, because the leader counts an offset in its high watermark
+ *   only once every ISR member holds it (Partition.maybeIncrementLeaderHW) while a follower learns
+ *   that one fetch later (ReplicaFetcherThread.processPartitionData). Differences above that are a
+ *   follower's tail still to be truncated, which is legitimate. Legacy truncation after two quick
+ *   failovers produces real divergence (A8).
  */
 import type { OraclePartition, OracleRecord, OracleReplica } from '../history';
 import type { Anomaly } from './anomaly_types';

@@ -1,7 +1,8 @@
 /**
- * The last stable offset a partition had at a virtual time, from the oracle's recorded changes.
- * A read_committed fetch may return only offsets below it (R4.4), so checkers compare every
- * read_committed delivery with the LSO at the moment of delivery. Binary search, O(log n).
+ * The last stable offset a partition had at a virtual time, from the oracle's recorded changes. A
+ * read_committed fetch may return only offsets below it (LocalLog.collectAbortedTransactions), so
+ * checkers compare every read_committed delivery with the LSO at the moment of delivery. Binary
+ * search, O(log n).
  */
 import type { OraclePartition } from '../history';
 
@@ -26,9 +27,9 @@ export function lastStableOffsetAt(partition: OraclePartition, timeUs: number): 
 }
 
 /**
- * The highest last stable offset the partition had reached by `t` (since its last unclean
- * election before `t`, if any). A new leader after a clean election may start with a lower LSO
- * for a moment (R1.11: it keeps its own, lagging HW) although everything below the old LSO is
+ * The highest last stable offset the partition had reached by `t` (since its last unclean election
+ * before `t`, if any). A new leader after a clean election may start with a lower LSO for a moment
+ * (Partition.makeLeader: it keeps its own, lagging HW) although everything below the old LSO is
  * decided and still present, so a record below this bound was stable when delivered. An unclean
  * election can truly lose stable data, so the bound restarts there. O(log n) per call after one
  * O(n) pass per partition, which keeps a run of hundreds of thousands of deliveries linear.

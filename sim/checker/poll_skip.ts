@@ -1,14 +1,14 @@
 /**
  * `poll-skip`, Jepsen's definition read against the final log: one consumer process delivered
  * offsets o1 < o2 of a partition one after the other (within one poll or across polls), and the
- * partition's final log holds, strictly between them, a data record that consumer's isolation
- * level makes visible: any data record for read_uncommitted; for read_committed only records
- * whose transaction committed (non-transactional records count as committed). Control markers and
- * aborted or open transactions are legitimate gaps (R4.6). When the final log no longer holds the
- * delivered value at o1 or at o2 the log changed under the consumer, which is `vanished-read`'s
- * business, so the pair is not judged. Polls and final reads are separate sequences
- * (`delivery_sequences.ts`). The classification follows Jepsen's split: `within-poll` (Jepsen's
- * `int-poll-skip`) or `across-polls`.
+ * partition's final log holds, strictly between them, a data record that consumer's isolation level
+ * makes visible: any data record for read_uncommitted; for read_committed only records whose
+ * transaction committed (non-transactional records count as committed). Control markers and aborted
+ * or open transactions are legitimate gaps (FetchCollector.fetchRecords). When the final log no
+ * longer holds the delivered value at o1 or at o2 the log changed under the consumer, which is
+ * `vanished-read`'s business, so the pair is not judged. Polls and final reads are separate
+ * sequences (`delivery_sequences.ts`). The classification follows Jepsen's split: `within-poll`
+ * (Jepsen's `int-poll-skip`) or `across-polls`.
  */
 import type { OracleRecord } from '../history';
 import type { Anomaly } from './anomaly_types';

@@ -2,7 +2,7 @@
  * `read-above-hw`: a consumer delivered a record at an offset at or above the high watermark
  * the partition's leader reported in the last fetch of that poll (the `highWatermark` of the
  * poll's `positions` entry for the partition; no entry or no `highWatermark`, no judgement).
- * Consumers may read only below the high watermark, whatever their isolation level (R1.18):
+ * Consumers may read only below the high watermark, whatever their isolation level:
  * read_committed reads stop at the last stable offset, which never exceeds it. The workload's
  * consumer sends one fetch per partition per poll, so that high watermark is the one that came
  * with the delivered records. Final reads count too. The classification says whether the final

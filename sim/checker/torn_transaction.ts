@@ -1,10 +1,11 @@
 /**
  * `torn-transaction` (the `atomicity` class): at the end of the run a transaction is not
- * all-or-nothing to read_committed consumers. Kafka writes markers partition by partition (R3.9,
- * R3.10), so for a while a transaction may be visible on one partition and not yet on another;
- * R4.8 allows that and this checker never looks at it. It judges only the final state: what the
- * final reads delivered after the heal phase, when every marker has been written, and what the
- * leaders' logs hold at the end.
+ * all-or-nothing to read_committed consumers. Kafka writes markers partition by partition
+ * (TransactionMarkerChannelManager.addTxnMarkersToSend, TransactionMarkerRequestCompletionHandler),
+ * so for a while a transaction may be visible on one partition and not yet on another; KIP-98
+ * allows that and this checker never looks at it. It judges only the final state: what the final
+ * reads delivered after the heal phase, when every marker has been written, and what the leaders'
+ * logs hold at the end.
  *
  * History facts it relies on:
  * - every `txn` operation is one transaction attempt of one transactional.id; its invoke names
@@ -23,10 +24,10 @@
  * offset: a hanging transaction or a run that did not settle, not a tear). Two rules:
  * - `partly-committed`: an attempt the client committed (or does not know about) has a visible
  *   record and an aborted or absent one;
- * - `aborted-committed-by-later-transaction` / `aborted-but-committed`: an attempt the client
- *   knows did not commit has a visible record (H2 of R5.2: a late batch joins the producer's
- *   next transaction on that partition and its COMMIT marker exposes it). The first names the
- *   other attempt whose records the same COMMIT marker decided.
+ * - `aborted-committed-by-later-transaction` / `aborted-but-committed`: an attempt the client knows
+ *   did not commit has a visible record (H2 of KIP-890 motivation; KAFKA-14053: a late batch joins
+ *   the producer's next transaction on that partition and its COMMIT marker exposes it). The first
+ *   names the other attempt whose records the same COMMIT marker decided.
  * Two attempts merged under one marker when both were committed by the client show nothing to
  * readers and are not reported. A committed attempt's missing record is also a `lost-write`;
  * this checker adds the atomicity view (which records of the same transaction are visible).

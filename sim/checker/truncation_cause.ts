@@ -10,7 +10,8 @@
  * - `power-loss` → `lost-on-power-loss` (the unflushed tail was lost);
  * - `high-watermark` → `truncated-by-legacy-hw-truncation` (pre-KIP-101 truncation to the
  *   follower's own, lagging high watermark: BUG-23, Appendix A8);
- * - `diverging-epoch` or `leader-behind` (truncations a leader change causes, R1.13/R1.14) →
+ * - `diverging-epoch` or `leader-behind` (truncations a leader change causes,
+ *   AbstractFetcherThread.getOffsetTruncationState, handleOutOfRangeError) →
  *   `truncated-after-unclean-election` when an unclean election of the partition happened at or
  *   before it (A6), else `truncated-after-clean-election` (e.g. an acks=1 write on a deposed
  *   leader, A4).

@@ -1,11 +1,11 @@
 /**
  * `uncommitted-read`: a read_committed consumer delivered, at time t, a record at offset o of a
  * partition whose LSO at t (the last recorded change at or before t, 0 before any) did not yet
- * cover it: o ≥ LSO(t), or the record is transactional and its completing marker is absent or
- * was appended only after t (its transaction was still open when it was read). The marker itself
- * may sit above LSO(t): another producer's transaction, open from an offset between the record
- * and the marker, holds the LSO there while this one is already decided (R4.2). Each partition
- * is judged on its own: the transient cross-partition skew of R4.8 is allowed.
+ * cover it: o ≥ LSO(t), or the record is transactional and its completing marker is absent or was
+ * appended only after t (its transaction was still open when it was read). The marker itself may
+ * sit above LSO(t): another producer's transaction, open from an offset between the record and the
+ * marker, holds the LSO there while this one is already decided (UnifiedLog.lastStableOffset). Each
+ * partition is judged on its own: the transient cross-partition skew of KIP-98 is allowed.
  */
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';

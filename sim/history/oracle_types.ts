@@ -112,8 +112,8 @@ export interface CoordinatorTransitionCount {
 
 /**
  * One transactional.id as the coordinator that owns it holds it at the end of the run: the
- * coordinator's side of R5.1 (a partition's open transaction is hanging when its coordinator
- * does not have it in `Ongoing` with that partition).
+ * coordinator's side of KIP-664; KIP-890 (a partition's open transaction is hanging when its
+ * coordinator does not have it in `Ongoing` with that partition).
  */
 export interface OracleCoordinatorTransaction {
   readonly transactionalId: string;
@@ -182,7 +182,10 @@ export interface Oracle {
   }>;
 }
 
-/** A consumer group as its coordinator holds it at the end of a run (R6.1, R6.4). */
+/**
+ * A consumer group as its coordinator holds it at the end of a run (ClassicGroup;
+ * GroupMetadata.prepareTxnOffsetCommit).
+ */
 export interface OracleGroup {
   readonly groupId: string;
   /** The broker leading the group's `__consumer_offsets` partition. */

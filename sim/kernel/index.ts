@@ -15,12 +15,13 @@ export type {
 export { EventQueue, type QueuedEvent } from './event_queue';
 export { nodeId, msToUs, ratio, US_PER_MS, type NodeId, type Ratio, type TimeUs } from './ids';
 export type { Delivery, LinkEffect, LinkRule, LinkRuleId, NetworkConfig } from './network';
+export type { HoldCounts, NodeStatus } from './node_holds';
 export { Rng, assertRatio } from './rng';
 export {
   BudgetExceededError,
   Simulation,
   type DeliveryObservation,
-  type NodeStatus,
+  type LifecycleObservation,
   type RunStop,
   type SimulationConfig,
 } from './simulation';

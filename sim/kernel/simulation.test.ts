@@ -242,7 +242,7 @@ describe('Simulation crash and restart', () => {
     sendAt({ sim, atUs: 0, source: b, target: A, kind: 'M', n: 1 });
     sim.schedule(50, 'crash A', () => sim.crash(A, 'power-loss'));
     // Restarted before message 1 was due at 100: it is lost all the same.
-    sim.schedule(60, 'restart A', () => sim.restart(A));
+    sim.schedule(60, 'restart A', () => sim.restart(A, 'power-loss'));
     sendAt({ sim, atUs: 20, source: b, target: A, kind: 'M', n: 2 });
     sendAt({ sim, atUs: 70, source: b, target: A, kind: 'M', n: 3 });
     sim.runUntil(10_000);

@@ -1,8 +1,9 @@
 /**
  * The simulation kernel: one virtual clock, one event queue ordered by `(timeUs, seq)`, the
- * network, and the nodes with their lifecycle (running, paused, crashed). It runs events one at
- * a time in a plain loop, keeps a rolling hash of what it ran, and enforces the `eventsMax`
- * budget. It knows nothing of Kafka. Style rules 11, 12, 17 and 32.
+ * network, and the nodes with their lifecycle (running, paused, crashed; pauses and crashes are
+ * counted holds that nest, see `node_holds.ts`). It runs events one at a time in a plain loop,
+ * keeps a rolling hash of what it ran, and enforces the `eventsMax` budget. It knows nothing of
+ * Kafka. Style rules 11, 12, 17 and 32.
  */
 import { assert, assertNever } from './assert';
 import type {
@@ -23,6 +24,7 @@ import {
   type LinkRuleId,
   type NetworkConfig,
 } from './network';
+import { NodeHolds, type HoldCounts, type NodeStatus } from './node_holds';
 import { Rng } from './rng';
 import { TraceHash } from './trace_hash';
 
@@ -61,8 +63,12 @@ export interface DeliveryObservation {
   readonly envelope: Envelope;
 }
 
-/** The node's lifecycle state. */
-export type NodeStatus = 'running' | 'paused' | 'crashed';
+/** A node's status changed, as {@link Simulation.lifecycleObserver} sees it. */
+export interface LifecycleObservation {
+  readonly timeUs: TimeUs;
+  readonly node: NodeId;
+  readonly status: NodeStatus;
+}
 
 type KernelEvent =
   | {
@@ -89,6 +95,9 @@ interface SimNode {
   readonly index: number;
   readonly actor: Actor;
   readonly ctx: ActorContext;
+  /** Counted pause and crash holds; the node's status follows from them. */
+  readonly holds: NodeHolds;
+  /** The status last announced to the lifecycle observer. */
   status: NodeStatus;
   /** Bumped at every crash: events addressed to an older incarnation are dropped. */
   incarnation: number;
@@ -103,8 +112,6 @@ interface SimNode {
   activeTimers: Set<TimerId>;
   /** Added to the global clock when the node reads its time (clock skew). */
   clockSkewUs: TimeUs;
-  /** How the node last went down; decides whether its peers' connections are reset. */
-  crashMode: CrashMode | null;
 }
 
 const TIMER_KIND_CODE = 1;
@@ -131,6 +138,8 @@ export class Simulation {
    * state the simulation reads, so observing never changes a run.
    */
   deliveryObserver: ((delivery: DeliveryObservation) => void) | undefined;
+  /** Called at every change of a node's status (observation only, like the delivery observer). */
+  lifecycleObserver: ((change: LifecycleObservation) => void) | undefined;
 
   constructor(private readonly config: SimulationConfig) {
     this.rootRng = new Rng(config.seed);
@@ -167,13 +176,13 @@ export class Simulation {
       index: this.nodes.size,
       actor,
       ctx: undefined as unknown as ActorContext,
+      holds: new NodeHolds(),
       status: 'running',
       incarnation: 0,
       deferred: [],
       backlog: new Set(),
       activeTimers: new Set(),
       clockSkewUs: 0,
-      crashMode: null,
     };
     (node as { ctx: ActorContext }).ctx = this.contextFor(node);
     this.nodes.set(id, node);
@@ -202,41 +211,48 @@ export class Simulation {
     this.queue.push({ timeUs: atUs, seq: this.seq++, type: 'call', label, run });
   }
 
+  /** The pause and crash holds a node is under now. */
+  holdsOf(id: NodeId): HoldCounts {
+    return this.node(id).holds.counts;
+  }
+
   /**
-   * GC pause: nothing runs on the node; messages and timers that fall due wait until
-   * {@link resume}, while the rest of the cluster keeps going.
+   * GC pause: nothing runs on the node; messages and timers that fall due wait until the
+   * matching {@link resume}, while the rest of the cluster keeps going. Pauses are counted: the
+   * node runs again only when every pause has ended (and no crash holds it).
    */
   pause(id: NodeId): void {
     const node = this.node(id);
-    if (node.status === 'running') node.status = 'paused';
+    node.holds.pause();
+    this.settle(node);
   }
 
   /**
-   * Ends a pause: what fell due meanwhile runs now, in the order it fell due, and before
-   * anything else due for the node at this instant (so each link stays FIFO).
+   * Ends one pause (nothing when none holds the node). When the node is free, what fell due
+   * meanwhile runs now, in the order it fell due, and before anything else due for the node at
+   * this instant (so each link stays FIFO); a process restarted while paused starts first.
    */
   resume(id: NodeId): void {
     const node = this.node(id);
-    if (node.status !== 'paused') return;
-    node.status = 'running';
-    const deferred = node.deferred;
-    node.deferred = [];
-    node.backlog = new Set();
-    for (const event of deferred) this.requeueNow(node, event);
+    if (node.holds.resume()) this.settle(node);
   }
 
-  /** Crashes a node: its timers and in-flight inbound messages are lost. */
+  /**
+   * Crashes a node: its timers and in-flight inbound messages are lost. Crashes are counted (see
+   * `node_holds.ts`): a crash of a node already down only adds a hold, except that a first power
+   * loss since the process last ran still loses its unflushed tail.
+   */
   crash(id: NodeId, mode: CrashMode): void {
     const node = this.node(id);
-    if (node.status === 'crashed') return;
-    node.status = 'crashed';
+    const effect = node.holds.crash(mode);
     node.incarnation += 1;
     node.deferred = [];
     node.backlog = new Set();
     node.activeTimers.clear();
-    node.crashMode = mode;
-    node.actor.onCrash(mode, this.nowUsValue);
-    if (mode === 'process') {
+    this.settle(node);
+    if (effect === 'none') return;
+    node.actor.onCrash(effect === 'goes-down' ? mode : 'power-loss', this.nowUsValue);
+    if (effect === 'goes-down' && mode === 'process') {
       // The OS of a crashed process resets its connections: every peer hears of it.
       for (const peer of this.nodes.values()) {
         if (peer !== node) this.sendConnectionReset(node, peer.id);
@@ -252,13 +268,29 @@ export class Simulation {
     }
   }
 
-  /** Restarts a crashed node: `onStart` runs again with its durable state. */
-  restart(id: NodeId): void {
+  /**
+   * Ends one crash of `mode` (nothing when none of that mode holds the node). When no crash and
+   * no pause holds it any more, `onStart` runs again with its durable state.
+   */
+  restart(id: NodeId, mode: CrashMode = 'process'): void {
     const node = this.node(id);
-    if (node.status !== 'crashed') return;
-    node.status = 'running';
-    node.crashMode = 'process';
-    node.actor.onStart(node.ctx);
+    if (node.holds.restart(mode)) this.settle(node);
+  }
+
+  /** Brings the node's status in line with its holds: restart, drain a pause, announce. */
+  private settle(node: SimNode): void {
+    const status = node.holds.status;
+    if (status === node.status) return;
+    const wasPaused = node.status === 'paused';
+    node.status = status;
+    this.lifecycleObserver?.({ timeUs: this.nowUsValue, node: node.id, status });
+    if (status !== 'running') return;
+    if (node.holds.takeStart()) node.actor.onStart(node.ctx);
+    if (!wasPaused) return;
+    const deferred = node.deferred;
+    node.deferred = [];
+    node.backlog = new Set();
+    for (const event of deferred) this.requeueNow(node, event);
   }
 
   /** Skews a node's clock by `skewUs` (what `ctx.nowUs()` returns on that node). */
@@ -326,7 +358,7 @@ export class Simulation {
       // A message reaching a dead process, or the old connection of a restarted one, is
       // refused: the sender's connection is reset (unless the machine itself is down).
       const refused = event.type === 'deliver' && event.envelope.payload.kind !== 'ConnectionReset';
-      if (refused && node.crashMode === 'process') {
+      if (refused && node.holds.crashMode === 'process') {
         const source = this.nodes.get(event.envelope.source);
         if (source !== undefined) this.sendConnectionReset(node, source.id);
       }
@@ -400,7 +432,8 @@ export class Simulation {
     const target = this.node(delivery.target);
     if (target.status === 'crashed') {
       // Nothing listens on a crashed process: its OS refuses the connection at once.
-      const refused = delivery.payload.kind !== 'ConnectionReset' && target.crashMode === 'process';
+      const refused =
+        delivery.payload.kind !== 'ConnectionReset' && target.holds.crashMode === 'process';
       const source = this.nodes.get(delivery.source);
       if (refused && source !== undefined && source.status !== 'crashed') {
         this.sendConnectionReset(target, source.id);

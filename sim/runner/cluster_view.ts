@@ -34,8 +34,9 @@ export function coordinatorOf(
 
 /**
  * The broker coordinating consumer group `groupId` now: the current leader of partition
- * `abs(hash(groupId)) % offsets.topic.num.partitions` of `__consumer_offsets` (R6.1; the same
- * hash as for transactional ids). Null while offline or when the topic does not exist.
+ * `abs(hash(groupId)) % offsets.topic.num.partitions` of `__consumer_offsets`
+ * (GroupMetadataManager.partitionFor; the same hash as for transactional ids). Null while offline
+ * or when the topic does not exist.
  * @example groupCoordinatorOf({ controller, offsetsNumPartitions: 50 }, 'etl') // 'b1'
  */
 export function groupCoordinatorOf(

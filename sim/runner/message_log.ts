@@ -138,7 +138,11 @@ function fieldsOf(message: KafkaMessage): Fields {
   }
 }
 
-/** The group and offset messages whose fields the log keeps (R6.1-R6.4). */
+/**
+ * The group and offset messages whose fields the log keeps (KIP-447; ClassicGroup;
+ * KafkaProducer.sendOffsetsToTransaction; GroupCoordinator.validateOffsetCommit;
+ * GroupMetadata.prepareTxnOffsetCommit).
+ */
 const GROUP_KINDS = new Set([
   'JoinGroup',
   'SyncGroup',

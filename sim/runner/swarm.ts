@@ -123,11 +123,12 @@ function configsOf(scenario: ScenarioConfig): Record<string, number> {
 
 /**
  * How long, in ms, Kafka may take after the faults heal before every client can make progress
- * again: a batch whose retries cannot succeed (OUT_OF_ORDER_SEQUENCE_NUMBER on a batch that is
- * not next in line, R2.10) fails only when `delivery.timeout.ms` runs out, its last attempt up
- * to `request.timeout.ms` later; a transaction left open ends only after
+ * again: a batch whose retries cannot succeed (OUT_OF_ORDER_SEQUENCE_NUMBER on a batch that is not
+ * next in line, KIP-360; Sender.completeBatch) fails only when `delivery.timeout.ms` runs out, its
+ * last attempt up to `request.timeout.ms` later; a transaction left open ends only after
  * `transaction.timeout.ms` plus one `transaction.abort.timed.out.transaction.cleanup.interval.ms`
- * (R3.11); a consumer whose fetch was lost asks again only after its `request.timeout.ms`.
+ * (TransactionCoordinator.abortTimedOutTransactions); a consumer whose fetch was lost asks again
+ * only after its `request.timeout.ms`.
  * @example recoveryBoundMs(drawSwarm(base, '528').scenario) // 247485
  */
 export function recoveryBoundMs(scenario: ScenarioConfig): number {

@@ -1,14 +1,15 @@
 /**
- * A read-process-write pipeline instance, Kafka's canonical exactly-once loop (reference R6.5,
- * the `ExactlyOnceMessageProcessor` example): a read_committed consumer in a group polls its
- * input; each non-empty poll becomes one transaction that sends one output record per input
- * record (the output carries its input as `source`), sends the consumer's positions with
- * `sendOffsetsToTransaction(offsets, consumer.groupMetadata())` and commits. Errors follow the
- * client classification (§7): an abortable error aborts and rewinds every assigned partition to
- * its committed offset (R6.6); a fatal one (fenced, FENCED_INSTANCE_ID) closes the instance,
- * and with `on.fatal: restart` a new instance starts after `restart.delay.ms`. The switches of
- * {@link PipelineSpec} turn the known misuse on. Each transaction is one `txn` operation whose
- * `consumed` field records the input offsets, how they were committed, and the group metadata.
+ * A read-process-write pipeline instance, Kafka's canonical exactly-once loop
+ * (ExactlyOnceMessageProcessor, the `ExactlyOnceMessageProcessor` example): a read_committed
+ * consumer in a group polls its input; each non-empty poll becomes one transaction that sends one
+ * output record per input record (the output carries its input as `source`), sends the consumer's
+ * positions with `sendOffsetsToTransaction(offsets, consumer.groupMetadata())` and commits. Errors
+ * follow the client classification (§7): an abortable error aborts and rewinds every assigned
+ * partition to its committed offset (ExactlyOnceMessageProcessor.maybeRetry); a fatal one (fenced,
+ * FENCED_INSTANCE_ID) closes the instance, and with `on.fatal: restart` a new instance starts after
+ * `restart.delay.ms`. The switches of {@link PipelineSpec} turn the known misuse on. Each
+ * transaction is one `txn` operation whose `consumed` field records the input offsets, how they
+ * were committed, and the group metadata.
  */
 import type { ActorContext } from '../kernel';
 import type {
@@ -241,7 +242,8 @@ export class PipelineApp {
     producer.commitTransaction((error) => {
       if (error === 'NONE') return this.afterCommit(txn);
       if (producer.state === 'ABORTABLE_ERROR') {
-        // R6.5: abort, then rewind to the committed offsets before carrying on.
+        // Abort, then rewind to the committed offsets before carrying on
+        // (ExactlyOnceMessageProcessor).
         producer.abortTransaction((abortError) =>
           this.afterAbort(
             txn,
@@ -270,7 +272,10 @@ export class PipelineApp {
     });
   }
 
-  /** After an abort: the outcome, then the rewind of R6.6 unless the misuse skips it. */
+  /**
+   * After an abort: the outcome, then the rewind of ExactlyOnceMessageProcessor.maybeRetry unless
+   * the misuse skips it.
+   */
   private afterAbort(txn: CurrentTxn, type: 'ok' | 'fail' | 'info', error: KafkaErrorCode): void {
     this.complete(txn, type, error);
     if (this.clients.producer.state === 'FATAL_ERROR') return this.onFatal();
@@ -309,8 +314,9 @@ export class PipelineApp {
   }
 
   /**
-   * poll() threw a fatal group error (R6.5: fatal, the application closes): recorded as a failed
-   * `poll`, so the history and the report say why the pipeline stopped; then as any fatal error.
+   * poll() threw a fatal group error (ExactlyOnceMessageProcessor: fatal, the application closes):
+   * recorded as a failed `poll`, so the history and the report say why the pipeline stopped; then
+   * as any fatal error.
    */
   private onPollError(error: KafkaErrorCode): void {
     const value = pollValue(this.clients.consumer, []);

@@ -49,11 +49,11 @@ export interface PollsSpec {
 }
 
 /**
- * A read-process-write pipeline instance (reference R6.5): a consumer in group `group.id`
- * subscribed to `topics`, and a transactional producer writing one output record per input
- * record to `outputTopic` (same partition number modulo the output's partitions), one
- * transaction per poll, committing the input offsets in the transaction. The remaining fields
- * are client-policy switches for the misuse Kafka documents; the defaults are the correct loop.
+ * A read-process-write pipeline instance (ExactlyOnceMessageProcessor): a consumer in group
+ * `group.id` subscribed to `topics`, and a transactional producer writing one output record per
+ * input record to `outputTopic` (same partition number modulo the output's partitions), one
+ * transaction per poll, committing the input offsets in the transaction. The remaining fields are
+ * client-policy switches for the misuse Kafka documents; the defaults are the correct loop.
  */
 export interface PipelineSpec {
   readonly type: 'pipeline';

@@ -147,7 +147,7 @@ describe('uncommitted-read classification', () => {
     expect(anomaly?.classification).toBe('marker-after-read');
   });
 
-  it('a decided record below the LSO is stable though its marker is above it (R4.2)', () => {
+  it('a decided record below the LSO is stable though its marker is above it', () => {
     // Another producer's transaction, open from offset 1, holds the LSO at 1 while producer 8's
     // transaction at 0 is already committed by the marker at 2.
     const records = [

@@ -4,7 +4,7 @@
  * oracle per rule (a committed transaction aborted on one partition, or missing from it; an
  * aborted transaction committed by the producer's next transaction; an open transaction no
  * coordinator has in Ongoing, pinning the last stable offset past transaction.max.timeout.ms),
- * and one per non-rule (transient cross-partition visibility, R4.8; a transaction still pending
+ * and one per non-rule (transient cross-partition visibility, KIP-98; a transaction still pending
  * at the end; an open transaction the coordinator holds as Ongoing; a pin shorter than the
  * maximum timeout).
  */
@@ -171,7 +171,7 @@ describe('torn-transaction', () => {
     expect(checkHistory(history, oracle).anomalyTypes).toEqual(['aborted-read']);
   });
 
-  it('near-miss: visible on one partition first mid-run (R4.8), whole at the end', () => {
+  it('near-miss: visible on one partition first mid-run (KIP-98), whole at the end', () => {
     const history = historyOf(
       txn({ client: 'A', commit: true, sends: [record(0, 1, 0), record(1, 2, 0)], atUs: 100 }),
       poll('reader', { isolationLevel: READ_COMMITTED, records: [[0, 0, 1]], atUs: 150 }),

@@ -1,14 +1,14 @@
 /**
- * Goal: the client side works against the real brokers' group coordinator (issue 5 end to end,
- * reference R6.1-R6.4, R7.2): two read-process-write instances join one generation through
- * `__consumer_offsets` and split `in` by the RangeAssignor; offsets sent in a transaction stay
- * invisible to a requireStable `committed()` until the COMMIT marker lands; after a rebalance the
- * old generation's TxnOffsetCommit is fenced with ILLEGAL_GENERATION, the transaction aborts, and
- * the committed offset is unchanged; a member paused past `session.timeout.ms` is removed, and
- * on resume finds the coordinator again, learns UNKNOWN_MEMBER_ID, reports its partitions lost
- * and rejoins as a new member. Method: a three-broker cluster in the kernel with a fixed
- * 1 ms delay; exact generations, member ids, assignments and callback results, and the order of
- * the commit and the committed() answer.
+ * Goal: the client side works against the real brokers' group coordinator (issue 5 end to end;
+ * KIP-447; ConsumerCoordinator, ClassicGroup, GroupMetadata.prepareTxnOffsetCommit): two
+ * read-process-write instances join one generation through `__consumer_offsets` and split `in` by
+ * the RangeAssignor; offsets sent in a transaction stay invisible to a requireStable `committed()`
+ * until the COMMIT marker lands; after a rebalance the old generation's TxnOffsetCommit is fenced
+ * with ILLEGAL_GENERATION, the transaction aborts, and the committed offset is unchanged; a member
+ * paused past `session.timeout.ms` is removed, and on resume finds the coordinator again, learns
+ * UNKNOWN_MEMBER_ID, reports its partitions lost and rejoins as a new member. Method: a
+ * three-broker cluster in the kernel with a fixed 1 ms delay; exact generations, member ids,
+ * assignments and callback results, and the order of the commit and the committed() answer.
  */
 import { describe, expect, it } from 'vitest';
 import type { KafkaErrorCode } from '../../sim/actors';

@@ -1,15 +1,16 @@
 /**
- * A fake broker for client-side consumer-group tests: it is the group coordinator, the
- * transaction coordinator and the leader of every partition, with just enough of each to drive
- * the clients deterministically. The group follows the classic protocol's rules (R6.1): a first
+ * A fake broker for client-side consumer-group tests: it is the group coordinator, the transaction
+ * coordinator and the leader of every partition, with just enough of each to drive the clients
+ * deterministically. The group follows the classic protocol's rules (ClassicGroup): a first
  * JoinGroup without a member id is answered MEMBER_ID_REQUIRED (KIP-394); the join phase of an
  * empty group ends `initialRebalanceDelayUs` after the first join, a later one as soon as every
  * member rejoined; the first member to join a round leads it; heartbeats during a join phase get
- * REBALANCE_IN_PROGRESS; OffsetCommit and TxnOffsetCommit are validated as R6.3 says; transactional
- * offsets stay pending per producer id until EndTxn, and OffsetFetch with requireStable answers
- * UNSTABLE_OFFSET_COMMIT while any is pending (R6.4). Partitions are empty (fetches return no
- * batches; ListOffsets answers 0 or the configured end offset). Every request is recorded with its
- * arrival time, and `scripted` makes the next requests of a kind fail with a chosen error.
+ * REBALANCE_IN_PROGRESS; OffsetCommit and TxnOffsetCommit are validated as
+ * GroupCoordinator.validateOffsetCommit says; transactional offsets stay pending per producer id
+ * until EndTxn, and OffsetFetch with requireStable answers UNSTABLE_OFFSET_COMMIT while any is
+ * pending (GroupMetadata.prepareTxnOffsetCommit). Partitions are empty (fetches return no batches;
+ * ListOffsets answers 0 or the configured end offset). Every request is recorded with its arrival
+ * time, and `scripted` makes the next requests of a kind fail with a chosen error.
  */
 import type {
   GroupRequest,
@@ -335,7 +336,7 @@ export class FakeGroupBroker implements Actor<KafkaMessage> {
     };
   }
 
-  /** R6.3 for a classic group, in the table's order. */
+  /** GroupCoordinator.validateOffsetCommit for a classic group, in the table's order. */
   private onTxnOffsetCommit(
     request: Extract<GroupRequest, { kind: 'TxnOffsetCommit' }>,
   ): KafkaResponse {

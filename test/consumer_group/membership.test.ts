@@ -1,9 +1,9 @@
 /**
  * Goal: the KafkaConsumer joins, rebalances and leaves its group as Java's classic
- * ConsumerCoordinator does (reference R6.1), and takes its positions from the group's committed
- * offsets (R6.4). Method: consumers run in the kernel against the fake group coordinator with a
- * fixed 1 ms network delay; each test asserts the exact request sequence with arrival times,
- * generations, member ids, assignments, listener calls and positions.
+ * ConsumerCoordinator does (ClassicGroup), and takes its positions from the group's committed
+ * offsets (GroupMetadata.prepareTxnOffsetCommit). Method: consumers run in the kernel against the
+ * fake group coordinator with a fixed 1 ms network delay; each test asserts the exact request
+ * sequence with arrival times, generations, member ids, assignments, listener calls and positions.
  */
 import { describe, expect, it } from 'vitest';
 import { partitionKey } from '../../sim/actors';
@@ -264,7 +264,7 @@ describe('leaving and failing', () => {
   });
 });
 
-describe('positions from committed offsets (requireStable, R6.4)', () => {
+describe('positions from committed offsets (requireStable)', () => {
   it('retries UNSTABLE_OFFSET_COMMIT every retry.backoff.ms until the marker lands', () => {
     const world = new GroupWorld();
     world.broker.committed.set('in-0', 5);

@@ -1,9 +1,10 @@
 /**
- * Goal: `sendOffsetsToTransaction` behaves as Java's TransactionManager (reference R6.2, R6.3,
- * R7.2, R7.3): AddOffsetsToTxn to the transaction coordinator (skipped under transaction version
- * 2), then FindCoordinator(group) and TxnOffsetCommit with the consumer's generation and member
- * id, all before EndTxn; a stale generation makes the transaction abortable with a sticky
- * ILLEGAL_GENERATION; fencing is fatal; coordinator errors are retried. Method: a
+ * Goal: `sendOffsetsToTransaction` behaves as Java's TransactionManager (KIP-447;
+ * GroupCoordinator.validateOffsetCommit, TransactionManager's response handlers;
+ * TransactionManager.maybeFailWithError): AddOffsetsToTxn to the transaction coordinator (skipped
+ * under transaction version 2), then FindCoordinator(group) and TxnOffsetCommit with the consumer's
+ * generation and member id, all before EndTxn; a stale generation makes the transaction abortable
+ * with a sticky ILLEGAL_GENERATION; fencing is fatal; coordinator errors are retried. Method: a
  * read-process-write client (consumer in group `g` plus producer `tx-P`) against the fake
  * coordinator, asserting the exact requests, their fields and order, callbacks and offsets.
  */
@@ -138,7 +139,8 @@ describe('sendOffsetsToTransaction', () => {
     expect(world.broker.requests('TxnOffsetCommit')[0]).toMatchObject({ generationId: 1 });
     // beginTransaction, then sendOffsets and commit both fail with the abortable error.
     expect(results).toEqual(['NONE', 'ILLEGAL_GENERATION', 'ILLEGAL_GENERATION']);
-    // R7.3: sticky until abortTransaction; the abort still ends the transaction with EndTxn.
+    // Sticky until abortTransaction; the abort still ends the transaction with EndTxn
+    // (TransactionManager.maybeFailWithError).
     expect(after).toEqual(['ILLEGAL_GENERATION', 'NONE']);
     expect(world.broker.requests('EndTxn').map((end) => end.committed)).toEqual([false]);
     expect(world.broker.committed.get('in-0')).toBe(2);

@@ -1,10 +1,13 @@
 /**
  * Goal: pin the coordinator's KIP-890 behaviour and its failure paths on `__transaction_state`:
- * part 1 verification answers (R5.3 step 4), part 2 (transaction version 2) epoch bumps at every
- * EndTxn with the retry table of R5.5, epoch exhaustion rotating the producerId (R3.14), append
- * errors mapped to COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR (R3.3 step 4), loading answers
- * COORDINATOR_LOAD_IN_PROGRESS, and a successor rebuilding Prepare* from the log (R3.13).
- * Method: the fake broker of ./harness; every write takes 1000 µs; markers answered by hand.
+ * part 1 verification answers (ReplicaManager.maybeStartTransactionVerificationForPartitions), part
+ * 2 (transaction version 2) epoch bumps at every EndTxn with the retry table of
+ * TransactionCoordinator.endTransaction, epoch exhaustion rotating the producerId
+ * (TransactionMetadata.isEpochExhausted), append errors mapped to COORDINATOR_NOT_AVAILABLE /
+ * NOT_COORDINATOR (TransactionStateManager.appendTransactionToLog), loading answers
+ * COORDINATOR_LOAD_IN_PROGRESS, and a successor rebuilding Prepare* from the log
+ * (TransactionStateManager.loadTransactionsForTxnTopicPartition). Method: the fake broker of
+ * ./harness; every write takes 1000 µs; markers answered by hand.
  */
 import { describe, expect, it } from 'vitest';
 import { TRANSACTION_LOG_LOAD_US } from '../../sim/actors/coordinator/transaction_coordinator';
@@ -21,7 +24,7 @@ function ongoing(transactionVersion: number): CoordinatorHarness {
   return h;
 }
 
-describe('KIP-890 part 1: verification (R5.3 step 4)', () => {
+describe('KIP-890 part 1: verification (ReplicaManager)', () => {
   it('answers NONE for partitions in the transaction and TRANSACTION_ABORTABLE otherwise', () => {
     const h = ongoing(0);
     const verified = h.addPartitions(0, [T0, { topic: 't', partition: 7 }], { verifyOnly: true });
@@ -50,7 +53,7 @@ describe('KIP-890 part 1: verification (R5.3 step 4)', () => {
   });
 });
 
-describe('KIP-890 part 2: transaction version 2 (R5.5)', () => {
+describe('KIP-890 part 2: transaction version 2 (TransactionCoordinator.endTransaction)', () => {
   it('bumps the epoch at every EndTxn and answers the new identity', () => {
     const h = ongoing(2);
     const commit = h.endTxn(0, true, { transactionVersion: 2 });
@@ -63,7 +66,7 @@ describe('KIP-890 part 2: transaction version 2 (R5.5)', () => {
     expect(h.coordinator.epochGrants.at(-1)).toMatchObject({ producerEpoch: 1, reason: 'end' });
   });
 
-  it('answers the retry table of R5.5 in CompleteCommit and CompleteAbort', () => {
+  it('answers the KIP-890 retry table in CompleteCommit and CompleteAbort', () => {
     const h = ongoing(2);
     h.endTxn(0, true, { transactionVersion: 2 });
     h.advanceBy(LOG_WRITE_US);
@@ -101,7 +104,7 @@ describe('KIP-890 part 2: transaction version 2 (R5.5)', () => {
     expect(h.state().state).toBe('Ongoing');
   });
 
-  it('rotates to a new producerId at epoch exhaustion (R3.14)', () => {
+  it('rotates to a new producerId at epoch exhaustion (isEpochExhausted)', () => {
     const h = new CoordinatorHarness({ transactionVersion: 2 });
     h.initProducerId();
     h.advanceBy(LOG_WRITE_US);
@@ -124,7 +127,7 @@ describe('KIP-890 part 2: transaction version 2 (R5.5)', () => {
   });
 });
 
-describe('__transaction_state writes and failover (R3.3, R3.13)', () => {
+describe('__transaction_state writes and failover (TransactionStateManager)', () => {
   it('NOT_ENOUGH_REPLICAS gives COORDINATOR_NOT_AVAILABLE, a lost lead NOT_COORDINATOR', () => {
     const h = new CoordinatorHarness();
     h.appendError = 'NOT_ENOUGH_REPLICAS';

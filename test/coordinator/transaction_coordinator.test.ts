@@ -1,5 +1,6 @@
 /**
- * Goal: pin the transaction coordinator to R3.3-R3.13 under transaction version 0/1:
+ * Goal: pin the transaction coordinator (TransactionCoordinator,
+ * TransactionMetadata, TransactionMarkerChannelManager) under transaction version 0/1:
  * InitProducerId epochs and the KIP-360 bump, the timeout check, fencing of stale epochs, EndTxn
  * state checks, the pending-write gate (CONCURRENT_TRANSACTIONS), markers and their responses,
  * the timeout abort with an epoch bump, the fence of an Ongoing transaction by a new instance,
@@ -70,7 +71,7 @@ function ongoingAtEpoch0(): void {
   expect(state()).toEqual({ state: 'Ongoing', pendingState: null, producerEpoch: 0 });
 }
 
-describe('InitProducerId (R3.5)', () => {
+describe('InitProducerId (TransactionCoordinator.handleInitProducerId)', () => {
   it('grants epoch 0 once the Empty state is durable, then epoch 1 to the next instance', () => {
     const first = initProducerId();
     expect(first).toEqual({});
@@ -128,7 +129,7 @@ describe('InitProducerId (R3.5)', () => {
   });
 });
 
-describe('AddPartitionsToTxn and EndTxn checks (R3.6, R3.8)', () => {
+describe('AddPartitionsToTxn and EndTxn checks', () => {
   it('fences an AddPartitions with an old epoch, and maps an unknown producerId', () => {
     initProducerId();
     ctx.advanceBy(LOG_WRITE_US);
@@ -163,7 +164,7 @@ describe('AddPartitionsToTxn and EndTxn checks (R3.6, R3.8)', () => {
   });
 });
 
-describe('commit: Prepare, markers, Complete (R3.8-R3.10)', () => {
+describe('commit: Prepare, markers, Complete (endTransaction, addTxnMarkersToSend)', () => {
   it('answers once PrepareCommit is durable, then writes markers and CompleteCommit', () => {
     ongoingAtEpoch0();
     const ended = endTxn(0, true);
@@ -225,7 +226,7 @@ describe('commit: Prepare, markers, Complete (R3.8-R3.10)', () => {
   });
 });
 
-describe('timeouts and fencing (R3.5 Ongoing, R3.11)', () => {
+describe('timeouts and fencing (abortTimedOutTransactions)', () => {
   it('aborts an expired Ongoing transaction with epoch + 1 at the first scan past it', () => {
     initProducerId({ timeoutMs: 2000 });
     ctx.advanceBy(LOG_WRITE_US);
@@ -283,7 +284,7 @@ describe('timeouts and fencing (R3.5 Ongoing, R3.11)', () => {
   });
 });
 
-describe('R3.13 coordinator failover', () => {
+describe('coordinator failover (TransactionCoordinator.onElection)', () => {
   it('resends the markers of a PrepareCommit under the next coordinator epoch', () => {
     ongoingAtEpoch0();
     endTxn(0, true);
@@ -329,7 +330,7 @@ describe('R3.13 coordinator failover', () => {
   });
 });
 
-describe('R3.4 legal transitions', () => {
+describe('legal transitions (TransactionState)', () => {
   /** The reference's table, written out again so a change to either side fails. */
   const REFERENCE: ReadonlyArray<readonly [TransactionState, readonly TransactionState[]]> = [
     ['Empty', ['Empty', 'CompleteCommit', 'CompleteAbort']],

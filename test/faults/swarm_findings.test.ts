@@ -16,7 +16,7 @@ function runSwarm(seed: string) {
   return runScenario(scenario, { seed, swarm: parameters });
 }
 
-describe('idempotent epoch bump (R2.10, KIP-360)', () => {
+describe('idempotent epoch bump (Sender.completeBatch, KIP-360)', () => {
   it('rewrites only the partition that asked for the bump; its copies are Kafka-made', () => {
     const { report, oracle } = runScenario(loadScenario(DUPLICATE_FINDING), { seed: '15' });
     // events-0 got OUT_OF_ORDER_SEQUENCE_NUMBER on its next-in-line batch: Java rewrites its

@@ -1,12 +1,13 @@
 /**
- * Goal: a group coordinator failover rebuilds the group from `__consumer_offsets` (R6.1, R6.4):
- * the new leader of the group's partition loads the generation, leader, members and
- * assignments of the last group metadata record, the committed offsets (plain and
- * transactional), and the transactional offsets whose marker is not in the log yet, which stay
- * pending until the COMMIT marker reaches the new leader; the restored members' sessions
- * restart, so a member that stays silent expires and the generation moves on from the stored
- * one. Method: real brokers; the coordinator's broker crashes (process crash) and the
- * controller elects another leader for the partition after the broker session timeout.
+ * Goal: a group coordinator failover rebuilds the group from `__consumer_offsets`
+ * (GroupMetadataManager.partitionFor; GroupMetadata.prepareTxnOffsetCommit): the new leader of the
+ * group's partition loads the generation, leader, members and assignments of the last group
+ * metadata record, the committed offsets (plain and transactional), and the transactional offsets
+ * whose marker is not in the log yet, which stay pending until the COMMIT marker reaches the new
+ * leader; the restored members' sessions restart, so a member that stays silent expires and the
+ * generation moves on from the stored one. Method: real brokers; the coordinator's broker crashes
+ * (process crash) and the controller elects another leader for the partition after the broker
+ * session timeout.
  */
 import { describe, expect, it } from 'vitest';
 import { GROUP_LOG_LOAD_US } from '../../sim/actors';

@@ -1,5 +1,5 @@
 /**
- * Goal: pin the classic group protocol at the coordinator (R6.1) to exact values: KIP-394
+ * Goal: pin the classic group protocol at the coordinator (ClassicGroup) to exact values: KIP-394
  * member ids, the generation after each rebalance (first member 1, second member 2, a session
  * expiry 3), the initial rebalance delay, heartbeat errors, LeaveGroup, and KIP-345 static
  * members fenced with FENCED_INSTANCE_ID. Method: three real brokers with a replicated
@@ -13,7 +13,7 @@ import { TestMember } from './members';
 
 const GROUP = 'g';
 
-describe('the coordinator of a group (R6.1)', () => {
+describe('the coordinator of a group (ClassicGroup)', () => {
   it('is the leader of __consumer_offsets-(abs(javaHash(group.id)) % 50)', () => {
     // Java: "abc".hashCode() = 96354; 96354 % 50 = 4.
     const metadata = new ClusterMetadata(3, [], null, { numPartitions: 50, replicationFactor: 3 });
@@ -34,7 +34,7 @@ describe('the coordinator of a group (R6.1)', () => {
   });
 });
 
-describe('generations (R6.1)', () => {
+describe('generations (ClassicGroup)', () => {
   it('count 1, 2, 3 for a first member, a second member, and a session expiry', () => {
     const cluster = new GroupCluster();
     const first = new TestMember(cluster, 'c1', GROUP);
@@ -86,7 +86,7 @@ describe('generations (R6.1)', () => {
   });
 });
 
-describe('heartbeats and LeaveGroup (R6.1)', () => {
+describe('heartbeats and LeaveGroup (ClassicGroup)', () => {
   it('answer ILLEGAL_GENERATION to an old generation and rebalance after a leave', () => {
     const cluster = new GroupCluster();
     const first = new TestMember(cluster, 'c1', GROUP);
@@ -138,7 +138,7 @@ describe('heartbeats and LeaveGroup (R6.1)', () => {
   });
 });
 
-describe('the rebalance timeout (R6.1)', () => {
+describe('the rebalance timeout (ClassicGroup)', () => {
   it('removes a member that heartbeats but does not rejoin within max.poll.interval.ms', () => {
     const cluster = new GroupCluster();
     const options = { rebalanceTimeoutMs: 20_000 };
@@ -181,7 +181,7 @@ describe('the rebalance timeout (R6.1)', () => {
   });
 });
 
-describe('static members (KIP-345, R6.1)', () => {
+describe('static members (KIP-345, ClassicGroup)', () => {
   it('fence the replaced member id with FENCED_INSTANCE_ID, without a rebalance', () => {
     const cluster = new GroupCluster();
     const old = new TestMember(cluster, 'c1', GROUP, { instanceId: 'i1' });

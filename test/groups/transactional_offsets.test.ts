@@ -1,12 +1,14 @@
 /**
- * Goal: pin transactional offset commits to exact values (R3.7, R6.2-R6.4): AddOffsetsToTxn adds
- * the group's `__consumer_offsets` partition to the transaction; TxnOffsetCommit is validated
- * with R6.3's table (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID, the old API
- * accepted); the offsets stay pending (OffsetFetch with requireStable answers
- * UNSTABLE_OFFSET_COMMIT) until the COMMIT marker lands, an ABORT leaves the committed offsets
- * unchanged, a committed offset appended after the pending one wins, and a fenced epoch is
- * refused. Method: real brokers and a raw transactional producer (transaction version 0); the
- * WriteTxnMarkers to the group coordinator are held on the network where a test needs the
+ * Goal: pin transactional offset commits to exact values (KIP-447;
+ * KafkaApis.handleAddOffsetsToTxnRequest; KafkaProducer.sendOffsetsToTransaction;
+ * GroupCoordinator.validateOffsetCommit; GroupMetadata.prepareTxnOffsetCommit): AddOffsetsToTxn
+ * adds the group's `__consumer_offsets` partition to the transaction; TxnOffsetCommit is validated
+ * with GroupCoordinator.validateOffsetCommit's table (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID,
+ * FENCED_INSTANCE_ID, the old API accepted); the offsets stay pending (OffsetFetch with
+ * requireStable answers UNSTABLE_OFFSET_COMMIT) until the COMMIT marker lands, an ABORT leaves the
+ * committed offsets unchanged, a committed offset appended after the pending one wins, and a fenced
+ * epoch is refused. Method: real brokers and a raw transactional producer (transaction version 0);
+ * the WriteTxnMarkers to the group coordinator are held on the network where a test needs the
  * moment between EndTxn and the marker.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,7 +38,7 @@ function stableFetch(cluster: GroupCluster, stable: boolean): string[] {
   return fetchOffsets(cluster, { client: 'c2', groupId: GROUP, partitions: [IN0, IN1], stable });
 }
 
-describe('AddOffsetsToTxn (R3.7)', () => {
+describe('AddOffsetsToTxn (KafkaApis.handleAddOffsetsToTxnRequest)', () => {
   it('adds __consumer_offsets-<partitionFor(group)> to the transaction', () => {
     const { cluster, producer } = setUp();
     const txnCoordinator = cluster.brokers.get(producer.coordinator());
@@ -51,7 +53,7 @@ describe('AddOffsetsToTxn (R3.7)', () => {
   });
 });
 
-describe('TxnOffsetCommit validation (R6.3)', () => {
+describe('TxnOffsetCommit validation (GroupCoordinator.validateOffsetCommit)', () => {
   it('rejects a stale generation, an unknown member, a fenced epoch; accepts the old API', () => {
     const { cluster, member, producer, coordinator } = setUp();
     const offsets = [{ ...IN0, offset: 5 }];
@@ -84,7 +86,7 @@ describe('TxnOffsetCommit validation (R6.3)', () => {
     );
     expect(plain.results.map((result) => result.error)).toEqual(['UNKNOWN_MEMBER_ID']);
     // A new instance fences the transaction (abort with epoch 1, then epoch 2 granted): the
-    // zombie's batch is epoch-checked like any partition's (R2.5.3).
+    // zombie's batch is epoch-checked like any partition's (ProducerAppendInfo.checkSequence).
     const successor = new TestProducer(cluster, 'c2', 'tx');
     expect(successor.initProducerId()).toBe('CONCURRENT_TRANSACTIONS');
     cluster.advance(2_000_000);
@@ -117,7 +119,7 @@ describe('TxnOffsetCommit validation (R6.3)', () => {
   });
 });
 
-describe('pending transactional offsets (R6.4)', () => {
+describe('pending transactional offsets (GroupMetadata.prepareTxnOffsetCommit)', () => {
   it('answer UNSTABLE_OFFSET_COMMIT until the COMMIT marker lands, then the new offset', () => {
     // tx1's transaction coordinator (b2) is not the group's coordinator (b1).
     const { cluster, member, producer, coordinator } = setUp('tx1');

@@ -1,9 +1,10 @@
 /**
  * Goal: a pipeline whose consumer hits a fatal group error says so. Kafka's poll() throws it
  * (INVALID_SESSION_TIMEOUT when session.timeout.ms is outside the broker's
- * group.min.session.timeout.ms..group.max.session.timeout.ms, R6.2); the application closes.
- * Method: eos-pipeline with session.timeout.ms 1000 (default minimum 6000), seed 1: the history
- * records the failed polls and the liveness verdict names the error.
+ * group.min.session.timeout.ms..group.max.session.timeout.ms, KIP-447;
+ * KafkaProducer.sendOffsetsToTransaction); the application closes. Method: eos-pipeline with
+ * session.timeout.ms 1000 (default minimum 6000), seed 1: the history records the failed polls and
+ * the liveness verdict names the error.
  */
 import { describe, expect, it } from 'vitest';
 import { runEdited } from './pipeline_helpers';

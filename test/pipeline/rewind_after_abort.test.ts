@@ -1,9 +1,10 @@
 /**
- * Goal: the advice of R6.6 holds as a test. After an abort, a pipeline that rewinds every
- * assigned partition to its committed offset reprocesses the aborted batch (each of its inputs
- * gets exactly one committed output later); one that does not rewind loses the batch (each of
- * its inputs is reported missing below the committed offset). Method: one pipeline instance
- * (no rebalance hands the batch to anyone else) aborting every third transaction, seeds 1..3.
+ * Goal: the advice of ExactlyOnceMessageProcessor.maybeRetry holds as a test. After an abort, a
+ * pipeline that rewinds every assigned partition to its committed offset reprocesses the aborted
+ * batch (each of its inputs gets exactly one committed output later); one that does not rewind
+ * loses the batch (each of its inputs is reported missing below the committed offset). Method: one
+ * pipeline instance (no rebalance hands the batch to anyone else) aborting every third transaction,
+ * seeds 1..3.
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario, type RunResult } from '../../sim/runner';
@@ -68,7 +69,7 @@ function committedInputs(txns: readonly PipelineTxn[]): Set<string> {
   return inputs;
 }
 
-describe('abort and rewind (R6.6)', () => {
+describe('abort and rewind (ExactlyOnceMessageProcessor.maybeRetry)', () => {
   for (const seed of SEEDS) {
     it(`seed ${seed}: with the rewind every aborted input is processed again, exactly once`, () => {
       const run = runSingle(seed, true);

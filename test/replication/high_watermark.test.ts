@@ -1,12 +1,14 @@
 /**
- * Goal: show the high watermark moving fetch round by fetch round as R1.3-R1.5 and R1.10 say:
- * the leader learns a follower's new log end offset only from that follower's next fetch, so its
- * HW passes a batch only once every ISR follower has fetched again; each follower learns that HW
- * one fetch later still (R1.4); an acks=all produce is answered only after the leader's HW passed
- * its batch. Method: a 3-broker cluster (RF 3, min.insync.replicas 2, seed 1) with a fixed 1 ms
- * network delay; one client sends raw Produce requests at fixed times; the test reads every
- * replica's HW change times and, from the kernel's event log, when each Fetch reached the
- * leader, and asserts exact microseconds. `replica.fetch.wait.max.ms` is 500 ms.
+ * Goal: show the high watermark moving fetch round by fetch round Kafka's Partition (fetchRecords,
+ * maybeIncrementLeaderHW, checkEnoughReplicasReachOffset) and
+ * ReplicaFetcherThread.processPartitionData do it: the leader learns a follower's new log end
+ * offset only from that follower's next fetch, so its HW passes a batch only once every ISR
+ * follower has fetched again; each follower learns that HW one fetch later still
+ * (ReplicaFetcherThread.processPartitionData); an acks=all produce is answered only after the
+ * leader's HW passed its batch. Method: a 3-broker cluster (RF 3, min.insync.replicas 2, seed 1)
+ * with a fixed 1 ms network delay; one client sends raw Produce requests at fixed times; the test
+ * reads every replica's HW change times and, from the kernel's event log, when each Fetch reached
+ * the leader, and asserts exact microseconds. `replica.fetch.wait.max.ms` is 500 ms.
  */
 import { describe, expect, it } from 'vitest';
 import { nodeId } from '../../sim/kernel';
@@ -123,7 +125,8 @@ describe('two batches 100 µs apart, symmetric followers: one HW step per fetch 
 
   it('the followers see HW 0 through round 1 and jump to 2 one fetch after round 2', () => {
     const { cluster } = run();
-    // Each answer carries the HW sampled before the fetch that carried it moved it (R1.3).
+    // Each answer carries the HW sampled before the fetch that carried it moved it
+    // (Partition.fetchRecords).
     for (const follower of ['b2', 'b3']) {
       expect(cluster.replica(follower).log.highWatermarkChanges).toEqual([
         { timeUs: 0, offset: 0 },

@@ -1,11 +1,12 @@
 /**
- * Goal: pin the truncation offset after a clean leader change (R1.11, R1.13, R1.15): records
+ * Goal: pin the truncation offset after a clean leader change (KIP-101; Partition.makeLeader;
+ * AbstractFetcherThread.getOffsetTruncationState; PartitionChangeBuilder.electAnyLeader): records
  * the old leader appended with acks=1 and no follower fetched are cut exactly at the offset where
- * the new leader's epoch began, and replaced by the new leader's records; plus the epoch fencing
- * of consumer fetches after the change (R1.3 step 1) and the end offset a client sees while a
- * new leader's HW is still below its epoch start (R1.18). Method: a 3-broker cluster (seed 1,
- * 1 ms network delay, session timeout 6 s); drop rules cut the followers off the leader, the
- * leader crashes and restarts on a fixed schedule, and the test asserts the controller's
+ * the new leader's epoch began, and replaced by the new leader's records; plus the epoch fencing of
+ * consumer fetches after the change (Partition.fetchRecords) and the end offset a client sees while
+ * a new leader's HW is still below its epoch start (UnifiedLog.read). Method: a 3-broker cluster
+ * (seed 1, 1 ms network delay, session timeout 6 s); drop rules cut the followers off the leader,
+ * the leader crashes and restarts on a fixed schedule, and the test asserts the controller's
  * election record, the returning broker's truncation record (offset, reason, removed records),
  * every replica's log, and raw Fetch and ListOffsets answers.
  */
@@ -104,7 +105,7 @@ describe('a leader with unreplicated acks=1 records comes back after a clean ele
   });
 });
 
-describe('R1.3 step 1 epoch fencing of consumer fetches after the election', () => {
+describe('epoch fencing of consumer fetches after the election (Partition.fetchRecords)', () => {
   const run = epochRun;
 
   it('the new leader serves epoch 1, fences epoch 0, does not know epoch 2', () => {
@@ -122,8 +123,8 @@ describe('R1.3 step 1 epoch fencing of consumer fetches after the election', () 
 
   it('a follower fences a stale-epoch consumer fetch', () => {
     // Kafka checks the request's currentLeaderEpoch against the replica's before anything else
-    // (Partition.getLocalLog: checkCurrentLeaderEpoch), leader or follower (R1.3 step 1), so a
-    // consumer with stale metadata (epoch 0) is told to refresh.
+    // (Partition.getLocalLog: checkCurrentLeaderEpoch), leader or follower
+    // (Partition.fetchRecords), so a consumer with stale metadata (epoch 0) is told to refresh.
     expect(run().reads[4]?.()).toBe('FENCED_LEADER_EPOCH:-1:');
   });
 });
@@ -139,7 +140,7 @@ describe('the same script with legacy truncation (pre-KIP-101)', () => {
   });
 });
 
-describe('R1.18 ListOffsets(LATEST) while the new leader HW is below its epoch start', () => {
+describe('ListOffsets(LATEST) while the new leader HW is below its epoch start', () => {
   /**
    * Record 0 is acknowledged at 1.004 s with b1's HW 1, but b1 crashes at 1.2 s, before its
    * followers learn HW 1 (at about 1.5 s). b2 is elected at 6.5 s with LEO 1 and HW 0; b2 and
@@ -156,7 +157,7 @@ describe('R1.18 ListOffsets(LATEST) while the new leader HW is below its epoch s
     return { cluster, acked, fromOldLeader, fromNewLeader };
   });
 
-  it('the new leader keeps its own HW 0 below its epoch start offset 1 (R1.11)', () => {
+  it('the new leader keeps its own HW 0 below its epoch start offset 1', () => {
     const { cluster, acked, fromOldLeader } = run();
     expect(acked()).toMatchObject({ error: 'NONE', baseOffset: 0 });
     expect(fromOldLeader()).toBe('NONE:1');

@@ -1,9 +1,10 @@
 /**
- * Goal: pin acks and min.insync.replicas (R1.10) and the ISR shrink that feeds them (R1.6,
- * R1.8, R1.9): once the ISR is the leader alone with min.insync.replicas 2, an acks=all produce
- * is refused with NOT_ENOUGH_REPLICAS and nothing is appended, while an acks=1 produce is
- * appended and answered NONE but (3.7+) stays above the HW; a produce waiting when the ISR
- * shrinks ends in NOT_ENOUGH_REPLICAS_AFTER_APPEND under the pre-3.7 HW rule and in
+ * Goal: pin acks and min.insync.replicas (Partition.checkEnoughReplicasReachOffset) and the ISR
+ * shrink that feeds them (Replica.updateFetchStateOrThrow, Partition.maybeShrinkIsr;
+ * PartitionChangeBuilder.build): once the ISR is the leader alone with min.insync.replicas 2, an
+ * acks=all produce is refused with NOT_ENOUGH_REPLICAS and nothing is appended, while an acks=1
+ * produce is appended and answered NONE but (3.7+) stays above the HW; a produce waiting when the
+ * ISR shrinks ends in NOT_ENOUGH_REPLICAS_AFTER_APPEND under the pre-3.7 HW rule and in
  * REQUEST_TIMED_OUT under the 3.7+ rule. Method: a 3-broker cluster (seed 1, 1 ms network delay,
  * replica.lag.time.max.ms 10 s so the leader checks its ISR every 5 s, session timeout 6 s); the
  * followers are cut off from the leader by drop rules or crashed, and the test asserts exact
@@ -123,7 +124,7 @@ describe('an acks=all produce waiting while the ISR shrinks below min.insync.rep
   });
 });
 
-describe('followers crashed: the controller removes them from the ISR (R1.9)', () => {
+describe('followers crashed: the controller removes them from the ISR', () => {
   const run = lazy(() => {
     const cluster = new Cluster();
     const first = cluster.produceAt(1_000_000, { target: 'b1', acks: -1, values: [10] });
@@ -157,7 +158,7 @@ describe('followers crashed: the controller removes them from the ISR (R1.9)', (
   });
 });
 
-describe('ISR shrink timing (R1.3, R1.6)', () => {
+describe('ISR shrink timing (Partition.fetchRecords; Replica.updateFetchStateOrThrow)', () => {
   it('the expiry of a parked follower fetch does not count as a second fetch', () => {
     // b2's last fetch reaches b1 at 4.519 s with offset 0 = leader LEO (caught up then) and waits
     // 500 ms. Kafka records a follower's progress once per fetch request (a DelayedFetch

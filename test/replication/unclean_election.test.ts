@@ -1,13 +1,14 @@
 /**
- * Goal: pin exactly what an unclean leader election loses (R1.16) and what refusing one costs
- * (R1.9, R1.15). With unclean.leader.election.enable=true a stale replica becomes leader, the HW
- * clients see moves back, acknowledged acks=all records vanish from every log once the old
- * replicas return and truncate (R1.13), and their offsets are reused; with it false the
- * partition goes offline until its last ISR member returns, and nothing is lost. Method: a
- * 3-broker cluster (seed 1, 1 ms network delay, min.insync.replicas 2, replica.lag.time.max.ms
- * 10 s, session timeout 6 s) driven by one fixed script run under both settings; the test
- * asserts the controller's election records, ListOffsets answers, produce answers, truncation
- * records and final logs, all as exact offsets and values.
+ * Goal: pin exactly what an unclean leader election loses (KIP-106;
+ * PartitionChangeBuilder.tryElection) and what refusing one costs (PartitionChangeBuilder.build,
+ * electAnyLeader). With unclean.leader.election.enable=true a stale replica becomes leader, the HW
+ * clients see moves back, acknowledged acks=all records vanish from every log once the old replicas
+ * return and truncate (KIP-101; AbstractFetcherThread.getOffsetTruncationState), and their offsets
+ * are reused; with it false the partition goes offline until its last ISR member returns, and
+ * nothing is lost. Method: a 3-broker cluster (seed 1, 1 ms network delay, min.insync.replicas 2,
+ * replica.lag.time.max.ms 10 s, session timeout 6 s) driven by one fixed script run under both
+ * settings; the test asserts the controller's election records, ListOffsets answers, produce
+ * answers, truncation records and final logs, all as exact offsets and values.
  */
 import { describe, expect, it } from 'vitest';
 import { nodeId, type LinkRuleId } from '../../sim/kernel';

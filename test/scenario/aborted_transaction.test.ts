@@ -1,11 +1,12 @@
 /**
  * Goal: pin, offset by offset, how aborted and committed transactions look to consumers
- * (reference R3.9, R4.2-R4.6 and EXP-02): markers take one offset each and are never delivered;
- * read_uncommitted delivers aborted records; read_committed skips them; and `position()` moves
- * past markers and aborted data even when no record is returned. Method: two tiny inline
- * scenarios on one broker and one partition, without faults, so the log layout is the same on
- * every seed; run a few fixed seeds (`sweepSeeds('1..10')`) and assert exact offsets from the
- * oracle (the log) and the history (what each consumer delivered and its positions).
+ * (TransactionMarkerChannelManager, UnifiedLog.lastStableOffset, CompletedFetch.nextFetchedRecord
+ * and FetchCollector.fetchRecords; EXP-02): markers take one offset each and are never delivered;
+ * read_uncommitted delivers aborted records; read_committed skips them; and `position()` moves past
+ * markers and aborted data even when no record is returned. Method: two tiny inline scenarios on
+ * one broker and one partition, without faults, so the log layout is the same on every seed; run a
+ * few fixed seeds (`sweepSeeds('1..10')`) and assert exact offsets from the oracle (the log) and
+ * the history (what each consumer delivered and its positions).
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario, type RunResult } from '../../sim/runner/run';
@@ -211,8 +212,9 @@ describe('EXP-02: markers occupy offsets but are never delivered', () => {
       expect(offsetsPolled(history, 'rc')).toEqual([0, 1, 2, 3, 4]);
       expect(offsetsPolled(history, 'ru')).toEqual([0, 1, 2, 3, 4]);
       expect(positionsPolled(history, 'rc').at(-1)).toBe(6);
-      // The poll that returned offset 4 already moved past the COMMIT marker: the open
-      // transaction pinned the LSO at 0 until the marker landed, then it jumped to 6 (R4.2).
+      // The poll that returned offset 4 already moved past the COMMIT marker: the open transaction
+      // pinned the LSO at 0 until the marker landed, then it jumped to 6
+      // (UnifiedLog.lastStableOffset).
       const delivering = readOps(history, { f: 'poll', client: 'rc' }).find((op) =>
         op.value.records.some((record) => record.offset === 4),
       );

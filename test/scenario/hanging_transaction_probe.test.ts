@@ -1,13 +1,13 @@
 /**
  * Goal: prove `hanging-transaction` both ways on real runs, before the lead's BUG-01 scenario
- * exists, and check the oracle's coordinator view it reads. Method: derive an inline scenario
- * from `scenarios/known-bugs/zombie-fencing-no-epoch-check.yaml` without instance B: A pauses
- * past its transaction.timeout.ms, the coordinator aborts its transaction (CompleteAbort, epoch
- * bumped), and with the partition's producer-epoch check switched off A's late records open
- * transactions that no coordinator will close (R5.1), pinning the last stable offset until the
- * end of the run. With `transaction.max.timeout.ms: 12000` the pin outlasts the maximum and the
- * checker must report it, located at the open transaction; with Kafka's default (900000) the
- * same pin is shorter than the maximum and must not be reported. Seeds: `sweepSeeds('1..8')`.
+ * exists, and check the oracle's coordinator view it reads. Method: derive an inline scenario from
+ * `scenarios/known-bugs/zombie-fencing-no-epoch-check.yaml` without instance B: A pauses past its
+ * transaction.timeout.ms, the coordinator aborts its transaction (CompleteAbort, epoch bumped), and
+ * with the partition's producer-epoch check switched off A's late records open transactions that no
+ * coordinator will close (KIP-664; KIP-890), pinning the last stable offset until the end of the
+ * run. With `transaction.max.timeout.ms: 12000` the pin outlasts the maximum and the checker must
+ * report it, located at the open transaction; with Kafka's default (900000) the same pin is shorter
+ * than the maximum and must not be reported. Seeds: `sweepSeeds('1..8')`.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,14 +1,15 @@
 /**
- * Goal: show what idempotence buys under lost ProduceResponses (reference R2.5, R2.7 and
- * Appendix A1). Without it (`known-bugs/retry-without-idempotence.yaml`) a retried batch carries
- * no producerId, the leader appends it again, and the checker reports `duplicate`, classified
- * `written-twice`. With it (`retry-duplicates.yaml`) the leader answers retries from its 5-batch
- * window with the original offsets, so the log holds every value once. Method: sweep seeds
- * (`sweepSeeds('1..200')` and `sweepSeeds('1..500')`); for the bug, require detection on at
- * least 90% of seeds (the scenario's `detect.percent.min`) and an exact location for every
- * reported duplicate; for idempotence, require a clean check, one log copy per value at the
- * offset the client was told, and retries that really happened (sends completed only after
- * request.timeout.ms), so the clean result is not vacuous.
+ * Goal: show what idempotence buys under lost ProduceResponses (KAFKA-5494;
+ * ProducerAppendInfo.checkSequence and Appendix A1). Without it
+ * (`known-bugs/retry-without-idempotence.yaml`) a retried batch carries no producerId, the leader
+ * appends it again, and the checker reports `duplicate`, classified `written-twice`. With it
+ * (`retry-duplicates.yaml`) the leader answers retries from its 5-batch window with the original
+ * offsets, so the log holds every value once. Method: sweep seeds (`sweepSeeds('1..200')` and
+ * `sweepSeeds('1..500')`); for the bug, require detection on at least 90% of seeds (the scenario's
+ * `detect.percent.min`) and an exact location for every reported duplicate; for idempotence,
+ * require a clean check, one log copy per value at the offset the client was told, and retries that
+ * really happened (sends completed only after request.timeout.ms), so the clean result is not
+ * vacuous.
  */
 import { describe, expect, it } from 'vitest';
 import type { History, Oracle } from '../../sim/history';

@@ -1,12 +1,13 @@
 /**
  * Goal: show that Kafka's fencing protects exactly-once in `scenarios/zombie-fencing.yaml`:
- * instance A pauses past its transaction.timeout.ms, the coordinator aborts its transaction with
- * an epoch bump (R3.11), instance B initializes with the same transactional.id (R3.5), and A's
- * late requests are fenced (R3.12), so none of A's records becomes visible. Method: sweep seeds
- * (`sweepSeeds('1..200')`, widened by SIM_SEEDS); for each run collect every broken expectation
- * as a line naming the seed, and assert the list is empty at the end, so one failure shows all
- * failing seeds. The expectations are read from the history (what A and B saw) and the oracle
- * (what the logs hold and which epochs the coordinator granted), never from the checker alone.
+ * instance A pauses past its transaction.timeout.ms, the coordinator aborts its transaction with an
+ * epoch bump (TransactionCoordinator.abortTimedOutTransactions), instance B initializes with the
+ * same transactional.id (TransactionCoordinator.handleInitProducerId), and A's late requests are
+ * fenced (KIP-588; TransactionManager), so none of A's records becomes visible. Method: sweep seeds
+ * (`sweepSeeds('1..200')`, widened by SIM_SEEDS); for each run collect every broken expectation as
+ * a line naming the seed, and assert the list is empty at the end, so one failure shows all failing
+ * seeds. The expectations are read from the history (what A and B saw) and the oracle (what the
+ * logs hold and which epochs the coordinator granted), never from the checker alone.
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario, type RunResult } from '../../sim/runner/run';
@@ -33,9 +34,10 @@ function outcomeProblems(run: RunResult): string[] {
 
 /**
  * Epochs, on one producerId: A initializes at e; under transaction version 2 each of its commits
- * bumps the epoch (KIP-890 part 2), so A holds z when it pauses (z = e under TV0/TV1); the
- * timeout abort bumps to z + 1 (R3.11, one bump since KAFKA-19367) and B's InitProducerId gets
- * z + 2 (R3.5). The oracle's grants say the same.
+ * bumps the epoch (KIP-890 part 2), so A holds z when it pauses (z = e under TV0/TV1); the timeout
+ * abort bumps to z + 1 (TransactionCoordinator.abortTimedOutTransactions, one bump since
+ * KAFKA-19367) and B's InitProducerId gets z + 2 (TransactionCoordinator.handleInitProducerId). The
+ * oracle's grants say the same.
  */
 function epochProblems(run: RunResult): string[] {
   const a = initGranted(run.history, 'A');

@@ -1,10 +1,11 @@
 /**
- * Goal: `scenarios/coordinator-failover.yaml` (R3.13): the coordinator's broker crashes while a
- * transaction is in PrepareCommit with its markers not yet delivered. The new leader of the
- * __transaction_state partition loads the log, finds the transaction in PrepareCommit and sends
- * its markers under the new coordinator epoch; the transaction completes exactly once and the
- * producer carries on. Method: seeds 1..3 (SIM_SEEDS widens); the coordinator's own trace lines
- * (which broker loaded which partition), the history and the oracle's logs.
+ * Goal: `scenarios/coordinator-failover.yaml`
+ * (TransactionStateManager.loadTransactionsForTxnTopicPartition): the coordinator's broker crashes
+ * while a transaction is in PrepareCommit with its markers not yet delivered. The new leader of the
+ * __transaction_state partition loads the log, finds the transaction in PrepareCommit and sends its
+ * markers under the new coordinator epoch; the transaction completes exactly once and the producer
+ * carries on. Method: seeds 1..3 (SIM_SEEDS widens); the coordinator's own trace lines (which
+ * broker loaded which partition), the history and the oracle's logs.
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../sim/runner/run';

@@ -1,10 +1,10 @@
 /**
- * The Admin client calls of KIP-664 that `kafka-transactions.sh` is built on (R5.6):
+ * The Admin client calls of KIP-664 that `kafka-transactions.sh` is built on (TransactionsCommand):
  * describe-producers, list, describe, find-hanging and abort. Requests fan out to the partition
- * leaders or to every broker (a broker's coordinator answers only for the ids it serves); a
- * request unanswered within `request.timeout.ms` counts as no answer. The abort is a
- * WriteTxnMarkers(ABORT) sent straight to the partition leader with the producer's current epoch
- * and coordinator epoch, validated there like any marker (R3.9).
+ * leaders or to every broker (a broker's coordinator answers only for the ids it serves); a request
+ * unanswered within `request.timeout.ms` counts as no answer. The abort is a WriteTxnMarkers(ABORT)
+ * sent straight to the partition leader with the producer's current epoch and coordinator epoch,
+ * validated there like any marker (TransactionMarkerChannelManager.addTxnMarkersToSend).
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type {
@@ -166,9 +166,10 @@ export class KafkaAdmin {
   }
 
   /**
-   * `find-hanging` (R5.6): producers with an open transaction whose last write is older than
-   * `maxTransactionTimeoutMs`, and whose coordinator does not have that partition in the
-   * transaction of their producerId (no transactional.id, id unknown, or partition not in it).
+   * `find-hanging` (KIP-664; TransactionsCommand): producers with an open transaction whose last
+   * write is older than `maxTransactionTimeoutMs`, and whose coordinator does not have that
+   * partition in the transaction of their producerId (no transactional.id, id unknown, or partition
+   * not in it).
    */
   findHanging(
     partitions: readonly TopicPartition[],

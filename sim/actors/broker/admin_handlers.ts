@@ -1,7 +1,7 @@
 /**
- * The broker side of the KIP-664 Admin APIs (R5.6): DescribeProducers answered by a partition
- * leader from its producer state, ListTransactions and DescribeTransactions answered by the
- * broker's transaction coordinator for the ids it serves.
+ * The broker side of the KIP-664 Admin APIs (TransactionsCommand): DescribeProducers answered by a
+ * partition leader from its producer state, ListTransactions and DescribeTransactions answered by
+ * the broker's transaction coordinator for the ids it serves.
  */
 import type {
   DescribeProducersRequest,

@@ -43,7 +43,10 @@ import { TransactionVerifier, type VerifierTimer } from './transaction_verifier'
 
 type Ctx = ActorContext<KafkaMessage>;
 
-/** Producer ids come in blocks, as the controller hands them out (R2.1). */
+/**
+ * Producer ids come in blocks, as the controller hands them out
+ * (TransactionCoordinator.handleInitProducerId).
+ */
 const PRODUCER_ID_BLOCK_SIZE = 1000;
 /** `broker.heartbeat.interval.ms`. */
 const BROKER_HEARTBEAT_INTERVAL_US = 2_000_000;
@@ -358,8 +361,9 @@ export class Broker implements Actor<KafkaMessage> {
   }
 
   /**
-   * Produce. A transactional batch whose producer has no open transaction on the partition is
-   * first verified with (TV<2) or added by (TV2) the coordinator, with a fresh guard (R5.3).
+   * Produce. A transactional batch whose producer has no open transaction on the partition is first
+   * verified with (TV<2) or added by (TV2) the coordinator, with a fresh guard (KIP-890 part 1;
+   * ReplicaManager.maybeStartTransactionVerificationForPartitions).
    */
   private onProduce(request: ProduceRequest, client: NodeId, ctx: Ctx): void {
     const respond = (outcome: AppendOutcome): void => {
@@ -405,15 +409,19 @@ export class Broker implements Actor<KafkaMessage> {
     );
   }
 
-  /** The broker leading the `__consumer_offsets` partition of a group (R6.1), or null. */
+  /**
+   * The broker leading the `__consumer_offsets` partition of a group
+   * (GroupMetadataManager.partitionFor), or null.
+   */
   private groupCoordinatorNodeFor(groupId: string): NodeId | null {
     const tp = this.options.metadata.consumerOffsetsPartition(groupId);
     return tp === null ? null : this.replicaManager.leaderOf(tp);
   }
 
   /**
-   * FindCoordinator (R3.1, R6.1): the leader of the key's `__transaction_state` or
-   * `__consumer_offsets` partition, or COORDINATOR_NOT_AVAILABLE.
+   * FindCoordinator (TransactionStateManager.partitionFor; GroupMetadataManager.partitionFor): the
+   * leader of the key's `__transaction_state` or `__consumer_offsets` partition, or
+   * COORDINATOR_NOT_AVAILABLE.
    */
   private onFindCoordinator(
     request: Extract<KafkaMessage, { kind: 'FindCoordinator' }>,
@@ -462,7 +470,7 @@ export class Broker implements Actor<KafkaMessage> {
     return this.replicaManager.replicas.get(key)?.log.log ?? [];
   }
 
-  /** R1.18: LSO or HW at the leader; earliest is the log start offset. */
+  /** LSO or HW at the leader; earliest is the log start offset (UnifiedLog.read). */
   private onListOffsets(request: ListOffsetsRequest, client: NodeId, ctx: Ctx): void {
     const partitions = request.partitions.map((query) => {
       const replica = this.replicaManager.replicas.get(partitionKey(query));
@@ -477,7 +485,7 @@ export class Broker implements Actor<KafkaMessage> {
       const log = replica.log;
       if (query.timestamp === -1 && log.highWatermark < replica.leaderEpochStartOffset) {
         // A new leader whose HW has not reached its epoch's start cannot say where the
-        // partition ends yet (R1.18): retriable.
+        // partition ends yet (UnifiedLog.read): retriable.
         return {
           topic: query.topic,
           partition: query.partition,
@@ -510,7 +518,8 @@ export class Broker implements Actor<KafkaMessage> {
         producerEpoch,
       });
     if (request.transactionalId === null) {
-      // An idempotent producer: any broker hands out a fresh id with epoch 0 (R2.1).
+      // An idempotent producer: any broker hands out a fresh id with epoch 0
+      // (TransactionCoordinator.handleInitProducerId).
       return respond('NONE', this.allocateProducerId(), 0);
     }
     this.coordinator.handleInitProducerId(

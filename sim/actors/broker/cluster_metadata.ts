@@ -1,12 +1,13 @@
 /**
  * The cluster as created before the run: brokers `b1..bN`, the topics with their replica
  * assignments, the internal `__transaction_state` topic when transactions are used and
- * `__consumer_offsets` when consumer groups are (Kafka creates each on the first
- * FindCoordinator of its key type; here they exist from the start). Partition p of the t-th
- * topic has `replication.factor` replicas on consecutive brokers starting at (t + p) mod N, the
- * first being the initial leader (epoch 0, ISR = all replicas). Leadership then changes only
- * through the controller. The coordinator of a transactional.id is whichever broker leads its
- * `__transaction_state` partition (R3.1); that of a group, its `__consumer_offsets` one (R6.1).
+ * `__consumer_offsets` when consumer groups are (Kafka creates each on the first FindCoordinator of
+ * its key type; here they exist from the start). Partition p of the t-th topic has
+ * `replication.factor` replicas on consecutive brokers starting at (t + p) mod N, the first being
+ * the initial leader (epoch 0, ISR = all replicas). Leadership then changes only through the
+ * controller. The coordinator of a transactional.id is whichever broker leads its
+ * `__transaction_state` partition (TransactionStateManager.partitionFor); that of a group, its
+ * `__consumer_offsets` one (GroupMetadataManager.partitionFor).
  */
 import { assert, nodeId, type NodeId } from '../../kernel';
 import type { PartitionState, TopicPartition } from '../protocol';
@@ -24,8 +25,8 @@ export interface TransactionStateLogSpec {
 }
 
 /**
- * The `__consumer_offsets` topic's broker settings (R6.1). Its `min.insync.replicas` is the
- * broker's: Kafka has no offsets-topic override of it.
+ * The `__consumer_offsets` topic's broker settings (GroupCoordinatorConfig). Its
+ * `min.insync.replicas` is the broker's: Kafka has no offsets-topic override of it.
  */
 export interface ConsumerOffsetsLogSpec {
   /** `offsets.topic.num.partitions`. @default 50 */
@@ -146,7 +147,10 @@ export class ClusterMetadata {
     });
   }
 
-  /** The `__consumer_offsets` partition of `groupId` (R6.1), or null without the topic. */
+  /**
+   * The `__consumer_offsets` partition of `groupId` (GroupMetadataManager.partitionFor), or null
+   * without the topic.
+   */
   consumerOffsetsPartition(groupId: string): TopicPartition | null {
     if (this.consumerOffsetsLog === null) return null;
     return {
@@ -155,7 +159,10 @@ export class ClusterMetadata {
     };
   }
 
-  /** The `__transaction_state` partition that holds `transactionalId` (R3.1). */
+  /**
+   * The `__transaction_state` partition that holds `transactionalId`
+   * (TransactionStateManager.partitionFor).
+   */
   transactionStatePartition(transactionalId: string): TopicPartition {
     assert(this.transactionStateLog !== null, 'no __transaction_state topic in this cluster');
     return {

@@ -1,9 +1,9 @@
 /**
  * Kafka's purgatories for one broker: acks=all produces and coordinator markers wait until the
- * partition's high watermark passes their last offset (DelayedProduce, R1.10), and follower
- * fetches that found nothing new wait up to `replica.fetch.wait.max.ms` for an append
- * (DelayedFetch). Each waiter completes once: on its condition, on timeout, or when the broker
- * loses leadership.
+ * partition's high watermark passes their last offset (DelayedProduce,
+ * Partition.checkEnoughReplicasReachOffset), and follower fetches that found nothing new wait up to
+ * `replica.fetch.wait.max.ms` for an append (DelayedFetch). Each waiter completes once: on its
+ * condition, on timeout, or when the broker loses leadership.
  */
 import type { ActorContext } from '../../kernel';
 import type { KafkaErrorCode, KafkaMessage } from '../protocol';

@@ -1,9 +1,10 @@
 /**
- * Goal: pin the leader-epoch cache to Kafka's LeaderEpochFileCache: `assign` keeps entries
- * strictly increasing in epoch and start offset (R1.1), `endOffsetFor` answers the R1.12 lookup
- * (latest epoch, an epoch between cached ones, below all, above all, undefined), and
- * `truncateFromEnd` drops the entries a log truncation removed (R1.13). Method: build caches by
- * hand with fixed epochs and offsets and compare the whole entry list or lookup result exactly.
+ * Goal: pin the leader-epoch cache to Kafka's LeaderEpochFileCache: `assign` keeps entries strictly
+ * increasing in epoch and start offset (UnifiedLog.append), `endOffsetFor` answers the
+ * LeaderEpochFileCache.endOffsetFor lookup (latest epoch, an epoch between cached ones, below all,
+ * above all, undefined), and `truncateFromEnd` drops the entries a log truncation removed (KIP-101;
+ * AbstractFetcherThread.getOffsetTruncationState). Method: build caches by hand with fixed epochs
+ * and offsets and compare the whole entry list or lookup result exactly.
  */
 import { describe, expect, it } from 'vitest';
 import { LeaderEpochCache, type EpochEntry } from './leader_epoch_cache';
@@ -18,7 +19,7 @@ function cacheOf(...pairs: ReadonlyArray<readonly [number, number]>): LeaderEpoc
 const entries = (...pairs: ReadonlyArray<readonly [number, number]>): EpochEntry[] =>
   pairs.map(([epoch, startOffset]) => ({ epoch, startOffset }));
 
-describe('R1.1 assign', () => {
+describe('assign (UnifiedLog.append)', () => {
   it('appends a newer epoch and ignores later batches of the latest epoch', () => {
     const cache = cacheOf([0, 0], [0, 3], [0, 7], [2, 10], [2, 12], [5, 20]);
     expect(cache.all).toEqual(entries([0, 0], [2, 10], [5, 20]));
@@ -55,7 +56,7 @@ describe('R1.1 assign', () => {
   });
 });
 
-describe('R1.12 endOffsetFor', () => {
+describe('endOffsetFor (LeaderEpochFileCache.endOffsetFor)', () => {
   // Epochs 1, 3 and 6 start at offsets 0, 4 and 9; the log ends at 15.
   const cache = cacheOf([1, 0], [3, 4], [6, 9]);
   const logEndOffset = 15;

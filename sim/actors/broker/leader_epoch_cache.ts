@@ -1,8 +1,9 @@
 /**
- * A replica's leader-epoch cache: for each leader epoch, the first offset written under it
- * (Kafka's LeaderEpochFileCache). Entries increase strictly in both epoch and start offset
- * (R1.1); `endOffsetFor` answers where a given epoch ended (R1.12), which is how a follower finds
- * the point where its log diverged from the leader's (KIP-101, KIP-279).
+ * A replica's leader-epoch cache: for each leader epoch, the first offset written under it (Kafka's
+ * LeaderEpochFileCache). Entries increase strictly in both epoch and start offset
+ * (UnifiedLog.append; LeaderEpochFileCache.assign); `endOffsetFor` answers where a given epoch
+ * ended, which is how a follower finds the point where its log diverged from the leader's (KIP-101,
+ * KIP-279).
  */
 
 /** One cache entry. */
@@ -26,9 +27,9 @@ export class LeaderEpochCache {
   }
 
   /**
-   * R1.1: records that `epoch` starts at `startOffset`, first dropping every entry whose epoch
-   * is >= `epoch` or whose start offset is >= `startOffset`, unless the latest entry already
-   * covers it.
+   * UnifiedLog.append; LeaderEpochFileCache.assign: records that `epoch` starts at `startOffset`,
+   * first dropping every entry whose epoch is >= `epoch` or whose start offset is >= `startOffset`,
+   * unless the latest entry already covers it.
    */
   assign(epoch: number, startOffset: number): void {
     const latest = this.entries[this.entries.length - 1];
@@ -40,8 +41,9 @@ export class LeaderEpochCache {
   }
 
   /**
-   * R1.12: the epoch and end offset for `epoch`: the latest epoch ends at `logEndOffset`; an
-   * older one ends where the next larger cached epoch starts. Undefined when nothing is known.
+   * LeaderEpochFileCache.endOffsetFor: the epoch and end offset for `epoch`: the latest epoch ends
+   * at `logEndOffset`; an older one ends where the next larger cached epoch starts. Undefined when
+   * nothing is known.
    */
   endOffsetFor(epoch: number, logEndOffset: number): EpochEntry | undefined {
     if (epoch < 0 || this.entries.length === 0) return undefined;

@@ -1,9 +1,11 @@
 /**
  * The broker's part in the transactional offset APIs (Kafka's KafkaApis): AddOffsetsToTxn is
  * answered by this broker's transaction coordinator as an AddPartitionsToTxn of the group's
- * `__consumer_offsets` partition (R3.7), and a TxnOffsetCommit goes through the KIP-890
- * verification of that partition before the group coordinator validates and appends it (R6.3),
- * exactly as a transactional Produce does (R5.3-R5.5).
+ * `__consumer_offsets` partition (KafkaApis.handleAddOffsetsToTxnRequest), and a TxnOffsetCommit
+ * goes through the KIP-890 verification of that partition before the group coordinator validates
+ * and appends it (GroupCoordinator.validateOffsetCommit), exactly as a transactional Produce does
+ * (ReplicaManager.maybeStartTransactionVerificationForPartitions, postVerificationCallback;
+ * TransactionCoordinator.endTransaction).
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type {
@@ -35,8 +37,9 @@ export interface OffsetsBroker {
 }
 
 /**
- * AddOffsetsToTxn (R3.7, Kafka's KafkaApis.handleAddOffsetsToTxnRequest): the same state checks,
- * fencing errors and `__transaction_state` write as AddPartitionsToTxn for the partition
+ * AddOffsetsToTxn (KafkaApis.handleAddOffsetsToTxnRequest, Kafka's
+ * KafkaApis.handleAddOffsetsToTxnRequest): the same state checks, fencing errors and
+ * `__transaction_state` write as AddPartitionsToTxn for the partition
  * `__consumer_offsets-<partitionFor(groupId)>`; COORDINATOR_NOT_AVAILABLE without the topic.
  */
 export function addOffsetsToTxn(
@@ -67,10 +70,11 @@ export function addOffsetsToTxn(
 }
 
 /**
- * KIP-890 for a TxnOffsetCommit (R6.3): a producer without an open transaction at its epoch on
- * the `__consumer_offsets` partition is verified with (TV < 2) or added by (TV2, which sends no
- * AddOffsetsToTxn) its transaction coordinator first. `done` gets the guard to append with: 0
- * when the producer already has a transaction open there, null when verification is off.
+ * KIP-890 for a TxnOffsetCommit (GroupCoordinator.validateOffsetCommit): a producer without an open
+ * transaction at its epoch on the `__consumer_offsets` partition is verified with (TV < 2) or added
+ * by (TV2, which sends no AddOffsetsToTxn) its transaction coordinator first. `done` gets the guard
+ * to append with: 0 when the producer already has a transaction open there, null when verification
+ * is off.
  */
 export function verifyOffsetsTransaction(
   target: { partition: number; request: TxnOffsetCommitRequest; broker: OffsetsBroker },

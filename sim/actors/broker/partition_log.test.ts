@@ -1,9 +1,11 @@
 /**
- * Goal: pin the partition leader's append and read rules to the reference: R2.5 validation
- * (duplicate window, epoch, sequence, transactional consistency), R3.9 marker validation, the
- * last stable offset of R4.1-R4.2, the aborted index of R4.3-R4.4, and the bug switch that
- * skips the producer-epoch check. Method: drive one `PartitionLog` directly with hand-built
- * batches and markers at fixed virtual times, and assert exact errors, offsets and state.
+ * Goal: pin the partition leader's append and read rules to the reference:
+ * ProducerAppendInfo.checkSequence validation (duplicate window, epoch, sequence, transactional
+ * consistency), TransactionMarkerChannelManager.addTxnMarkersToSend marker validation, the last
+ * stable offset of ProducerStateManager.ongoingTxns; UnifiedLog.lastStableOffset, the aborted index
+ * of TransactionIndex; LocalLog.collectAbortedTransactions, and the bug switch that skips the
+ * producer-epoch check. Method: drive one `PartitionLog` directly with hand-built batches and
+ * markers at fixed virtual times, and assert exact errors, offsets and state.
  */
 import { describe, expect, it } from 'vitest';
 import { NO_PRODUCER_ID, SEQUENCE_MAX, type ProducedBatch } from '../protocol';
@@ -72,7 +74,7 @@ function marker(options: {
 const appended = (baseOffset: number) => ({ error: 'NONE', baseOffset, duplicate: false });
 const refused = (error: string) => ({ error, baseOffset: -1, duplicate: false });
 
-describe('R2.5 duplicates and the 5-batch window', () => {
+describe('duplicates and the 5-batch window (ProducerAppendInfo.checkSequence)', () => {
   it('answers a retried batch with its original offsets and writes nothing', () => {
     const partition = log();
     expect(partition.appendAsLeader(batch({ baseSequence: 0, count: 3 }), 10)).toEqual(appended(0));
@@ -125,7 +127,7 @@ describe('R2.5 duplicates and the 5-batch window', () => {
   });
 });
 
-describe('R2.5 epoch and sequence checks', () => {
+describe('epoch and sequence checks (ProducerAppendInfo.checkSequence)', () => {
   it('refuses a stale producerEpoch with INVALID_PRODUCER_EPOCH', () => {
     const partition = log();
     partition.appendAsLeader(batch({ producerEpoch: 1, baseSequence: 0 }), 10);
@@ -225,7 +227,7 @@ describe('R2.5 epoch and sequence checks', () => {
   });
 });
 
-describe('R4.1-R4.2 last stable offset', () => {
+describe('last stable offset (UnifiedLog.lastStableOffset)', () => {
   it('is pinned by an open transaction and jumps to the HW when its COMMIT lands', () => {
     const partition = log();
     partition.appendAsLeader(plainBatch(2), 10);
@@ -277,7 +279,7 @@ describe('R4.1-R4.2 last stable offset', () => {
   });
 });
 
-describe('R4.3-R4.4 aborted index and reads', () => {
+describe('aborted index and reads (TransactionIndex; LocalLog.collectAbortedTransactions)', () => {
   it('returns the aborted transaction to read_committed reads that overlap it', () => {
     const partition = log();
     partition.appendAsLeader(batch({ baseSequence: 0, count: 2, isTransactional: true }), 10);
@@ -333,7 +335,7 @@ describe('R4.3-R4.4 aborted index and reads', () => {
   });
 });
 
-describe('R3.9 markers', () => {
+describe('markers (TransactionMarkerChannelManager.addTxnMarkersToSend)', () => {
   it('refuses a marker with an older producerEpoch with INVALID_PRODUCER_EPOCH', () => {
     const partition = log();
     partition.appendAsLeader(
@@ -408,7 +410,7 @@ describe('bug switch skipProducerEpochCheck (Appendix A12)', () => {
   });
 });
 
-describe('R2.8 rebuild after a crash', () => {
+describe('rebuild after a crash (ProducerStateManager.truncateAndReload)', () => {
   /** Producer state, open transactions, offsets and the aborted index, as one comparable text. */
   function state(partition: PartitionLog): string {
     return JSON.stringify({

@@ -4,8 +4,10 @@
  * (log end offset, high watermark, last stable offset). With one replica per partition the high
  * watermark follows the log end offset at once; replication replaces that rule later.
  *
- * Rules: append validation R2.5, markers R3.9, LSO R4.1-R4.2, aborted index R4.3, fetch R4.4.
- * Offsets are exclusive upper bounds, as in Kafka.
+ * Rules: append validation ProducerAppendInfo.checkSequence, markers
+ * TransactionMarkerChannelManager.addTxnMarkersToSend, LSO ProducerStateManager.ongoingTxns;
+ * UnifiedLog.lastStableOffset, aborted index TransactionIndex, fetch
+ * LocalLog.collectAbortedTransactions. Offsets are exclusive upper bounds, as in Kafka.
  */
 import { assert } from '../../kernel';
 import type { IsolationLevel, KafkaErrorCode, LogBatch, ProducedBatch } from '../protocol';
@@ -50,9 +52,10 @@ export interface PartitionBugs {
 }
 
 /**
- * KIP-890 part 1 at append time (R5.3 step 5): the verification guard a produce request carries.
- * `guard` is 0 (Kafka's SENTINEL) when the leader skipped verification because the producer had
- * an open transaction when the request arrived. Pass null when verification is off.
+ * KIP-890 part 1 at append time (ReplicaManager.maybeStartTransactionVerificationForPartitions):
+ * the verification guard a produce request carries. `guard` is 0 (Kafka's SENTINEL) when the leader
+ * skipped verification because the producer had an open transaction when the request arrived. Pass
+ * null when verification is off.
  */
 export interface VerificationCheck {
   readonly guard: number;
@@ -99,7 +102,10 @@ export class PartitionLog {
   private batches: LogBatch[] = [];
   private producers = new Map<number, ProducerStateEntry>();
   private readonly transactions = new TransactionIndex();
-  /** Volatile: verifications in progress, by producerId (R5.3 step 2). */
+  /**
+   * Volatile: verifications in progress, by producerId (KIP-890;
+   * ReplicaManager.maybeStartTransactionVerificationForPartitions).
+   */
   private verifications = new Map<number, VerificationEntry>();
   private nextGuard = 1;
   logStartOffset = 0;
@@ -169,8 +175,9 @@ export class PartitionLog {
   }
 
   /**
-   * R5.3 step 2: the guard of a verification for `producerId`, created or reused (a lower
-   * sequence of the same epoch, or a newer epoch, updates the entry but keeps its guard).
+   * KIP-890; ReplicaManager.maybeStartTransactionVerificationForPartitions: the guard of a
+   * verification for `producerId`, created or reused (a lower sequence of the same epoch, or a
+   * newer epoch, updates the entry but keeps its guard).
    */
   startVerification(producerId: number, producerEpoch: number, sequence: number): number {
     const entry = this.verifications.get(producerId);
@@ -192,7 +199,10 @@ export class PartitionLog {
     return entry.guard;
   }
 
-  /** Appends a client's batch after R2.5 validation (and R5.3 verification when not null). */
+  /**
+   * Appends a client's batch after the checks of ProducerAppendInfo.checkSequence (and the KIP-890
+   * verification guard when not null).
+   */
   appendAsLeader(
     batch: ProducedBatch,
     nowUs: number,
@@ -272,11 +282,12 @@ export class PartitionLog {
   }
 
   /**
-   * R5.3 step 5: a transactional batch whose producer has no open transaction here at the
-   * batch's epoch (`hasOngoingTransaction(producerId, epoch)`) must carry the guard of a
-   * verification still in progress. An ABORT marker written between the verification and the
-   * append deletes the guard (ABA protection). Since KAFKA-19690 a stale epoch is reported first
-   * (abortable INVALID_PRODUCER_EPOCH); before it, INVALID_TXN_STATE (fatal, BUG-16).
+   * KIP-890; ReplicaManager.maybeStartTransactionVerificationForPartitions: a transactional batch
+   * whose producer has no open transaction here at the batch's epoch
+   * (`hasOngoingTransaction(producerId, epoch)`) must carry the guard of a verification still in
+   * progress. An ABORT marker written between the verification and the append deletes the guard
+   * (ABA protection). Since KAFKA-19690 a stale epoch is reported first (abortable
+   * INVALID_PRODUCER_EPOCH); before it, INVALID_TXN_STATE (fatal, BUG-16).
    */
   private missingVerification(
     batch: ProducedBatch,
@@ -314,7 +325,10 @@ export class PartitionLog {
     );
   }
 
-  /** Appends a COMMIT or ABORT marker from the transaction coordinator (R3.9). */
+  /**
+   * Appends a COMMIT or ABORT marker from the transaction coordinator
+   * (TransactionMarkerChannelManager.addTxnMarkersToSend).
+   */
   appendMarker(
     marker: {
       producerId: number;
@@ -343,7 +357,8 @@ export class PartitionLog {
       leaderEpoch: this.leaderEpoch,
     };
     this.pushBatch(controlBatch);
-    // A marker invalidates any verification in progress (ABA protection, R5.3 step 5).
+    // A marker invalidates any verification in progress (ABA protection, KIP-890;
+    // ReplicaManager.maybeStartTransactionVerificationForPartitions).
     this.verifications.delete(marker.producerId);
     const firstOffset = entry.currentTxnFirstOffset;
     if (staleEpochAccepted) entry.currentTxnFirstOffset = -1;
@@ -361,12 +376,15 @@ export class PartitionLog {
     return 'NONE';
   }
 
-  /** The end offset a ListOffsets(LATEST) returns: LSO for read_committed, HW otherwise (R4.7). */
+  /**
+   * The end offset a ListOffsets(LATEST) returns: LSO for read_committed, HW otherwise
+   * (SubscriptionState.partitionEndOffset).
+   */
   endOffset(isolationLevel: IsolationLevel): number {
     return isolationLevel === 'read_committed' ? this.lastStableOffset : this.highWatermark;
   }
 
-  /** A follower's read: whole batches from `fetchOffset` up to the log end offset (R1.18). */
+  /** A follower's read: whole batches from `fetchOffset` up to the log end offset. */
   readForFollower(fetchOffset: number, batchesMax: number): LogBatch[] {
     const batches: LogBatch[] = [];
     const first = this.firstBatchEndingAtOrAfter(fetchOffset);
@@ -376,7 +394,10 @@ export class PartitionLog {
     return batches;
   }
 
-  /** Reads from `fetchOffset` up to the LSO (read_committed) or the HW (R4.4). */
+  /**
+   * Reads from `fetchOffset` up to the LSO (read_committed) or the HW
+   * (LocalLog.collectAbortedTransactions).
+   */
   read(fetchOffset: number, isolationLevel: IsolationLevel, batchesMax: number): PartitionRead {
     if (fetchOffset < this.logStartOffset || fetchOffset > this.logEndOffset) {
       return { error: 'OFFSET_OUT_OF_RANGE', batches: [], abortedTransactions: null };
@@ -406,7 +427,7 @@ export class PartitionLog {
   /**
    * A crash of the broker. A process crash keeps the log (page cache survives); power loss also
    * drops batches appended within {@link DIRTY_EXPIRE_US}. Producer and transaction state are
-   * volatile and rebuilt from the log (R2.8).
+   * volatile and rebuilt from the log (ProducerStateManager.truncateAndReload).
    */
   recoverAfterCrash(mode: 'process' | 'power-loss', nowUs: number): LogBatch[] {
     let lost: LogBatch[] = [];
@@ -422,7 +443,8 @@ export class PartitionLog {
 
   /**
    * A follower appends the leader's batches with the leader's offsets and epochs. Producer state
-   * follows without sequence checks (R2.6); markers complete transactions as on the leader.
+   * follows without sequence checks (ProducerAppendInfo); markers complete transactions as on the
+   * leader.
    */
   appendAsFollower(batches: readonly LogBatch[], nowUs: number): void {
     let appended = false;
@@ -439,9 +461,10 @@ export class PartitionLog {
 
   /**
    * Removes every batch at or after `offset` (the whole batch holding it), trims the epoch cache,
-   * rebuilds producer and transaction state, and caps the high watermark at the new log end
-   * offset. Returns the removed batches. Truncating below the high watermark is allowed: that is
-   * how an unclean election erases committed data (R1.13).
+   * rebuilds producer and transaction state, and caps the high watermark at the new log end offset.
+   * Returns the removed batches. Truncating below the high watermark is allowed: that is how an
+   * unclean election erases committed data (KIP-101;
+   * AbstractFetcherThread.getOffsetTruncationState).
    */
   truncateTo(offset: number, nowUs: number): LogBatch[] {
     const keep = this.firstBatchEndingAtOrAfter(offset);
@@ -460,7 +483,10 @@ export class PartitionLog {
     return removed;
   }
 
-  /** Replication sets the high watermark (capped by the log end offset, R1.4). */
+  /**
+   * Replication sets the high watermark (capped by the log end offset,
+   * ReplicaFetcherThread.processPartitionData).
+   */
   setHighWatermark(highWatermark: number, nowUs: number): void {
     const capped = Math.max(this.logStartOffset, Math.min(highWatermark, this.logEndOffset));
     if (capped === this.highWatermark) return;
@@ -480,7 +506,10 @@ export class PartitionLog {
     for (const batch of this.batches) this.replayBatch(batch);
   }
 
-  /** Applies one batch to producer and transaction state without validation (R2.6, R2.8). */
+  /**
+   * Applies one batch to producer and transaction state without validation (ProducerAppendInfo;
+   * ProducerStateManager.truncateAndReload).
+   */
   private replayBatch(batch: LogBatch): void {
     if (batch.producerId === NO_PRODUCER_ID) return;
     const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);

@@ -1,11 +1,14 @@
 /**
  * Goal: pin one replica's part in replication without a network: the leader HW over the ISR
- * (R1.5: 3.7+ min-ISR gate and the older rule, maximal ISR, caught-up non-ISR followers), the
- * follower HW (R1.4), caught-up bookkeeping, ISR shrink and expansion (R1.6-R1.8, R1.11),
- * diverging-epoch truncation (R1.13) and legacy truncate-to-HW. Method: a `PartitionReplica`
- * over a real `PartitionLog` and hand-made `PartitionState`s; follower fetches and fetch answers
- * are method calls at fixed virtual times; exact offsets are asserted. Times start at 100 s,
- * past `replica.lag.time.max.ms`, except in the test of the bug an early start exposes.
+ * (Partition.maybeIncrementLeaderHW: 3.7+ min-ISR gate and the older rule, maximal ISR, caught-up
+ * non-ISR followers), the follower HW (ReplicaFetcherThread.processPartitionData), caught-up
+ * bookkeeping, ISR shrink and expansion (Replica.updateFetchStateOrThrow; Partition.maybeExpandIsr,
+ * maybeShrinkIsr, makeFollower), diverging-epoch truncation (KIP-101;
+ * AbstractFetcherThread.getOffsetTruncationState) and legacy truncate-to-HW. Method: a
+ * `PartitionReplica` over a real `PartitionLog` and hand-made `PartitionState`s; follower fetches
+ * and fetch answers are method calls at fixed virtual times; exact offsets are asserted. Times
+ * start at 100 s, past `replica.lag.time.max.ms`, except in the test of the bug an early start
+ * exposes.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -76,7 +79,10 @@ class Replica {
     return this;
   }
 
-  /** Appends `count` single-record batches as leader, then recomputes the HW (R1.5). */
+  /**
+   * Appends `count` single-record batches as leader, then recomputes the HW
+   * (Partition.maybeIncrementLeaderHW).
+   */
   append(count: number): this {
     for (let index = 0; index < count; index++) {
       const values = [this.log.logEndOffset * 10];
@@ -86,7 +92,9 @@ class Replica {
     return this;
   }
 
-  /** As leader, handles a fetch of `follower` at `offset` (R1.3 step 3); returns the HW. */
+  /**
+   * As leader, handles a fetch of `follower` at `offset` (Partition.fetchRecords); returns the HW.
+   */
   fetch(follower: string, offset: number): number {
     this.replica.onFollowerFetch(follower, offset, this.log.logEndOffset, this.nowUs);
     this.replica.maybeAdvanceHighWatermark(this.nowUs);
@@ -102,7 +110,10 @@ class Replica {
     return this;
   }
 
-  /** As follower, applies an answer saying the log diverged (R1.13). */
+  /**
+   * As follower, applies an answer saying the log diverged (KIP-101;
+   * AbstractFetcherThread.getOffsetTruncationState).
+   */
   diverge(divergingEpoch: { epoch: number; endOffset: number }): this {
     const highWatermark = this.log.highWatermark;
     this.replica.onFetchedPartition({ ...ANSWER, highWatermark, divergingEpoch }, this.nowUs);
@@ -153,7 +164,7 @@ const truncated = (replica: Replica): string[] =>
     (t) => `${t.timeUs} ${t.toOffset} ${t.reason} [${t.removed.map((b) => b.baseOffset)}]`,
   );
 
-describe('R1.5 leader high watermark', () => {
+describe('leader high watermark (Partition.maybeIncrementLeaderHW)', () => {
   it('is the lowest LEO over the ISR, moving as each follower fetch reports its LEO', () => {
     const b1 = leader({}).append(3);
     expect(b1.offsets).toEqual([3, 0]);
@@ -250,7 +261,7 @@ describe('R1.5 leader high watermark', () => {
   });
 });
 
-describe('R1.4 follower high watermark', () => {
+describe('follower high watermark (ReplicaFetcherThread.processPartitionData)', () => {
   it('takes min(leader HW, own LEO) from each response, following the leader down too', () => {
     const b2 = new Replica({ id: 'b2', state: partitionState() });
     expect(b2.replica.role).toBe('follower');
@@ -260,7 +271,7 @@ describe('R1.4 follower high watermark', () => {
   });
 });
 
-describe('R1.13 truncation from a diverging epoch', () => {
+describe('truncation from a diverging epoch (KIP-101, KIP-279)', () => {
   it('same epoch on both sides: truncates to min(own end, leader end, LEO)', () => {
     const b2 = follower({ epochs: [0, 0, 0, 1, 1, 1], hw: 5 });
     b2.at(T0 + 1000).diverge({ epoch: 1, endOffset: 4 });
@@ -327,7 +338,7 @@ describe('becoming follower: leader-epoch mode versus legacy truncate-to-HW', ()
   });
 });
 
-describe('R1.6-R1.8 caught-up bookkeeping and ISR shrink', () => {
+describe('caught-up bookkeeping and ISR shrink (Partition.maybeShrinkIsr)', () => {
   it('a follower stopping behind the LEO leaves the ISR after replica.lag.time.max.ms', () => {
     const b1 = leader({}).append(1);
     b1.at(T0 + 1000).fetch('b2', 1);
@@ -350,7 +361,7 @@ describe('R1.6-R1.8 caught-up bookkeeping and ISR shrink', () => {
     expect(b1.replica.outOfSyncReplicas(T0 + LAG_US + 1)).toEqual(['b3']);
   });
 
-  it('under constant appends, caught up as of the previous fetch (second clause of R1.6)', () => {
+  it('under constant appends, caught up as of the previous fetch (Replica.isCaughtUp)', () => {
     const b1 = leader({}).append(1);
     b1.fetch('b2', 1); // at the LEO: caught up at T0
     b1.at(T0 + 1000).append(1);
@@ -373,7 +384,7 @@ describe('R1.6-R1.8 caught-up bookkeeping and ISR shrink', () => {
   });
 });
 
-describe('R1.7 ISR expansion conditions, R1.11 becoming leader', () => {
+describe('ISR expansion (Partition.maybeExpandIsr), becoming leader (Partition.makeLeader)', () => {
   it('a non-ISR follower qualifies once its LEO reaches the HW and the epoch start', () => {
     const b1 = leader({ isr: ['b1', 'b2'], settings: { minInsyncReplicas: 1 } }).append(3);
     b1.at(T0 + 1000).fetch('b2', 3);
@@ -389,7 +400,7 @@ describe('R1.7 ISR expansion conditions, R1.11 becoming leader', () => {
     expect(b1.replica.expansionCandidate('b3')).toBe(false); // fenced (KIP-841)
   });
 
-  it('R1.11: a new leader keeps its HW; a follower below its epoch start does not qualify', () => {
+  it('a new leader keeps its HW; a follower below its epoch start does not qualify', () => {
     // b2 leads epoch 1 from LEO 5 with HW 3; b3 at 4 is above the HW but below the start.
     const b2 = follower({ epochs: [0, 0, 0, 0, 0], hw: 3 });
     b2.replica.applyState(partitionState({ leader: 'b2', leaderEpoch: 1, isr: ['b2'] }), T0);

@@ -1,10 +1,12 @@
 /**
  * One broker's replica of one partition and its part in replication: as leader it tracks each
- * follower's log end offset and caught-up time, advances the high watermark over the ISR
- * (gated by min.insync.replicas, R1.5) and decides ISR expansion and shrinking (R1.6-R1.8); as
- * follower it applies fetched batches, takes the leader's high watermark capped by its own log
- * end offset (R1.4) and truncates where its log diverged (R1.13, KIP-101), or, in legacy mode,
- * to its own high watermark when it becomes a follower.
+ * follower's log end offset and caught-up time, advances the high watermark over the ISR (gated by
+ * min.insync.replicas, Partition.maybeIncrementLeaderHW) and decides ISR expansion and shrinking
+ * (Replica.updateFetchStateOrThrow; Partition.maybeExpandIsr, maybeShrinkIsr); as follower it
+ * applies fetched batches, takes the leader's high watermark capped by its own log end offset
+ * (ReplicaFetcherThread.processPartitionData) and truncates where its log diverged
+ * (AbstractFetcherThread.getOffsetTruncationState, KIP-101), or, in legacy mode, to its own high
+ * watermark when it becomes a follower.
  */
 import type { FetchPartitionResponse, LogBatch, PartitionState } from '../protocol';
 import type { PartitionLog } from './partition_log';
@@ -64,7 +66,7 @@ export class PartitionReplica {
     this.state = initialState;
   }
 
-  /** min(min.insync.replicas, replication factor) (R1.5). */
+  /** min(min.insync.replicas, replication factor) (Partition.maybeIncrementLeaderHW). */
   effectiveMinIsr(): number {
     return Math.min(this.settings.minInsyncReplicas, this.state.replicas.length);
   }
@@ -106,7 +108,10 @@ export class PartitionReplica {
     return 'follower';
   }
 
-  /** R1.11: a new leader keeps its HW and log, stamps the new epoch, resets follower tracking. */
+  /**
+   * A new leader keeps its HW and log, stamps the new epoch, resets follower tracking
+   * (Partition.makeFollower).
+   */
   private becomeLeader(nowUs: number): void {
     this.endLeaderTerm(nowUs);
     this.leaderTerms.push({ startUs: nowUs, endUs: null, leaderEpoch: this.state.leaderEpoch });
@@ -131,7 +136,10 @@ export class PartitionReplica {
     this.maybeAdvanceHighWatermark(nowUs);
   }
 
-  /** R1.11: a follower fetches from its LEO; legacy mode first truncates to its own HW. */
+  /**
+   * A follower fetches from its LEO; legacy mode first truncates to its own HW
+   * (Partition.makeFollower).
+   */
   private becomeFollower(nowUs: number): void {
     this.endLeaderTerm(nowUs);
     this.role = 'follower';
@@ -158,8 +166,8 @@ export class PartitionReplica {
   }
 
   /**
-   * R1.6: records a follower fetch at `fetchOffset` (its log end offset) after the read.
-   * `leaderLogEndOffset` is the leader's LEO sampled when the fetch arrived.
+   * Replica.updateFetchStateOrThrow: records a follower fetch at `fetchOffset` (its log end offset)
+   * after the read. `leaderLogEndOffset` is the leader's LEO sampled when the fetch arrived.
    */
   onFollowerFetch(
     follower: string,
@@ -182,7 +190,10 @@ export class PartitionReplica {
     state.logEndOffset = fetchOffset;
   }
 
-  /** R1.6: caught up when at the leader's LEO or caught up within replica.lag.time.max.ms. */
+  /**
+   * Caught up when at the leader's LEO or caught up within replica.lag.time.max.ms
+   * (Replica.updateFetchStateOrThrow).
+   */
   isCaughtUp(follower: string, nowUs: number): boolean {
     const state = this.followers.get(follower);
     if (state === undefined) return false;
@@ -190,7 +201,7 @@ export class PartitionReplica {
     return nowUs - state.lastCaughtUpUs <= this.settings.replicaLagTimeMaxMs * 1000;
   }
 
-  /** R1.7: the follower to add to the ISR, if one qualifies now. */
+  /** The follower to add to the ISR, if one qualifies now (Partition.maybeExpandIsr). */
   expansionCandidate(follower: string): boolean {
     const state = this.followers.get(follower);
     if (this.role !== 'leader' || this.pendingIsr !== null || state === undefined) return false;
@@ -201,7 +212,9 @@ export class PartitionReplica {
     );
   }
 
-  /** R1.8: ISR members (other than the leader) that are no longer caught up. */
+  /**
+   * ISR members (other than the leader) that are no longer caught up (Partition.maybeShrinkIsr).
+   */
   outOfSyncReplicas(nowUs: number): string[] {
     if (this.role !== 'leader' || this.pendingIsr !== null) return [];
     return this.isr.filter(
@@ -210,9 +223,9 @@ export class PartitionReplica {
   }
 
   /**
-   * R1.5: HW = the lowest LEO over the maximal ISR (and caught-up followers about to join),
-   * never backwards, and (3.7+) only while the committed ISR has at least min ISR members.
-   * Returns true when the HW moved.
+   * Partition.maybeIncrementLeaderHW: HW = the lowest LEO over the maximal ISR (and caught-up
+   * followers about to join), never backwards, and (3.7+) only while the committed ISR has at least
+   * min ISR members. Returns true when the HW moved.
    */
   maybeAdvanceHighWatermark(nowUs: number): boolean {
     if (this.role !== 'leader') return false;
@@ -233,8 +246,9 @@ export class PartitionReplica {
   }
 
   /**
-   * A follower applies one partition of a fetch response: truncate where the leader says the
-   * log diverged (R1.13, one round), else append and take min(leader HW, own LEO) (R1.4).
+   * A follower applies one partition of a fetch response: truncate where the leader says the log
+   * diverged (KIP-101; AbstractFetcherThread.getOffsetTruncationState, one round), else append and
+   * take min(leader HW, own LEO) (ReplicaFetcherThread.processPartitionData).
    */
   onFetchedPartition(response: FetchPartitionResponse, nowUs: number): void {
     if (response.divergingEpoch !== null) {
@@ -245,7 +259,8 @@ export class PartitionReplica {
       if (own === undefined) target = Math.min(leaderEnd.endOffset, logEndOffset);
       else if (own.epoch !== leaderEnd.epoch) target = Math.min(own.startOffset, logEndOffset);
       else target = Math.min(own.startOffset, leaderEnd.endOffset, logEndOffset);
-      // Step 3 of R1.13 repeats with the new latest epoch: the next fetch does that.
+      // Step 3 of AbstractFetcherThread.getOffsetTruncationState repeats with the new
+      // latest epoch: the next fetch does that.
       this.truncate(target, 'diverging-epoch', nowUs);
       return;
     }

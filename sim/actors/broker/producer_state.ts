@@ -1,9 +1,9 @@
 /**
- * Per-partition producer state, as Kafka's ProducerStateManager keeps it: for each producerId
- * the current producerEpoch, the metadata of the last NUM_BATCHES_TO_RETAIN batches (the dedup
- * window), the coordinator epoch of the last marker, and the first offset of the producer's open
- * transaction on this partition. Validation follows R2.5 (ProducerAppendInfo.checkProducerEpoch,
- * checkSequence) and R3.9 (appendEndTxnMarker).
+ * Per-partition producer state, as Kafka's ProducerStateManager keeps it: for each producerId the
+ * current producerEpoch, the metadata of the last NUM_BATCHES_TO_RETAIN batches (the dedup window),
+ * the coordinator epoch of the last marker, and the first offset of the producer's open transaction
+ * on this partition. Validation follows Kafka's
+ * ProducerAppendInfo (checkProducerEpoch, checkSequence, appendEndTxnMarker).
  */
 import { assert } from '../../kernel';
 import type { KafkaErrorCode } from '../protocol';
@@ -44,7 +44,10 @@ export function emptyEntry(producerId: number): ProducerStateEntry {
   };
 }
 
-/** The retained batch with exactly this sequence range under the same epoch (R2.5.1), if any. */
+/**
+ * The retained batch with exactly this sequence range under the same epoch
+ * (ProducerAppendInfo.checkSequence), if any.
+ */
 export function findDuplicateBatch(
   entry: ProducerStateEntry,
   batch: { producerEpoch: number; firstSequence: number; lastSequence: number },
@@ -63,9 +66,10 @@ function inSequence(lastSequence: number, nextSequence: number): boolean {
 }
 
 /**
- * R2.5 steps 3 and 4: the producer-epoch check, then the sequence check. Returns the error Kafka
- * returns, or NONE. A batch without a sequence comes from a coordinator (a transactional offset
- * commit, Kafka's AppendOrigin.COORDINATOR): its epoch is checked, its sequence is not.
+ * ProducerAppendInfo.checkSequence: the producer-epoch check, then the sequence check. Returns the
+ * error Kafka returns, or NONE. A batch without a sequence comes from a coordinator (a
+ * transactional offset commit, Kafka's AppendOrigin.COORDINATOR): its epoch is checked, its
+ * sequence is not.
  */
 export function validateDataBatch(
   entry: ProducerStateEntry,
@@ -88,8 +92,8 @@ export function validateDataBatch(
 }
 
 /**
- * Records an appended data batch: a new epoch empties the dedup window (R2.4), which keeps the
- * last `batchesToRetain` batches (Kafka: {@link NUM_BATCHES_TO_RETAIN}).
+ * Records an appended data batch: a new epoch empties the dedup window, which keeps the last
+ * `batchesToRetain` batches (Kafka: {@link NUM_BATCHES_TO_RETAIN}).
  */
 export function recordDataBatch(
   entry: ProducerStateEntry,
@@ -112,7 +116,10 @@ export function recordDataBatch(
   assert(entry.batchMetadata.length <= NUM_BATCHES_TO_RETAIN, 'dedup window over its bound');
 }
 
-/** R3.9: a marker with an older epoch or coordinator epoch is refused. */
+/**
+ * A marker with an older epoch or coordinator epoch is refused
+ * (TransactionMarkerChannelManager.addTxnMarkersToSend).
+ */
 export function validateMarker(
   entry: ProducerStateEntry,
   marker: { producerEpoch: number; coordinatorEpoch: number },

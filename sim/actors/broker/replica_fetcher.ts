@@ -1,8 +1,9 @@
 /**
- * The follower side of replication (Kafka's ReplicaFetcherThread, one per source broker): for
- * every leader this broker follows partitions of, one Fetch at a time with each partition's log
- * end offset, current leader epoch and last fetched epoch (R1.2). Responses are appended or
- * truncate the log (R1.4, R1.13); errors back off for `replica.fetch.backoff.ms`.
+ * The follower side of replication (Kafka's ReplicaFetcherThread, one per source broker): for every
+ * leader this broker follows partitions of, one Fetch at a time with each partition's log end
+ * offset, current leader epoch and last fetched epoch (AbstractFetcherThread). Responses are
+ * appended or truncate the log (KIP-101; ReplicaFetcherThread.processPartitionData;
+ * AbstractFetcherThread.getOffsetTruncationState); errors back off for `replica.fetch.backoff.ms`.
  *
  * Fetches run in an incremental fetch session per leader (KIP-227; Kafka's FetchSessionHandler):
  * the first fetch is full and opens the session, later ones list only the partitions whose fetch
@@ -163,7 +164,10 @@ export class ReplicaFetcher {
     );
   }
 
-  /** R1.2: fetch from the log end offset, with the current and the last fetched epoch. */
+  /**
+   * Fetch from the log end offset, with the current and the last fetched epoch
+   * (AbstractFetcherThread).
+   */
   private fetchParams(replica: PartitionReplica): FetchPartition {
     const log = replica.log;
     return {

@@ -1,9 +1,9 @@
 /**
- * The replication side of one broker (Kafka's ReplicaManager and Partition): it keeps this
- * broker's replicas and its metadata cache, applies the controller's partition changes, answers
- * produce and fetch requests as leader (acks semantics R1.10, follower fetch R1.3, consumer
- * fetch limits R1.18), moves the high watermark, and proposes ISR changes to the controller.
- * Follower fetching lives in ReplicaFetcher.
+ * The replication side of one broker (Kafka's ReplicaManager and Partition): it keeps this broker's
+ * replicas and its metadata cache, applies the controller's partition changes, answers produce and
+ * fetch requests as leader (acks semantics Partition.checkEnoughReplicasReachOffset, follower fetch
+ * Partition.fetchRecords, consumer fetch limits UnifiedLog.read), moves the high watermark, and
+ * proposes ISR changes to the controller. Follower fetching lives in ReplicaFetcher.
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type {
@@ -179,8 +179,9 @@ export class ReplicaManager {
   onRoleChange: (replica: PartitionReplica, ctx: Ctx) => void = () => undefined;
 
   /**
-   * A `__transaction_state` record from this broker's coordinator, appended as leader with
-   * acks=all (R3.3 step 2); `done` gets NONE once replicated, or the produce error.
+   * A `__transaction_state` record from this broker's coordinator, appended as leader with acks=all
+   * (TransactionStateManager.appendTransactionToLog); `done` gets NONE once replicated, or the
+   * produce error.
    */
   appendTransactionLog(
     tp: TopicPartition,
@@ -211,11 +212,12 @@ export class ReplicaManager {
   }
 
   /**
-   * `__consumer_offsets` records from this broker's group coordinator, one batch each, appended
-   * as leader with acks=all (R6.1, R6.3). Transactional ones carry the producer's id and epoch
-   * and no sequence: the epoch is checked, the sequence is not (Kafka's AppendOrigin.COORDINATOR),
-   * and the KIP-890 guard is checked when given. `appended` gets the batch offsets right after
-   * the leader append; `done` gets NONE once replicated, or the error.
+   * `__consumer_offsets` records from this broker's group coordinator, one batch each, appended as
+   * leader with acks=all (ClassicGroup; GroupCoordinator.validateOffsetCommit). Transactional ones
+   * carry the producer's id and epoch and no sequence: the epoch is checked, the sequence is not
+   * (Kafka's AppendOrigin.COORDINATOR), and the KIP-890 guard is checked when given. `appended`
+   * gets the batch offsets right after the leader append; `done` gets NONE once replicated, or the
+   * error.
    */
   appendGroupLog(
     tp: TopicPartition,
@@ -259,7 +261,7 @@ export class ReplicaManager {
     this.awaitReplication(replica, wait, ctx, callbacks.done);
   }
 
-  /** Produce at the leader (R1.10). `respond` is called once, now or when replicated. */
+  /** Produce at the leader. `respond` is called once, now or when replicated (DelayedProduce). */
   handleProduce(
     request: ProduceRequest,
     ctx: Ctx,
@@ -287,7 +289,7 @@ export class ReplicaManager {
     );
   }
 
-  /** A COMMIT/ABORT marker at the leader, appended with acks=all (R3.9). */
+  /** A COMMIT/ABORT marker at the leader, appended with acks=all (handleWriteTxnMarkersRequest). */
   appendMarker(
     tp: TopicPartition,
     marker: {
@@ -377,7 +379,7 @@ export class ReplicaManager {
     );
   }
 
-  /** R1.18: a consumer reads up to the HW or the LSO, from the leader only. */
+  /** A consumer reads up to the HW or the LSO, from the leader only (UnifiedLog.read). */
   private consumerRead(fetch: FetchPartition, request: FetchRequest): FetchPartitionResponse {
     const replica = this.replicas.get(partitionKey(fetch));
     const epochError = this.epochError(replica, fetch);
@@ -398,9 +400,10 @@ export class ReplicaManager {
   }
 
   /**
-   * R1.3: a follower fetch of one session partition: epoch fence, divergence, read to the LEO,
-   * then bookkeeping (R1.6, R1.7, R1.5). Returns null for a partition an incremental fetch
-   * leaves out of its answer (no records, no error, offsets already sent), without building it.
+   * Partition.fetchRecords: a follower fetch of one session partition: epoch fence, divergence,
+   * read to the LEO, then bookkeeping (Replica.updateFetchStateOrThrow; Partition.maybeExpandIsr,
+   * maybeIncrementLeaderHW). Returns null for a partition an incremental fetch leaves out of its
+   * answer (no records, no error, offsets already sent), without building it.
    */
   private followerRead(
     cached: CachedPartition,
@@ -454,7 +457,7 @@ export class ReplicaManager {
     );
   }
 
-  /** A follower's answer carries the offsets sampled before the read (R1.3 step 3). */
+  /** A follower's answer carries the offsets sampled before the read (Partition.fetchRecords). */
   private followerResponse(
     fetch: FetchPartition,
     sampled: { highWatermark: number; lastStableOffset: number },
@@ -475,9 +478,9 @@ export class ReplicaManager {
   }
 
   /**
-   * R1.3 step 2: where the follower's last epoch ends here, when its log went further than
-   * ours for that epoch. A follower ahead of this leader's log end is told to truncate to it
-   * (the outcome of R1.14 after an unclean election).
+   * Partition.fetchRecords: where the follower's last epoch ends here, when its log went further
+   * than ours for that epoch. A follower ahead of this leader's log end is told to truncate to it
+   * (the outcome of AbstractFetcherThread.handleOutOfRangeError after an unclean election).
    */
   private divergence(
     replica: PartitionReplica,
@@ -500,8 +503,8 @@ export class ReplicaManager {
   }
 
   /**
-   * R1.3 step 1, then leadership: a request carrying an older leader epoch is fenced and a newer
-   * one is unknown here, whatever this replica's role; then only the leader answers.
+   * Partition.fetchRecords, then leadership: a request carrying an older leader epoch is fenced and
+   * a newer one is unknown here, whatever this replica's role; then only the leader answers.
    */
   private epochError(replica: PartitionReplica | undefined, fetch: FetchPartition): KafkaErrorCode {
     if (replica === undefined) return this.leadershipError(fetch);
@@ -512,7 +515,7 @@ export class ReplicaManager {
     return replica.role === 'leader' ? 'NONE' : 'NOT_LEADER_OR_FOLLOWER';
   }
 
-  /** R1.8: propose removing ISR members that fell behind. */
+  /** Propose removing ISR members that fell behind (Partition.maybeShrinkIsr). */
   private shrinkIsrs(ctx: Ctx): void {
     for (const replica of this.replicas.values()) {
       const outOfSync = replica.outOfSyncReplicas(ctx.nowUs());

@@ -1,8 +1,9 @@
 /**
- * A partition's transaction bookkeeping (R4.1-R4.3): the ongoing transactions by producerId,
- * the completed ones whose marker is not yet below the high watermark ("unreplicated"), and the
- * aborted-transaction index that read_committed fetches return. It computes the last stable
- * offset: the first offset of any transaction still undecided, capped by the high watermark.
+ * A partition's transaction bookkeeping (ProducerStateManager.ongoingTxns;
+ * UnifiedLog.lastStableOffset; TransactionIndex): the ongoing transactions by producerId, the
+ * completed ones whose marker is not yet below the high watermark ("unreplicated"), and the
+ * aborted-transaction index that read_committed fetches return. It computes the last stable offset:
+ * the first offset of any transaction still undecided, capped by the high watermark.
  */
 import type { AbortedTransaction } from '../protocol';
 
@@ -12,7 +13,7 @@ export interface AbortedTxn {
   readonly firstOffset: number;
   /** The ABORT marker's offset. */
   readonly lastOffset: number;
-  /** The LSO when the abort was appended (R4.3). */
+  /** The LSO when the abort was appended (TransactionIndex). */
   readonly lastStableOffset: number;
 }
 
@@ -67,7 +68,7 @@ export class TransactionIndex {
     this.unreplicated = this.unreplicated.filter((txn) => txn.lastOffset >= highWatermark);
   }
 
-  /** R4.2: LSO = firstUnstableOffset when below the HW, else the HW. */
+  /** LSO = firstUnstableOffset when below the HW, else the HW (UnifiedLog.lastStableOffset). */
   lastStableOffset(highWatermark: number, logStartOffset: number): number {
     let firstUnstable = Number.POSITIVE_INFINITY;
     for (const firstOffset of this.ongoing.values())
@@ -78,7 +79,10 @@ export class TransactionIndex {
     return firstUnstable < highWatermark ? firstUnstable : highWatermark;
   }
 
-  /** R4.4: index entries with lastOffset >= fetchOffset and firstOffset < upperBound. */
+  /**
+   * Index entries with lastOffset >= fetchOffset and firstOffset < upperBound
+   * (LocalLog.collectAbortedTransactions).
+   */
   abortedOverlapping(fetchOffset: number, upperBound: number): AbortedTransaction[] {
     const overlapping: AbortedTransaction[] = [];
     for (const txn of this.aborted) {

@@ -1,10 +1,12 @@
 /**
  * KIP-890 at a partition leader (Kafka's AddPartitionsToTxnManager and the verification path of
- * ReplicaManager, R5.3-R5.5). Before the first transactional write of a producer that has no open
- * transaction on the partition, the leader asks the coordinator of the transactional.id: with
- * part 1 (`transaction.partition.verification.enable`) whether the partition is in the
- * transaction (`verifyOnly`), and for a transaction version 2 client it adds the partition on the
- * client's behalf. The coordinator's answer is translated to a produce error (R5.4).
+ * ReplicaManager, ReplicaManager.maybeStartTransactionVerificationForPartitions,
+ * postVerificationCallback; TransactionCoordinator.endTransaction). Before the first transactional
+ * write of a producer that has no open transaction on the partition, the leader asks the
+ * coordinator of the transactional.id: with part 1 (`transaction.partition.verification.enable`)
+ * whether the partition is in the transaction (`verifyOnly`), and for a transaction version 2
+ * client it adds the partition on the client's behalf. The coordinator's answer is translated to a
+ * produce error (ReplicaManager.postVerificationCallback).
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type {
@@ -35,7 +37,10 @@ export interface VerifierTimer {
   readonly correlationId: number;
 }
 
-/** R5.4: the produce error for a coordinator answer (clients of produce v11+). */
+/**
+ * The produce error for a coordinator answer (clients of produce v11+)
+ * (ReplicaManager.postVerificationCallback).
+ */
 export function produceErrorForVerification(error: KafkaErrorCode): KafkaErrorCode {
   switch (error) {
     case 'NONE':

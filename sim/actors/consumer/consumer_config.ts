@@ -2,7 +2,7 @@
  * The consumer's configuration: Kafka's consumer config keys in camelCase with the unit last
  * (`session.timeout.ms` → `sessionTimeoutMs`). The three fetch settings are required (every
  * existing caller gives them); the group settings are optional and take Kafka's defaults
- * (reference §8, ConsumerConfig), so a manually assigned consumer needs none of them.
+ * (ConsumerConfig), so a manually assigned consumer needs none of them.
  */
 import type { IsolationLevel } from '../protocol';
 
@@ -37,7 +37,8 @@ export interface ConsumerConfig {
   /**
    * Whether OffsetFetch asks with `requireStable` (KIP-447). Java consumers since 2.5 always do;
    * false models an older client or the BUG-19 misuse: positions may come from offsets that a
-   * pending transaction is about to replace (R6.4). Not a Kafka config key. @default true
+   * pending transaction is about to replace (GroupMetadata.prepareTxnOffsetCommit). Not a Kafka
+   * config key. @default true
    */
   readonly requireStable?: boolean;
 }

@@ -1,9 +1,9 @@
 /**
  * Group membership of a subscribed consumer, as Java's classic ConsumerCoordinator and
- * AbstractCoordinator run it (reference R6.1): FindCoordinator(group), JoinGroup (a first join
- * with an empty member id is answered MEMBER_ID_REQUIRED with the id to use, KIP-394), the
- * leader computes the assignment with the RangeAssignor, SyncGroup hands every member its
- * partitions. Eager protocol: before every join the member revokes all its partitions (after an
+ * AbstractCoordinator run it (ClassicGroup): FindCoordinator(group), JoinGroup
+ * (a first join with an empty member id is answered MEMBER_ID_REQUIRED with the id to use,
+ * KIP-394), the leader computes the assignment with the RangeAssignor, SyncGroup hands every member
+ * its partitions. Eager protocol: before every join the member revokes all its partitions (after an
  * auto-commit of the consumed positions) and calls the rebalance listener. Heartbeats run every
  * `heartbeat.interval.ms` while the member is in a generation; REBALANCE_IN_PROGRESS asks for a
  * rejoin at the next poll, ILLEGAL_GENERATION and UNKNOWN_MEMBER_ID reset the generation and the

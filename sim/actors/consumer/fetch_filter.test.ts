@@ -1,9 +1,10 @@
 /**
- * Goal: pin the consumer-side filtering of R4.5 and the position rule of R4.6: markers are never
- * delivered, read_committed skips transactional batches of producers listed as aborted (an
- * ABORT marker takes the producer out of the set again), and the position moves past everything
- * fetched even when nothing is returned. Method: hand-built fetch responses for one partition
- * passed to `filterFetchedBatches`, asserting the exact offsets delivered and the next position.
+ * Goal: pin the consumer-side filtering of CompletedFetch.nextFetchedRecord and the position rule
+ * of FetchCollector.fetchRecords: markers are never delivered, read_committed skips transactional
+ * batches of producers listed as aborted (an ABORT marker takes the producer out of the set again),
+ * and the position moves past everything fetched even when nothing is returned. Method: hand-built
+ * fetch responses for one partition passed to `filterFetchedBatches`, asserting the exact offsets
+ * delivered and the next position.
  */
 import { describe, expect, it } from 'vitest';
 import type { AbortedTransaction, FetchPartitionResponse, LogBatch } from '../protocol';
@@ -83,7 +84,7 @@ const INTERLEAVED = [
   control(5, 2, 'COMMIT'),
 ];
 
-describe('R4.5 read_committed filtering', () => {
+describe('read_committed filtering (CompletedFetch.nextFetchedRecord)', () => {
   it('skips the aborted producer and delivers the committed one, past both markers', () => {
     const fetched = response(INTERLEAVED, [{ producerId: 1, firstOffset: 0 }]);
     expect(filtered(fetched, 0, 'read_committed')).toEqual({ offsets: [2, 3], next: 6 });
@@ -154,7 +155,7 @@ describe('markers under both isolation levels', () => {
   });
 });
 
-describe('R4.6 position', () => {
+describe('position (FetchCollector.fetchRecords)', () => {
   it('moves past a marker even though no record is returned (EXP-02)', () => {
     const fetched = response([control(5, 1, 'COMMIT')], []);
     expect(filtered(fetched, 5, 'read_committed')).toEqual({ offsets: [], next: 6 });

@@ -1,8 +1,9 @@
 /**
- * What a consumer makes of one partition's fetch response (Kafka's CompletedFetch, R4.5-R4.6):
- * control markers are never delivered; under read_committed, batches of transactions listed as
- * aborted are skipped using the producer-id set walk; and the position moves past everything
- * fetched, even when no record is returned.
+ * What a consumer makes of one partition's fetch response (Kafka's CompletedFetch,
+ * CompletedFetch.nextFetchedRecord; FetchCollector.fetchRecords): control markers are never
+ * delivered; under read_committed, batches of transactions listed as aborted are skipped using the
+ * producer-id set walk; and the position moves past everything fetched, even when no record is
+ * returned.
  */
 import type { FetchPartitionResponse, IsolationLevel, LogBatch } from '../protocol';
 
@@ -22,7 +23,7 @@ export interface FilteredFetch {
   readonly nextFetchOffset: number;
 }
 
-/** Applies R4.5 to one partition's response, starting at `position`. */
+/** Applies CompletedFetch.nextFetchedRecord to one partition's response, starting at `position`. */
 export function filterFetchedBatches(
   response: FetchPartitionResponse,
   position: number,

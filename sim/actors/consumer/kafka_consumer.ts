@@ -1,12 +1,13 @@
 /**
- * A Kafka consumer, with manually assigned partitions (`assign`) or as a member of a consumer
- * group (`subscribe`, reference §6). `poll` fetches every assigned partition once from its leader
- * and delivers what R4.5 lets through; the position moves past markers and aborted batches. A
- * partition without a position takes its group's committed offset (OffsetFetch with
- * requireStable, R6.4) and otherwise `auto.offset.reset` through ListOffsets; `endOffsets` asks
- * ListOffsets(LATEST), which answers the last stable offset under read_committed and the high
- * watermark otherwise (R4.7). Group membership lives in {@link ConsumerCoordinator}, commits and
- * committed offsets in {@link OffsetCommitter}.
+ * A Kafka consumer, with manually assigned partitions (`assign`) or as a member of a consumer group
+ * (`subscribe`, ConsumerCoordinator). `poll` fetches every assigned partition once from its leader
+ * and delivers what CompletedFetch.nextFetchedRecord lets through; the position moves past markers
+ * and aborted batches. A partition without a position takes its group's committed offset
+ * (OffsetFetch with requireStable, GroupMetadata.prepareTxnOffsetCommit) and otherwise
+ * `auto.offset.reset` through ListOffsets; `endOffsets` asks ListOffsets(LATEST), which answers the
+ * last stable offset under read_committed and the high watermark otherwise
+ * (SubscriptionState.partitionEndOffset). Group membership lives in {@link ConsumerCoordinator},
+ * commits and committed offsets in {@link OffsetCommitter}.
  */
 import { assert, type ActorContext, type NodeId } from '../../kernel';
 import type {
@@ -144,7 +145,7 @@ export class KafkaConsumer {
 
   /**
    * `subscribe(topics, listener)`: joins the group `group.id` at the next poll and reads the
-   * partitions the group's RangeAssignor gives this member (R6.1). The listener hears every
+   * partitions the group's RangeAssignor gives this member (ClassicGroup). The listener hears every
    * revocation and assignment (eager protocol, see {@link RebalanceListener}).
    * @example consumer.subscribe(['input'], { onPartitionsRevoked: (tps, done) => done(),
    *   onPartitionsAssigned: () => undefined })
@@ -536,12 +537,12 @@ export class KafkaConsumer {
   }
 
   /**
-   * Records fetched while the member lost its generation (a session expiry or poll timeout
-   * noticed during the fetch) are not delivered: Java's poll() runs the coordinator first, which
-   * marks the partitions lost and drops their buffered records before any is returned. The
-   * positions go back to the first undelivered record, so nothing is skipped if the partitions
-   * come back. Without this, an application would process them and commit its offsets with
-   * generation -1, which the group coordinator accepts unfenced (R6.3).
+   * Records fetched while the member lost its generation (a session expiry or poll timeout noticed
+   * during the fetch) are not delivered: Java's poll() runs the coordinator first, which marks the
+   * partitions lost and drops their buffered records before any is returned. The positions go back
+   * to the first undelivered record, so nothing is skipped if the partitions come back. Without
+   * this, an application would process them and commit its offsets with generation -1, which the
+   * group coordinator accepts unfenced (GroupCoordinator.validateOffsetCommit).
    */
   private withinGeneration(records: ConsumerRecord[]): ConsumerRecord[] {
     const membership = this.membership;

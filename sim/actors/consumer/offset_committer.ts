@@ -6,7 +6,7 @@
  * rejoin, and all three fail the commit (CommitFailedException); FENCED_INSTANCE_ID is fatal;
  * coordinator errors are retried until `default.api.timeout.ms`. OffsetFetch asks with
  * `requireStable` (KIP-447) and retries UNSTABLE_OFFSET_COMMIT after `retry.backoff.ms` until the
- * pending transactional offsets resolve (R6.4).
+ * pending transactional offsets resolve (GroupMetadata.prepareTxnOffsetCommit).
  */
 import type {
   KafkaErrorCode,

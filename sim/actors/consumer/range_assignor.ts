@@ -4,7 +4,7 @@
  * ranges, one per subscribed member in member order (static members by `group.instance.id`
  * first, then dynamic ones by member id, as Java's `MemberInfo.compareTo`); the first
  * `partitions % members` members get one partition more. The group leader runs it on the
- * JoinGroup member list (R6.1).
+ * JoinGroup member list (ClassicGroup).
  * [apache/kafka `RangeAssignor.assign`, `AbstractPartitionAssignor`]
  */
 import type { TopicPartition } from '../protocol';

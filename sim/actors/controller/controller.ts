@@ -1,10 +1,11 @@
 /**
- * A single KRaft-like controller. It owns every partition's leader, leader epoch, partition
- * epoch and ISR; fences brokers that stop heartbeating within `broker.session.timeout.ms`;
- * removes fenced brokers from ISRs without ever emptying one (R1.9); elects leaders cleanly from
- * the ISR in assignment order (R1.15) or, with `unclean.leader.election.enable`, from any live
- * replica (R1.16); validates AlterPartition requests (KIP-497); and publishes every change to all
- * brokers. It is deterministic and, in this model, never fails itself.
+ * A single KRaft-like controller. It owns every partition's leader, leader epoch, partition epoch
+ * and ISR; fences brokers that stop heartbeating within `broker.session.timeout.ms`; removes fenced
+ * brokers from ISRs without ever emptying one (PartitionChangeBuilder.build); elects leaders
+ * cleanly from the ISR in assignment order (PartitionChangeBuilder.electAnyLeader) or, with
+ * `unclean.leader.election.enable`, from any live replica (KIP-106;
+ * PartitionChangeBuilder.tryElection); validates AlterPartition requests (KIP-497); and publishes
+ * every change to all brokers. It is deterministic and, in this model, never fails itself.
  */
 import { assert, type Actor, type ActorContext, type Envelope, type NodeId } from '../../kernel';
 import type {
@@ -122,7 +123,10 @@ export class Controller implements Actor<KafkaMessage> {
     });
   }
 
-  /** R1.9: a fenced broker leaves every ISR (never emptying one) and loses its leaderships. */
+  /**
+   * A fenced broker leaves every ISR (never emptying one) and loses its leaderships
+   * (PartitionChangeBuilder.build).
+   */
   private fence(broker: string, ctx: Ctx): void {
     this.fenced.add(broker);
     ctx.trace(`fenced broker ${broker}`);
@@ -153,7 +157,10 @@ export class Controller implements Actor<KafkaMessage> {
     this.publish(changed, ctx);
   }
 
-  /** R1.15/R1.16: the first live ISR member in assignment order; else unclean; else offline. */
+  /**
+   * The first live ISR member in assignment order; else unclean; else offline (KIP-106;
+   * PartitionChangeBuilder.electAnyLeader, tryElection).
+   */
   private elect(state: PartitionState, ctx: Ctx): PartitionState {
     const live = (replica: string): boolean => !this.fenced.has(replica);
     const clean = state.replicas.find((replica) => state.isr.includes(replica) && live(replica));
@@ -188,10 +195,10 @@ export class Controller implements Actor<KafkaMessage> {
 
   /**
    * Admin operation for the fault injector (style rule 17's one exception): forces an unclean
-   * election of `topic`-`partition` whatever `unclean.leader.election.enable` says. A live
-   * replica outside the ISR is preferred, else any live replica other than the leader; it leads
-   * with an ISR of itself, as an unclean election leaves it (R1.16). Returns the new leader, or
-   * null when no other live replica exists.
+   * election of `topic`-`partition` whatever `unclean.leader.election.enable` says. A live replica
+   * outside the ISR is preferred, else any live replica other than the leader; it leads with an ISR
+   * of itself, as an unclean election leaves it (KIP-106; PartitionChangeBuilder.tryElection).
+   * Returns the new leader, or null when no other live replica exists.
    */
   forceUncleanElection(topic: string, partition: number): string | null {
     const ctx = this.ctx;

@@ -1,13 +1,13 @@
 /**
  * What the coordinator does with an EndTxn, as a pure decision on the stored metadata (Kafka's
  * TransactionCoordinator.endTransaction). Two rule sets:
- * - transaction version 0/1 (R3.8), with the 4.0 order: a pending transition answers
- *   CONCURRENT_TRANSACTIONS before the epoch is checked (KAFKA-18464);
- * - transaction version 2 (R5.5, KIP-890 part 2): "same epoch" is the next operation and
- *   "stored epoch = request epoch + 1" a retry of the one that completed; every Prepare bumps the
- *   epoch, and an abort with the current epoch outside a transaction is an "empty abort" that
- *   bumps it. Cells follow released 4.x code after KAFKA-20785 (a late commit against an abort
- *   answers PRODUCER_FENCED).
+ * - transaction version 0/1 (TransactionCoordinator.endTransaction), with the 4.0 order: a pending
+ *   transition answers CONCURRENT_TRANSACTIONS before the epoch is checked (KAFKA-18464);
+ * - transaction version 2 (TransactionCoordinator.endTransaction, KIP-890 part 2): "same epoch" is
+ *   the next operation and "stored epoch = request epoch + 1" a retry of the one that completed;
+ *   every Prepare bumps the epoch, and an abort with the current epoch outside a transaction is an
+ *   "empty abort" that bumps it. Cells follow released 4.x code after KAFKA-20785 (a late commit
+ *   against an abort answers PRODUCER_FENCED).
  */
 import type { EndTxnRequest, KafkaErrorCode } from '../protocol';
 import type { TransactionMetadata } from './transaction_metadata';
@@ -38,7 +38,7 @@ export function decideEndTxn(
     : decideVersion0(metadata, request.committed, request.producerEpoch);
 }
 
-/** R3.8 for transaction versions 0 and 1. */
+/** TransactionCoordinator.endTransaction for transaction versions 0 and 1. */
 function decideVersion0(
   metadata: TransactionMetadata,
   committed: boolean,
@@ -65,7 +65,10 @@ function decideVersion0(
   }
 }
 
-/** R5.5: transaction version 2, with retries recognised by the epoch. */
+/**
+ * Transaction version 2, with retries recognised by the epoch (KIP-890;
+ * TransactionCoordinator.endTransaction).
+ */
 function decideVersion2(
   metadata: TransactionMetadata,
   committed: boolean,

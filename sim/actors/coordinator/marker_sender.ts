@@ -1,8 +1,9 @@
 /**
  * Sends a transaction's COMMIT/ABORT markers to the leaders of its partitions and retries until
- * each partition has one (R3.9, R3.10; Kafka's TransactionMarkerChannelManager). Retriable errors
- * and lost requests are retried; INVALID_PRODUCER_EPOCH and TRANSACTION_COORDINATOR_FENCED stop
- * the markers for good, so the transaction stays in Prepare* at this coordinator.
+ * each partition has one (TransactionMarkerChannelManager.addTxnMarkersToSend;
+ * TransactionMarkerRequestCompletionHandler; Kafka's TransactionMarkerChannelManager). Retriable
+ * errors and lost requests are retried; INVALID_PRODUCER_EPOCH and TRANSACTION_COORDINATOR_FENCED
+ * stop the markers for good, so the transaction stays in Prepare* at this coordinator.
  *
  * A response (or lost request) sent under an older coordinator epoch than the transaction's
  * current job is not applied to it (TransactionMarkerRequestCompletionHandler compares the
@@ -182,7 +183,8 @@ export class MarkerSender {
       return false;
     }
     if (isRetriable(error)) return true;
-    // Any other error (UNSUPPORTED_VERSION, ...) drops the partition from the pending set (R3.10).
+    // Any other error (UNSUPPORTED_VERSION, ...) drops the partition from the pending set
+    // (TransactionMarkerRequestCompletionHandler).
     pending.remaining.delete(key);
     return false;
   }
@@ -220,7 +222,7 @@ export class MarkerSender {
       if (pending.inFlight.has(key)) continue;
       const leader = this.host.leaderOf(tp);
       if (leader === null) {
-        // No live leader: park the partition and retry (R3.10).
+        // No live leader: park the partition and retry (TransactionMarkerRequestCompletionHandler).
         leaderless = true;
         continue;
       }

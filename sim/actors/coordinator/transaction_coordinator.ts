@@ -1,16 +1,18 @@
 /**
- * The transaction coordinator of one broker (Kafka's TransactionCoordinator, R3.3-R3.14, R5.3,
- * R5.5). It serves the transactional.ids whose `__transaction_state` partition this broker leads
- * (see TransactionStateManager), answers InitProducerId, AddPartitionsToTxn (from clients, and
- * from partition leaders verifying or adding on a client's behalf, KIP-890) and EndTxn, writes
+ * The transaction coordinator of one broker (Kafka's TransactionCoordinator and
+ * TransactionMetadata; KIP-890 for verification and transaction version 2). It serves the
+ * transactional.ids whose `__transaction_state` partition this broker leads (see
+ * TransactionStateManager), answers InitProducerId, AddPartitionsToTxn (from clients, and from
+ * partition leaders verifying or adding on a client's behalf, KIP-890) and EndTxn, writes
  * COMMIT/ABORT markers to every partition of a transaction, and aborts transactions that outlive
  * their transaction.timeout.ms.
  *
  * Every state change is a record appended to `__transaction_state` with acks=all; it applies only
  * once durable, and only if this broker still leads the partition at the same coordinator epoch.
  * Until then other requests for the id get CONCURRENT_TRANSACTIONS. Append errors map to
- * COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR (R3.3 step 4). A new leader of the partition
- * rebuilds the cache from the log and finishes transactions found in Prepare* (R3.13).
+ * COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR (TransactionStateManager.appendTransactionToLog). A
+ * new leader of the partition rebuilds the cache from the log and finishes transactions found in
+ * Prepare* (TransactionStateManager.loadTransactionsForTxnTopicPartition).
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type {
@@ -68,7 +70,7 @@ export interface EpochGrantRecord {
 
 /** How long reading a `__transaction_state` partition takes when a broker becomes its leader. */
 export const TRANSACTION_LOG_LOAD_US = 2_000;
-/** Backoff before retrying a Complete* write that failed (R3.10: retried). */
+/** Backoff before retrying a Complete* write that failed (Kafka retries it). */
 const COMPLETE_RETRY_BACKOFF_US = 100_000;
 
 /** Timers the coordinator sets; `owner` lets the broker route them. */
@@ -121,7 +123,7 @@ export interface CoordinatorHost {
 /** Per-partition results of an AddPartitionsToTxn. */
 export type AddPartitionsResults = ReadonlyArray<TopicPartition & { error: KafkaErrorCode }>;
 
-/** R3.3 step 4: what a failed `__transaction_state` append tells the client. */
+/** What a failed `__transaction_state` append tells the client (appendTransactionToLog). */
 export function coordinatorErrorFor(appendError: KafkaErrorCode): KafkaErrorCode {
   switch (appendError) {
     case 'NOT_ENOUGH_REPLICAS':
@@ -158,7 +160,7 @@ export class TransactionCoordinator {
     );
   }
 
-  /** Called when the broker starts or restarts: the periodic timeout scan (R3.11). */
+  /** Called when the broker starts or restarts: the periodic scan (abortTimedOutTransactions). */
   onStart(ctx: Ctx): void {
     ctx.setTimer(this.settings.abortTimedOutTransactionCleanupIntervalMs * 1000, {
       owner: 'coordinator',
@@ -172,7 +174,7 @@ export class TransactionCoordinator {
     this.markers.clear();
   }
 
-  /** This broker became leader of `__transaction_state-<partition>` (R3.13): load it. */
+  /** This broker became leader of `__transaction_state-<partition>` (onElection): load it. */
   onElected(partition: number, coordinatorEpoch: number, ctx: Ctx): void {
     if (!this.state.beginLoading(partition, coordinatorEpoch)) return;
     ctx.trace(`coordinator loading __transaction_state-${partition} at epoch ${coordinatorEpoch}`);
@@ -225,7 +227,7 @@ export class TransactionCoordinator {
     this.markers.onResponse(response, ctx);
   }
 
-  /** InitProducerId for a transactional.id (R3.5). Answers through `respond`. */
+  /** InitProducerId for a transactional.id. Answers through `respond`. */
   handleInitProducerId(
     request: InitProducerIdRequest & { transactionalId: string },
     ctx: Ctx,
@@ -280,9 +282,11 @@ export class TransactionCoordinator {
   }
 
   /**
-   * AddPartitionsToTxn. From a client (R3.6, with the 4.0 order: a pending transition first), or
-   * from a partition leader: `verifyOnly` asks only whether the partitions are in the
-   * transaction (R5.3 step 4); otherwise the leader adds them for a TV2 client (R5.5).
+   * AddPartitionsToTxn. From a client (TransactionCoordinator.handleAddPartitionsToTransaction,
+   * with the 4.0 order: a pending transition first), or from a partition leader: `verifyOnly` asks
+   * only whether the partitions are in the transaction (KIP-890;
+   * ReplicaManager.maybeStartTransactionVerificationForPartitions); otherwise the leader adds them
+   * for a TV2 client (KIP-890; TransactionCoordinator.endTransaction).
    */
   handleAddPartitionsToTxn(
     request: AddPartitionsToTxnRequest,
@@ -329,7 +333,7 @@ export class TransactionCoordinator {
     this.write(metadata, transit, ctx, all);
   }
 
-  /** EndTxn (R3.8, R5.5). NONE is answered once Prepare* is durable; markers follow. */
+  /** EndTxn (endTransaction). NONE is answered once Prepare* is durable; markers follow. */
   handleEndTxn(
     request: EndTxnRequest,
     ctx: Ctx,
@@ -372,7 +376,7 @@ export class TransactionCoordinator {
     answer: (error: KafkaErrorCode) => void,
   ): void {
     const exhausted = bump && metadata.producerEpoch >= EXHAUSTED_PRODUCER_EPOCH;
-    // R3.14: at exhaustion a TV2 transaction rotates to a new id when it completes.
+    // At exhaustion a TV2 transaction rotates to a new id when it completes (isEpochExhausted).
     if (exhausted && metadata.nextProducerId === -1)
       metadata.nextProducerId = this.host.allocateProducerId();
     const transit = transitOf(metadata, {
@@ -390,7 +394,7 @@ export class TransactionCoordinator {
     });
   }
 
-  /** R3.11: abort every Ongoing transaction older than its timeout, bumping the epoch. */
+  /** abortTimedOutTransactions: abort every Ongoing transaction older than its timeout. */
   private abortTimedOutTransactions(ctx: Ctx): void {
     const nowUs = ctx.nowUs();
     for (const metadata of this.state.loaded()) {
@@ -402,10 +406,11 @@ export class TransactionCoordinator {
   }
 
   /**
-   * R3.5 Ongoing, R3.11: PrepareEpochFence bumps the epoch in memory at once (not again after a
-   * failed fence write), so requests with the old epoch are fenced while PrepareAbort is written
-   * with the bumped epoch; then markers. The cluster's transaction version rules the abort; with
-   * TV2 there is one bump, not two (KAFKA-19367).
+   * abortTimedOutTransactions and handleInitProducerId on an Ongoing transaction: PrepareEpochFence
+   * bumps the epoch in memory at once (not again after a failed fence write), so requests with the
+   * old epoch are fenced while PrepareAbort is written with the bumped epoch; then markers. The
+   * cluster's transaction version rules the abort; with TV2 there is one bump, not two
+   * (KAFKA-19367).
    */
   private fenceAndAbort(
     metadata: TransactionMetadata,
@@ -427,8 +432,8 @@ export class TransactionCoordinator {
     });
     this.write(metadata, transit, ctx, (error) => {
       metadata.hasFailedEpochFence = error !== 'NONE';
-      // The bumped epoch is granted once PrepareAbort is durable: a fence whose write failed
-      // lives only in this coordinator's memory and is lost with it (R3.13).
+      // The bumped epoch is granted once PrepareAbort is durable: a fence whose write failed lives
+      // only in this coordinator's memory and is lost with it (Kafka reloads from the log).
       if (error === 'NONE') this.recordGrant(metadata, reason, ctx);
       onDurable(error);
       if (error === 'NONE') this.sendMarkers(metadata, ctx);
@@ -470,7 +475,7 @@ export class TransactionCoordinator {
         metadata.nextProducerId = -1;
         return;
       }
-      // R3.10: COORDINATOR_NOT_AVAILABLE on the Complete write is retried.
+      // COORDINATOR_NOT_AVAILABLE on the Complete write is retried (Kafka's completion handler).
       if (error === 'COORDINATOR_NOT_AVAILABLE') {
         ctx.setTimer(COMPLETE_RETRY_BACKOFF_US, {
           owner: 'coordinator',
@@ -482,9 +487,9 @@ export class TransactionCoordinator {
   }
 
   /**
-   * R3.3: sets the pending state, appends the transit to `__transaction_state`, and once durable
-   * applies it if this broker still serves the id at the same coordinator epoch. `done` gets NONE
-   * or the client-facing error.
+   * TransactionStateManager.appendTransactionToLog: sets the pending state, appends the transit to
+   * `__transaction_state`, and once durable applies it if this broker still serves the id at the
+   * same coordinator epoch. `done` gets NONE or the client-facing error.
    */
   private write(
     metadata: TransactionMetadata,
@@ -554,7 +559,7 @@ export class TransactionCoordinator {
     return metadata;
   }
 
-  /** R3.5 for Empty/Complete*: the identity the next InitProducerId grants. */
+  /** handleInitProducerId for Empty/Complete*: the identity the next InitProducerId grants. */
   private nextIdentity(
     metadata: TransactionMetadata,
     expectedEpoch: number | null,

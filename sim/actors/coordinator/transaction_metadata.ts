@@ -1,9 +1,10 @@
 /**
  * The transaction coordinator's record of one transactional.id (Kafka's TransactionMetadata,
- * R3.2) and its state machine (R3.4). Every transition is checked against Kafka's table of legal
- * previous states; an illegal one is a simulator bug and fails the run. A transition is first
- * prepared as a {@link TxnTransit} (the whole value written to `__transaction_state`), and applied
- * to the metadata only once that write is durable (R3.3).
+ * TransactionMetadata) and its state machine (TransactionState). Every transition is checked
+ * against Kafka's table of legal previous states; an illegal one is a simulator bug and fails the
+ * run. A transition is first prepared as a {@link TxnTransit} (the whole value written to
+ * `__transaction_state`), and applied to the metadata only once that write is durable
+ * (TransactionStateManager.appendTransactionToLog).
  */
 import { assert } from '../../kernel';
 import type { TopicPartition, TransactionLogValue, TransactionState } from '../protocol';
@@ -12,8 +13,9 @@ import { partitionKey } from '../protocol';
 export type { TransactionState };
 
 /**
- * R3.4: for each target state, the states it may be entered from (TransactionState.java, 4.x):
- * PrepareAbort may also follow Empty and Complete* for a transaction version 2 "empty abort".
+ * TransactionState: for each target state, the states it may be entered from
+ * (TransactionState.java, 4.x): PrepareAbort may also follow Empty and Complete* for a transaction
+ * version 2 "empty abort".
  */
 export const VALID_PREVIOUS_STATES: ReadonlyMap<TransactionState, readonly TransactionState[]> =
   new Map<TransactionState, readonly TransactionState[]>([
@@ -27,7 +29,10 @@ export const VALID_PREVIOUS_STATES: ReadonlyMap<TransactionState, readonly Trans
     ['PrepareEpochFence', ['Ongoing']],
   ]);
 
-/** An epoch at or above this is exhausted: the producerId is rotated (R3.14). */
+/**
+ * An epoch at or above this is exhausted: the producerId is rotated
+ * (TransactionMetadata.isEpochExhausted).
+ */
 export const EXHAUSTED_PRODUCER_EPOCH = 32_766;
 
 /** One transactional.id at its coordinator. */
@@ -39,7 +44,10 @@ export interface TransactionMetadata {
   lastProducerEpoch: number;
   txnTimeoutMs: number;
   state: TransactionState;
-  /** In memory only: the transition whose log write is in flight (R3.3). */
+  /**
+   * In memory only: the transition whose log write is in flight
+   * (TransactionStateManager.appendTransactionToLog).
+   */
   pendingState: TransactionState | null;
   /** Partitions of the current transaction, keyed `topic-partition`. */
   topicPartitions: Map<string, TopicPartition>;
@@ -48,9 +56,15 @@ export interface TransactionMetadata {
   txnLastUpdateUs: number;
   /** 0 or 2: the transaction version of the last transition (KIP-890 part 2). */
   clientTransactionVersion: number;
-  /** In memory only: a fence whose write failed is not bumped again (R3.5). */
+  /**
+   * In memory only: a fence whose write failed is not bumped again
+   * (TransactionCoordinator.handleInitProducerId).
+   */
   hasFailedEpochFence: boolean;
-  /** In memory only: the id a TV2 transaction rotates to at epoch exhaustion (R3.14). */
+  /**
+   * In memory only: the id a TV2 transaction rotates to at epoch exhaustion
+   * (TransactionMetadata.isEpochExhausted).
+   */
   nextProducerId: number;
 }
 
@@ -126,7 +140,10 @@ export function persistedValue(transit: TxnTransit): TransactionLogValue {
   };
 }
 
-/** Metadata rebuilt from a loaded value: in-memory fields start empty (R3.13). */
+/**
+ * Metadata rebuilt from a loaded value: in-memory fields start empty
+ * (TransactionStateManager.loadTransactionsForTxnTopicPartition).
+ */
 export function metadataFromLog(
   transactionalId: string,
   value: TransactionLogValue,
@@ -148,7 +165,10 @@ export function metadataFromLog(
   };
 }
 
-/** `Utils.abs(String.hashCode) % partitions`: the __transaction_state partition of an id (R3.1). */
+/**
+ * `Utils.abs(String.hashCode) % partitions`: the __transaction_state partition of an id
+ * (TransactionStateManager.partitionFor).
+ */
 export function transactionStatePartitionFor(
   transactionalId: string,
   numPartitions: number,

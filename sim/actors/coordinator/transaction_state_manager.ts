@@ -1,10 +1,11 @@
 /**
  * Which `__transaction_state` partitions this broker's coordinator owns, and their cache (Kafka's
- * TransactionStateManager, R3.1, R3.13). The coordinator of a transactional.id is the leader of
- * its partition; the coordinator epoch is that partition's leader epoch. When the broker becomes
- * leader the partition is *loading* (COORDINATOR_LOAD_IN_PROGRESS) until the log has been read
- * from its start to its end, the last value per transactional.id winning and a tombstone
- * deleting; when it stops leading, the cache of that partition is dropped (NOT_COORDINATOR).
+ * TransactionStateManager, TransactionStateManager.partitionFor,
+ * loadTransactionsForTxnTopicPartition). The coordinator of a transactional.id is the leader of its
+ * partition; the coordinator epoch is that partition's leader epoch. When the broker becomes leader
+ * the partition is *loading* (COORDINATOR_LOAD_IN_PROGRESS) until the log has been read from its
+ * start to its end, the last value per transactional.id winning and a tombstone deleting; when it
+ * stops leading, the cache of that partition is dropped (NOT_COORDINATOR).
  */
 import type { KafkaErrorCode, TransactionLogRecord } from '../protocol';
 import {
@@ -26,12 +27,17 @@ export class TransactionStateManager {
 
   constructor(readonly numPartitions: number) {}
 
-  /** R3.1: the partition of `__transaction_state` that holds an id. */
+  /**
+   * The partition of `__transaction_state` that holds an id (TransactionStateManager.partitionFor).
+   */
   partitionFor(transactionalId: string): number {
     return transactionStatePartitionFor(transactionalId, this.numPartitions);
   }
 
-  /** NONE when this coordinator serves the id now, else the error to answer (R3.3 step 5). */
+  /**
+   * NONE when this coordinator serves the id now, else the error to answer
+   * (TransactionStateManager.appendTransactionToLog).
+   */
   status(transactionalId: string): KafkaErrorCode {
     const cache = this.partitions.get(this.partitionFor(transactionalId));
     if (cache === undefined) return 'NOT_COORDINATOR';
@@ -46,7 +52,10 @@ export class TransactionStateManager {
       : cache.transactions.get(transactionalId);
   }
 
-  /** Adds fresh metadata for a served id (kept in memory until its first write, R3.5 step 3). */
+  /**
+   * Adds fresh metadata for a served id (kept in memory until its first write,
+   * TransactionCoordinator.handleInitProducerId).
+   */
   put(metadata: TransactionMetadata): void {
     const cache = this.partitions.get(this.partitionFor(metadata.transactionalId));
     if (cache !== undefined && !cache.loading) {

@@ -1,11 +1,12 @@
 /**
- * The group coordinator of one broker (Kafka's GroupCoordinator and GroupMetadataManager, R6.1-
- * R6.4). It serves the groups whose `__consumer_offsets` partition this broker leads: the
- * partition of a group is abs(javaHash(group.id)) % `offsets.topic.num.partitions` (R3.1's
+ * The group coordinator of one broker (Kafka's GroupCoordinator and GroupMetadataManager,
+ * ClassicGroup). It serves the groups whose
+ * `__consumer_offsets` partition this broker leads: the partition of a group is
+ * abs(javaHash(group.id)) % `offsets.topic.num.partitions` (TransactionStateManager.partitionFor's
  * formula). On becoming leader it loads the partition (COORDINATOR_LOAD_IN_PROGRESS until done;
  * groups, committed offsets and pending transactional offsets are rebuilt from the log, and the
- * restored members' sessions restart); on losing it, the partition's groups are dropped and
- * their parked requests answered NOT_COORDINATOR. A crash loses everything in memory.
+ * restored members' sessions restart); on losing it, the partition's groups are dropped and their
+ * parked requests answered NOT_COORDINATOR. A crash loses everything in memory.
  *
  * Requests: JoinGroup, SyncGroup, Heartbeat, LeaveGroup (group_join.ts, group_membership.ts),
  * OffsetCommit, OffsetFetch and TxnOffsetCommit (group_offsets.ts). TxnOffsetCommit first runs
@@ -91,8 +92,9 @@ export interface GroupCoordinatorHost {
   /** Every batch of this broker's replica of `__consumer_offsets-<partition>`, oldest first. */
   readGroupLog(partition: number): readonly LogBatch[];
   /**
-   * KIP-890 for a TxnOffsetCommit on `__consumer_offsets-<partition>` (R5.3): `done` gets NONE
-   * with the guard to append with (0 when skipped, null when verification is off) or the error.
+   * KIP-890 for a TxnOffsetCommit on `__consumer_offsets-<partition>`
+   * (ReplicaManager.maybeStartTransactionVerificationForPartitions): `done` gets NONE with the
+   * guard to append with (0 when skipped, null when verification is off) or the error.
    */
   verifyTransaction(
     partition: number,
@@ -151,7 +153,7 @@ export class GroupCoordinator {
     this.membership = new GroupMembership(this.membershipHost);
   }
 
-  /** R6.1: the `__consumer_offsets` partition of a group. */
+  /** The `__consumer_offsets` partition of a group (GroupMetadataManager.partitionFor). */
   partitionFor(groupId: string): number {
     return transactionStatePartitionFor(groupId, this.settings.offsetsTopicNumPartitions);
   }

@@ -1,13 +1,13 @@
 /**
  * JoinGroup at the coordinator (Kafka's GroupCoordinator.handleJoinGroup, doNewMemberJoinGroup,
- * doCurrentMemberJoinGroup, doStaticMemberJoin; R6.1). A dynamic member joining with an empty
- * member id gets MEMBER_ID_REQUIRED with an id the coordinator made (KIP-394) and joins again
+ * doCurrentMemberJoinGroup, doStaticMemberJoin; ClassicGroup). A dynamic member joining with an
+ * empty member id gets MEMBER_ID_REQUIRED with an id the coordinator made (KIP-394) and joins again
  * with it. A static member (KIP-345) is admitted at once; if its `group.instance.id` is already
  * mapped, the new member id replaces the old one, whose parked requests are answered
- * FENCED_INSTANCE_ID; in a Stable group the replacement is written to the log and the member
- * keeps its assignment without a rebalance. A known member's rejoin starts or joins a
- * rebalance, except a follower with unchanged protocols in a Stable group or one that missed
- * its answer in CompletingRebalance, which gets the current generation back.
+ * FENCED_INSTANCE_ID; in a Stable group the replacement is written to the log and the member keeps
+ * its assignment without a rebalance. A known member's rejoin starts or joins a rebalance, except a
+ * follower with unchanged protocols in a Stable group or one that missed its answer in
+ * CompletingRebalance, which gets the current generation back.
  */
 import type { ActorContext } from '../../kernel';
 import type {

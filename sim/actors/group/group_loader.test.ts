@@ -1,9 +1,10 @@
 /**
- * Goal: loading a `__consumer_offsets` partition (R6.1, R6.4) rebuilds exactly what the live
- * coordinator held: the last group metadata record (Stable with members, Empty without), plain
- * commits in log order, transactional offsets pending until their producer's marker, COMMIT
- * materialising them unless a later-appended commit exists, ABORT discarding them, and
- * tombstones. Method: hand-built batches replayed by `loadGroups`.
+ * Goal: loading a `__consumer_offsets` partition (GroupMetadataManager.partitionFor;
+ * GroupMetadata.prepareTxnOffsetCommit) rebuilds exactly what the live coordinator held: the last
+ * group metadata record (Stable with members, Empty without), plain commits in log order,
+ * transactional offsets pending until their producer's marker, COMMIT materialising them unless a
+ * later-appended commit exists, ABORT discarding them, and tombstones. Method: hand-built batches
+ * replayed by `loadGroups`.
  */
 import { describe, expect, it } from 'vitest';
 import type { GroupLogRecord, LogBatch } from '../protocol';

@@ -1,12 +1,13 @@
 /**
  * Loading one `__consumer_offsets` partition when a broker becomes its leader (Kafka's
- * GroupMetadataManager.loadGroupsAndOffsets, R6.1, R6.4): the log is replayed from its start in
- * offset order. A non-transactional offset record sets the committed offset (a tombstone deletes
- * it); a transactional one becomes a pending offset of its producer; a COMMIT or ABORT marker
- * completes that producer's pending offsets exactly as the live coordinator does, so offsets
- * whose marker is not in the log yet stay pending. The last group metadata record of a group
- * restores its generation, protocol, leader and members (Stable with members, Empty without);
- * a tombstone removes the group. Groups with offsets but no metadata record load as Empty.
+ * GroupMetadataManager.loadGroupsAndOffsets, ClassicGroup; GroupMetadata.prepareTxnOffsetCommit):
+ * the log is replayed from its start in offset order. A non-transactional offset record sets the
+ * committed offset (a tombstone deletes it); a transactional one becomes a pending offset of its
+ * producer; a COMMIT or ABORT marker completes that producer's pending offsets exactly as the live
+ * coordinator does, so offsets whose marker is not in the log yet stay pending. The last group
+ * metadata record of a group restores its generation, protocol, leader and members (Stable with
+ * members, Empty without); a tombstone removes the group. Groups with offsets but no metadata
+ * record load as Empty.
  */
 import type { GroupMetadataRecord, LogBatch } from '../protocol';
 import { ClassicGroup, memberFromRecord } from './group_metadata';

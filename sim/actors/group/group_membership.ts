@@ -1,15 +1,15 @@
 /**
  * The classic group protocol at the coordinator after a member has joined (Kafka's
  * GroupCoordinator: prepareRebalance, onCompleteJoin, handleSyncGroup, handleHeartbeat,
- * handleLeaveGroup, onExpireHeartbeat; R6.1). A rebalance parks every member's JoinGroup until
- * all have rejoined or the rebalance timeout (the largest `max.poll.interval.ms` of the members)
- * passes; an Empty group first waits `group.initial.rebalance.delay.ms`, extended while new
- * members arrive in generation 0 (InitialDelayedJoin). Completing the join phase removes the
+ * handleLeaveGroup, onExpireHeartbeat; ClassicGroup). A rebalance parks every member's JoinGroup
+ * until all have rejoined or the rebalance timeout (the largest `max.poll.interval.ms` of the
+ * members) passes; an Empty group first waits `group.initial.rebalance.delay.ms`, extended while
+ * new members arrive in generation 0 (InitialDelayedJoin). Completing the join phase removes the
  * dynamic members that did not rejoin and increments the generation. The leader's SyncGroup
  * assignment is written to `__consumer_offsets` with acks=all and handed to the members once
  * durable. Sessions: every heartbeat, join and sync restarts `session.timeout.ms`; a member whose
- * session ends (not parked in a join or sync) is removed and the group rebalances. New members
- * get Kafka's 5-minute NewMemberJoinTimeoutMs for their first join instead.
+ * session ends (not parked in a join or sync) is removed and the group rebalances. New members get
+ * Kafka's 5-minute NewMemberJoinTimeoutMs for their first join instead.
  */
 import type { ActorContext } from '../../kernel';
 import type {
@@ -247,11 +247,11 @@ export class GroupMembership {
   }
 
   /**
-   * Kafka's onCompleteJoin: dynamic members that did not rejoin are removed (static ones stay
-   * until their session ends; if only they are left, the join phase waits another rebalance
-   * timeout), a leader that did not rejoin hands over to one that did, the generation
-   * increments (R6.1) and every parked JoinGroup is answered; the leader alone gets the members
-   * and their subscriptions. An empty group's new generation is written to the log at once.
+   * Kafka's onCompleteJoin: dynamic members that did not rejoin are removed (static ones stay until
+   * their session ends; if only they are left, the join phase waits another rebalance timeout), a
+   * leader that did not rejoin hands over to one that did, the generation increments (ClassicGroup)
+   * and every parked JoinGroup is answered; the leader alone gets the members and their
+   * subscriptions. An empty group's new generation is written to the log at once.
    */
   completeJoin(group: ClassicGroup, ctx: Ctx): void {
     if (group.state !== 'PreparingRebalance') return;
@@ -302,7 +302,7 @@ export class GroupMembership {
   }
 
   /**
-   * SyncGroup (R6.1). In CompletingRebalance the member waits; the leader's assignment is
+   * SyncGroup (ClassicGroup). In CompletingRebalance the member waits; the leader's assignment is
    * written to the log and, once durable in the same generation, every member gets its part and
    * the group is Stable. A write error is handed to the waiting members and the group rebalances.
    */

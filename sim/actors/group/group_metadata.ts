@@ -1,6 +1,6 @@
 /**
  * One classic consumer group as its coordinator holds it (Kafka's GroupMetadata and
- * MemberMetadata; the new coordinator's ClassicGroup, R6.1): the state with Kafka's table of
+ * MemberMetadata; the new coordinator's ClassicGroup): the state with Kafka's table of
  * legal predecessors, the generation, the protocol, the leader, the members with their
  * subscriptions, assignments, session deadlines and the callbacks of their parked JoinGroup and
  * SyncGroup requests, the static-member map (KIP-345), the KIP-394 pending members, and the
@@ -171,7 +171,7 @@ export class ClassicGroup {
   }
 
   /**
-   * R6.1: the join phase completed: the generation increments and the group goes to
+   * ClassicGroup: the join phase completed: the generation increments and the group goes to
    * CompletingRebalance with the members' common protocol, or to Empty when none is left.
    */
   initNextGeneration(): void {
@@ -216,7 +216,7 @@ export class ClassicGroup {
     };
   }
 
-  /** The GroupMetadataValue written to `__consumer_offsets` (R6.1). */
+  /** The GroupMetadataValue written to `__consumer_offsets` (GroupMetadataManager.storeGroup). */
   toRecord(assignments: ReadonlyMap<string, readonly TopicPartition[]>): GroupMetadataRecord {
     const members: GroupMemberRecord[] = [...this.members.values()].map((member) => ({
       memberId: member.memberId,

@@ -1,16 +1,18 @@
 /**
  * The offset APIs at the group coordinator (Kafka's GroupCoordinator.handleCommitOffsets,
  * handleTxnCommitOffsets, handleFetchOffsets and GroupMetadataManager.storeOffsets; the new
- * coordinator's ClassicGroup.validateOffsetCommit; R6.2-R6.4).
+ * coordinator's ClassicGroup.validateOffsetCommit; KIP-447 for the transactional commits).
  *
- * - OffsetCommit and TxnOffsetCommit are validated with one table (R6.3): Dead →
- *   COORDINATOR_NOT_AVAILABLE; generation < 0 in an Empty group → accepted; with member
- *   information: FENCED_INSTANCE_ID, UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION; without it a plain
- *   commit to a non-empty group → UNKNOWN_MEMBER_ID while a transactional one is accepted (the
- *   old groupId-only API); a plain commit in CompletingRebalance → REBALANCE_IN_PROGRESS.
- *   An unknown group is created Empty for generation < 0, else ILLEGAL_GENERATION.
+ * - OffsetCommit and TxnOffsetCommit are validated with one table
+ *   (GroupCoordinator.validateOffsetCommit): Dead → COORDINATOR_NOT_AVAILABLE; generation < 0 in an
+ *   Empty group → accepted; with member information: FENCED_INSTANCE_ID, UNKNOWN_MEMBER_ID,
+ *   ILLEGAL_GENERATION; without it a plain commit to a non-empty group → UNKNOWN_MEMBER_ID while a
+ *   transactional one is accepted (the old groupId-only API); a plain commit in CompletingRebalance
+ *   → REBALANCE_IN_PROGRESS. An unknown group is created Empty for generation < 0, else
+ *   ILLEGAL_GENERATION.
  * - A plain commit applies once its records are durable. A transactional one is pending for its
- *   producer from the leader append on, and only a marker decides it (R6.4).
+ *   producer from the leader append on, and only a marker decides it
+ *   (GroupMetadata.prepareTxnOffsetCommit).
  * - OffsetFetch answers the committed offset, -1 without one; with requireStable a partition
  *   with a pending transactional offset from any producer answers UNSTABLE_OFFSET_COMMIT.
  */
@@ -78,7 +80,10 @@ export function offsetCommitErrorFor(error: KafkaErrorCode): KafkaErrorCode {
   }
 }
 
-/** R6.3: the validation table for plain (`transactional` false) and transactional commits. */
+/**
+ * The validation table for plain (`transactional` false) and transactional commits
+ * (GroupCoordinator.validateOffsetCommit).
+ */
 export function validateOffsetCommit(
   group: ClassicGroup,
   request: { generationId: number; memberId: string; groupInstanceId: string | null },
@@ -163,9 +168,10 @@ export function commitOffsets(
 }
 
 /**
- * TxnOffsetCommit after the KIP-890 verification passed (the caller ran it): the R6.3 table,
- * then a transactional append carrying the producer's id and epoch (INVALID_PRODUCER_EPOCH for
- * a stale epoch); the offsets are pending for the producer from the leader append on.
+ * TxnOffsetCommit after the KIP-890 verification passed (the caller ran it): the
+ * GroupCoordinator.validateOffsetCommit table, then a transactional append carrying the producer's
+ * id and epoch (INVALID_PRODUCER_EPOCH for a stale epoch); the offsets are pending for the producer
+ * from the leader append on.
  */
 export function commitTransactionalOffsets(
   host: OffsetsHost,
@@ -194,7 +200,7 @@ export function commitTransactionalOffsets(
   });
 }
 
-/** OffsetFetch for a group this coordinator serves (R6.4). */
+/** OffsetFetch for a group this coordinator serves (GroupMetadata.prepareTxnOffsetCommit). */
 export function fetchOffsets(
   group: ClassicGroup | undefined,
   request: OffsetFetchRequest,

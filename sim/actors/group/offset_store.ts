@@ -1,10 +1,11 @@
 /**
- * The offsets of one group (Kafka's GroupMetadata offset maps, R6.4): the committed offset per
- * partition with the log offset of the record that committed it, and the pending transactional
- * offsets per producer id. A pending offset is invisible to OffsetFetch (requireStable answers
- * UNSTABLE_OFFSET_COMMIT while one exists for the partition); a COMMIT marker from its producer
- * makes it the committed offset unless the committed one was appended later (the comparison is
- * by append offset, Kafka's CommitRecordMetadataAndOffset.olderThan); ABORT discards it.
+ * The offsets of one group (Kafka's GroupMetadata offset maps,
+ * GroupMetadata.prepareTxnOffsetCommit): the committed offset per partition with the log offset of
+ * the record that committed it, and the pending transactional offsets per producer id. A pending
+ * offset is invisible to OffsetFetch (requireStable answers UNSTABLE_OFFSET_COMMIT while one exists
+ * for the partition); a COMMIT marker from its producer makes it the committed offset unless the
+ * committed one was appended later (the comparison is by append offset, Kafka's
+ * CommitRecordMetadataAndOffset.olderThan); ABORT discards it.
  */
 import type { TopicPartition } from '../protocol';
 import { partitionKey } from '../protocol';
@@ -35,7 +36,10 @@ export class OffsetStore {
     return [...this.committed.values()];
   }
 
-  /** True when any producer has a pending transactional offset for `tp` (R6.4). */
+  /**
+   * True when any producer has a pending transactional offset for `tp`
+   * (GroupMetadata.prepareTxnOffsetCommit).
+   */
   hasPendingTransactional(tp: TopicPartition): boolean {
     const key = partitionKey(tp);
     for (const offsets of this.pending.values()) if (offsets.has(key)) return true;
@@ -97,9 +101,9 @@ export class OffsetStore {
   }
 
   /**
-   * R6.4, Kafka's completePendingTxnOffsetCommit: the producer's transaction ended. COMMIT
-   * materialises each pending offset unless the committed one was appended later; ABORT drops
-   * them. Returns how many offsets became committed.
+   * GroupMetadata.prepareTxnOffsetCommit, Kafka's completePendingTxnOffsetCommit: the producer's
+   * transaction ended. COMMIT materialises each pending offset unless the committed one was
+   * appended later; ABORT drops them. Returns how many offsets became committed.
    */
   completeTransaction(producerId: number, committed: boolean): number {
     const pending = this.pending.get(producerId);

@@ -1,8 +1,9 @@
 /**
  * The producer's coordinator requests, built from a snapshot of its transaction state (Java's
- * TransactionManager request builders; reference R3.17, R6.2). FindCoordinator looks up the
- * transaction coordinator (keyType transaction) or, for TxnOffsetCommit, the group coordinator
- * (keyType group); the others carry the producer's identity.
+ * TransactionManager request builders; KIP-447; TransactionManager.nextRequest;
+ * KafkaProducer.sendOffsetsToTransaction). FindCoordinator looks up the transaction coordinator
+ * (keyType transaction) or, for TxnOffsetCommit, the group coordinator (keyType group); the others
+ * carry the producer's identity.
  */
 import type { KafkaRequest, OffsetToCommit, TopicPartition } from '../protocol';
 import type { TxnGroupMetadata } from './txn_offsets';

@@ -1,6 +1,6 @@
 /**
  * A Kafka producer, idempotent or transactional, as the Java client behaves (TransactionManager,
- * Sender; reference R2.10, R3.16, R3.17, R7.1-R7.3). The application calls `initTransactions`,
+ * Sender; KIP-360 for the epoch bump). The application calls `initTransactions`,
  * `beginTransaction`, `send`, `commitTransaction` and `abortTransaction` with callbacks;
  * coordinator requests go one at a time; EndTxn waits until every batch is complete; errors are
  * classified fatal, abortable or retriable per API, and abortable and fatal errors are sticky.
@@ -160,13 +160,13 @@ export class KafkaProducer {
   }
 
   /**
-   * `sendOffsetsToTransaction(offsets, groupMetadata)` (R6.2): the input offsets become part of
-   * the transaction. `group` is the consumer's `groupMetadata()` (KIP-447: the group coordinator
-   * fences a stale generation or member), or `{groupId, generationId: -1, memberId: '',
-   * groupInstanceId: null}` for the deprecated groupId-only API. `callback` gets NONE once
-   * TxnOffsetCommit succeeded; ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID or FENCED_INSTANCE_ID
-   * (CommitFailedException) and TRANSACTION_ABORTABLE make the transaction abortable;
-   * PRODUCER_FENCED is fatal; in an error state the sticky error comes back at once (R7.3).
+   * `sendOffsetsToTransaction(offsets, groupMetadata)`: the input offsets become part of the
+   * transaction. `group` is the consumer's `groupMetadata()` (KIP-447: the group coordinator fences
+   * a stale generation or member), or `{groupId, generationId: -1, memberId: '', groupInstanceId:
+   * null}` for the deprecated groupId-only API. `callback` gets NONE once TxnOffsetCommit
+   * succeeded; ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID or FENCED_INSTANCE_ID (CommitFailedException)
+   * and TRANSACTION_ABORTABLE make the transaction abortable; PRODUCER_FENCED is fatal; in an error
+   * state the sticky error comes back at once (TransactionManager.maybeFailWithError).
    * @example producer.sendOffsetsToTransaction([{ topic: 'in', partition: 0, offset: 42 }],
    *   consumer.groupMetadata(), (error) => ...)
    */
@@ -317,7 +317,10 @@ export class KafkaProducer {
     return open && this.inTransaction.has(partitionKey(tp));
   }
 
-  /** R3.17: with no partition (nor offsets) added, EndTxn is skipped: the end is local. */
+  /**
+   * With no partition (nor offsets) added, EndTxn is skipped: the end is local
+   * (TransactionManager.nextRequest).
+   */
   private maybeCompleteLocally(): void {
     if (this.pendingEnd === null || this.inTransaction.size > 0 || this.pendingAdds.size > 0)
       return;
@@ -327,7 +330,9 @@ export class KafkaProducer {
     this.finishEnd('NONE');
   }
 
-  /** Picks the next coordinator request, in Kafka's priority order (R3.17). */
+  /**
+   * Picks the next coordinator request, in Kafka's priority order (TransactionManager.nextRequest).
+   */
   private sendCoordinatorRequest(): void {
     if (!this.transactional || this.coordinatorRequest !== null || this.retryTimerSet) return;
     const next = this.nextCoordinatorRequest();
@@ -361,7 +366,8 @@ export class KafkaProducer {
     if (this.state === 'COMMITTING_TRANSACTION' || this.state === 'ABORTING_TRANSACTION') {
       if (this.inTransaction.size > 0 || this.txnOffsets.offsetsAdded) return 'EndTxn';
       if (this.epochBumpRequired && this.state === 'ABORTING_TRANSACTION') {
-        // TV2: an abort with the current epoch bumps it ("empty abort", R5.5).
+        // TV2: an abort with the current epoch bumps it ("empty abort", KIP-890;
+        // TransactionCoordinator.endTransaction).
         return this.version2 ? 'EndTxn' : 'InitProducerId';
       }
     }
@@ -484,7 +490,8 @@ export class KafkaProducer {
 
   private onEndTxnResponse(error: KafkaErrorCode, producerId: number, producerEpoch: number): void {
     if (error === 'NONE' && this.version2) {
-      // EndTxn v5 returns the identity to use next; sequences restart at 0 (R5.5).
+      // EndTxn v5 returns the identity to use next; sequences restart at 0 (KIP-890;
+      // TransactionCoordinator.endTransaction).
       this.producerId = producerId;
       this.producerEpoch = producerEpoch;
       this.sender.resetSequences();
@@ -518,7 +525,7 @@ export class KafkaProducer {
     pending?.callback(error);
   }
 
-  /** R7.1: a batch failed for good. */
+  /** A batch failed for good (TransactionManager.maybeTransitionToErrorState). */
   private onBatchFailed(
     records: ReadonlyArray<{ callback: (result: SendResult) => void }>,
     error: KafkaErrorCode,
@@ -532,7 +539,8 @@ export class KafkaProducer {
       });
     }
     if (error === 'TRANSACTION_ABORTABLE' && this.state === 'ABORTING_TRANSACTION') return;
-    // An idempotent producer's epoch bump is the sender's (R2.10, per partition).
+    // An idempotent producer's epoch bump is the sender's (KIP-360; Sender.completeBatch, per
+    // partition).
     if (!this.transactional) return;
     // Java's TransactionManager: fencing and "not part of an ongoing transaction" are fatal.
     if (error === 'PRODUCER_FENCED' || error === 'INVALID_TXN_STATE') return this.fatal(error);
@@ -543,7 +551,7 @@ export class KafkaProducer {
 
   /**
    * KIP-360: an idempotent producer bumps its epoch locally; the sender restarts the sequences of
-   * the partitions that asked for it (R2.10).
+   * the partitions that asked for it (Sender.completeBatch).
    */
   private bumpIdempotentEpoch(): void {
     this.producerEpoch += 1;

@@ -1,7 +1,8 @@
 /**
  * The producer's batches and per-partition send state (RecordAccumulator and the sequence
- * bookkeeping of TransactionManager, R2.2-R2.3). A batch gets its producerId, epoch and
- * baseSequence when it is first drained and keeps them across retries.
+ * bookkeeping of TransactionManager, RecordAccumulator.drainBatchesForOneNode,
+ * shouldStopDrainBatchesForPartition). A batch gets its producerId, epoch and baseSequence when it
+ * is first drained and keeps them across retries.
  */
 import type { KafkaErrorCode, TopicPartition } from '../protocol';
 
@@ -55,13 +56,15 @@ export interface PartitionSendState {
   /**
    * The producerId and epoch the partition's sequences run under (TransactionManager's per
    * partition producerIdAndEpoch); -1 before the first batch. When the producer's epoch moves on,
-   * the partition keeps its old identity until its in-flight batches complete (R2.3).
+   * the partition keeps its old identity until its in-flight batches complete
+   * (RecordAccumulator.shouldStopDrainBatchesForPartition).
    */
   producerId: number;
   producerEpoch: number;
   /**
    * The sequence that follows a batch which expired after a retry (markSequenceUnresolved), or
-   * NO_SEQUENCE: while set, no new batch is drained for the partition (R2.3, R2.10).
+   * NO_SEQUENCE: while set, no new batch is drained for the partition (KIP-360;
+   * RecordAccumulator.shouldStopDrainBatchesForPartition; Sender.completeBatch).
    */
   unresolvedNextSequence: number;
 }

@@ -1,6 +1,7 @@
 /**
  * The producer's configuration, Kafka's producer config keys in camelCase with the unit last
- * (`request.timeout.ms` → `requestTimeoutMs`), and the client-side transaction states (R3.16).
+ * (`request.timeout.ms` → `requestTimeoutMs`), and the client-side transaction states
+ * (TransactionManager.State.isTransitionValid).
  */
 import { assert } from '../../kernel';
 
@@ -29,7 +30,10 @@ export interface ProducerConfig {
 /** Records drained into one batch at most (stands in for `batch.size`). */
 export const BATCH_RECORDS_MAX = 16;
 
-/** Backoff after CONCURRENT_TRANSACTIONS on a transaction's first AddPartitionsToTxn (R7.2). */
+/**
+ * Backoff after CONCURRENT_TRANSACTIONS on a transaction's first AddPartitionsToTxn
+ * (TransactionManager's response handlers).
+ */
 export const ADD_PARTITIONS_RETRY_BACKOFF_US = 20_000;
 
 /** Kafka's client TransactionManager states. */
@@ -43,7 +47,10 @@ export type ClientTransactionState =
   | 'ABORTABLE_ERROR'
   | 'FATAL_ERROR';
 
-/** R3.16: legal previous states of each target (TransactionManager.State.isTransitionValid). */
+/**
+ * Legal previous states of each target (TransactionManager.State.isTransitionValid)
+ * (TransactionManager.State.isTransitionValid).
+ */
 const VALID_PREVIOUS = new Map<ClientTransactionState, readonly ClientTransactionState[]>([
   ['UNINITIALIZED', ['READY', 'ABORTABLE_ERROR']],
   ['INITIALIZING', ['UNINITIALIZED', 'ABORTING_TRANSACTION']],

@@ -1,8 +1,10 @@
 /**
- * The producer's data path (Kafka's Sender and RecordAccumulator, R2.2-R2.3, R2.10): it drains
- * queued records into batches, stamps producerId/epoch/baseSequence on first drain, keeps at most
- * `max.in.flight.requests.per.connection` Produce requests per broker, sends only the head batch
- * of a partition while it is a retry, retries retriable errors until `retries` or
+ * The producer's data path (Kafka's Sender and RecordAccumulator, KIP-360;
+ * RecordAccumulator.drainBatchesForOneNode, shouldStopDrainBatchesForPartition;
+ * Sender.completeBatch): it drains queued records into batches, stamps
+ * producerId/epoch/baseSequence on first drain, keeps at most
+ * `max.in.flight.requests.per.connection` Produce requests per broker, sends only the head batch of
+ * a partition while it is a retry, retries retriable errors until `retries` or
  * `delivery.timeout.ms` run out, and on `request.timeout.ms` drops the connection, failing every
  * request on it with NETWORK_EXCEPTION as Kafka's NetworkClient does.
  *
@@ -189,7 +191,7 @@ export class RecordSender {
     if (timer.type === 'delivery-expiry') {
       // KIP-91 (Sender.getExpiredInflightBatches): a batch past delivery.timeout.ms fails even
       // while its request is in flight; the request may still reach the broker later, and its
-      // answer is ignored (the root of BUG-01/BUG-02, R3.17).
+      // answer is ignored (the root of BUG-01/BUG-02, TransactionManager.nextRequest).
       this.takeRequest(timer.correlationId, ctx);
       this.expire(request.batch);
       this.sendReady(ctx);
@@ -236,9 +238,10 @@ export class RecordSender {
   }
 
   /**
-   * R2.10 (Sender.completeBatch): retry while `retries` and `delivery.timeout.ms` allow and
-   * {@link canRetry} says so; otherwise fail the batch, telling {@link failBatch} whether its
-   * sequence may be reassigned (only while retries are not exhausted, as Kafka does).
+   * KIP-360; Sender.completeBatch (Sender.completeBatch): retry while `retries` and
+   * `delivery.timeout.ms` allow and {@link canRetry} says so; otherwise fail the batch, telling
+   * {@link failBatch} whether its sequence may be reassigned (only while retries are not exhausted,
+   * as Kafka does).
    */
   private onBatchError(batch: ProducerBatch, error: KafkaErrorCode, ctx: Ctx): void {
     if (LEADERSHIP_ERRORS.has(error)) this.metadata.requestRefresh();
@@ -302,9 +305,10 @@ export class RecordSender {
   }
 
   /**
-   * A batch past `delivery.timeout.ms` fails with a timeout and its sequence is not reassigned;
-   * if it had been retried it may be in the log, so its partition becomes unresolved
-   * (Sender.sendProducerData, TransactionManager.markSequenceUnresolved, R2.3).
+   * A batch past `delivery.timeout.ms` fails with a timeout and its sequence is not reassigned; if
+   * it had been retried it may be in the log, so its partition becomes unresolved
+   * (Sender.sendProducerData, TransactionManager.markSequenceUnresolved,
+   * RecordAccumulator.shouldStopDrainBatchesForPartition).
    */
   private expire(batch: ProducerBatch): void {
     this.policy.onBatchFailed(batch, 'REQUEST_TIMED_OUT');
@@ -390,14 +394,16 @@ export class RecordSender {
     const identity = this.policy.identity();
     const retry = state.retries[0];
     if (retry !== undefined) {
-      // A retry goes alone: nothing else of the partition may be in flight with it (R2.3).
+      // A retry goes alone: nothing else of the partition may be in flight with it
+      // (RecordAccumulator.shouldStopDrainBatchesForPartition).
       if (state.inFlight.length > 0 || ctx.nowUs() < retry.retryAfterUs) return false;
       state.retries.shift();
       if (ctx.nowUs() >= retry.deadlineUs) {
         this.expire(retry);
         return true;
       }
-      // A retry keeps the producerId, epoch and sequence it was stamped with (R2.2).
+      // A retry keeps the producerId, epoch and sequence it was stamped with
+      // (RecordAccumulator.drainBatchesForOneNode).
       this.transmit(retry, broker, ctx);
       return true;
     }

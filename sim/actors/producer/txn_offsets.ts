@@ -1,13 +1,14 @@
 /**
  * `sendOffsetsToTransaction` on the producer side (Java's TransactionManager
- * `AddOffsetsToTxnHandler` and `TxnOffsetCommitHandler`; reference R3.7, R6.2, R7.2). Before
+ * `AddOffsetsToTxnHandler` and `TxnOffsetCommitHandler`; KIP-447;
+ * KafkaApis.handleAddOffsetsToTxnRequest; TransactionManager's response handlers). Before
  * transaction version 2 the producer first sends AddOffsetsToTxn(groupId) to its transaction
  * coordinator, which adds the group's `__consumer_offsets` partition to the transaction; with
- * transaction version 2 (KIP-890 part 2) that request is skipped and the group coordinator adds
- * the partition itself. Then TxnOffsetCommit goes to the group coordinator (found with
- * FindCoordinator keyType group) with the consumer's generation, member id and instance id
- * (KIP-447), or -1 / '' / null from the groupId-only API. The entries queue in call order, ahead
- * of EndTxn, so commitTransaction waits for them.
+ * transaction version 2 (KIP-890 part 2) that request is skipped and the group coordinator adds the
+ * partition itself. Then TxnOffsetCommit goes to the group coordinator (found with FindCoordinator
+ * keyType group) with the consumer's generation, member id and instance id (KIP-447), or -1 / '' /
+ * null from the groupId-only API. The entries queue in call order, ahead of EndTxn, so
+ * commitTransaction waits for them.
  */
 import type { NodeId } from '../../kernel';
 import type { KafkaErrorCode, OffsetCommitResults, OffsetToCommit } from '../protocol';

@@ -3,7 +3,7 @@
  * (`kafka-transactions.sh describe-producers | list | describe | find-hanging | abort`):
  * DescribeProducers goes to a partition leader, ListTransactions to every broker's coordinator,
  * DescribeTransactions to the coordinator of each id. The abort itself is a WriteTxnMarkers
- * (ABORT) the admin client sends to the partition leader (R5.6).
+ * (ABORT) the admin client sends to the partition leader (KIP-664; TransactionsCommand).
  */
 import type { KafkaErrorCode } from './errors';
 import type { TopicPartition } from './messages';

@@ -1,7 +1,7 @@
 /**
  * Kafka's error codes as data, by their wire names (`Errors.java`), with their numeric codes and
- * whether the Java exception is retriable (reference §7, R7.4). Simulated errors are values,
- * never thrown exceptions. Style rule 24.
+ * whether the Java exception is retriable (Errors.java and the classes of common/errors). Simulated
+ * errors are values, never thrown exceptions. Style rule 24.
  */
 
 /** Wire name, numeric code, and whether Kafka's client retries it internally. */

@@ -1,10 +1,10 @@
 /**
  * The records of `__consumer_offsets` (Kafka's GroupCoordinatorRecordSerde keys and values,
- * R6.1, R6.4): an offset commit per (group, topic, partition), and the group metadata record
- * written when a rebalance completes (generation, leader, members with their assignment). A
- * transactional offset commit is appended in a transactional batch carrying the producer's id
- * and epoch, so the COMMIT or ABORT marker on the same partition decides it. A null value is a
- * tombstone.
+ * ClassicGroup; GroupMetadata.prepareTxnOffsetCommit): an offset commit per (group, topic,
+ * partition), and the group metadata record written when a rebalance completes (generation, leader,
+ * members with their assignment). A transactional offset commit is appended in a transactional
+ * batch carrying the producer's id and epoch, so the COMMIT or ABORT marker on the same partition
+ * decides it. A null value is a tombstone.
  */
 import type { TopicPartition } from './messages';
 

@@ -1,10 +1,12 @@
 /**
- * The classic consumer-group protocol and the offset APIs (reference §6): JoinGroup, SyncGroup,
- * Heartbeat and LeaveGroup go to the group coordinator (the leader of the group's
- * `__consumer_offsets` partition, R6.1); OffsetCommit and OffsetFetch read and write committed
- * offsets; AddOffsetsToTxn (to the transaction coordinator) and TxnOffsetCommit (to the group
- * coordinator) carry a transaction's input offsets (KIP-98, KIP-447, R6.2-R6.4). Field names
- * follow Kafka's JSON message definitions (JoinGroupRequest.json and friends).
+ * The classic consumer-group protocol and the offset APIs (KIP-447 for the transactional commits):
+ * JoinGroup, SyncGroup, Heartbeat and LeaveGroup go to the group coordinator (the leader of the
+ * group's `__consumer_offsets` partition, GroupMetadataManager.partitionFor); OffsetCommit and
+ * OffsetFetch read and write committed offsets; AddOffsetsToTxn (to the transaction coordinator)
+ * and TxnOffsetCommit (to the group coordinator) carry a transaction's input offsets (KIP-98,
+ * KIP-447, KafkaProducer.sendOffsetsToTransaction; GroupCoordinator.validateOffsetCommit;
+ * GroupMetadata.prepareTxnOffsetCommit). Field names follow Kafka's JSON message definitions
+ * (JoinGroupRequest.json and friends).
  */
 import type { KafkaErrorCode } from './errors';
 import type { TopicPartition } from './messages';
@@ -147,7 +149,7 @@ export interface OffsetCommitResponse {
   readonly results: OffsetCommitResults;
 }
 
-/** OffsetFetch: the committed offsets of a group (R6.4). */
+/** OffsetFetch: the committed offsets of a group (GroupMetadata.prepareTxnOffsetCommit). */
 export interface OffsetFetchRequest {
   readonly kind: 'OffsetFetch';
   readonly correlationId: number;
@@ -168,7 +170,10 @@ export interface OffsetFetchResponse {
   >;
 }
 
-/** AddOffsetsToTxn: the transaction coordinator adds the group's offsets partition (R3.7). */
+/**
+ * AddOffsetsToTxn: the transaction coordinator adds the group's offsets partition
+ * (KafkaApis.handleAddOffsetsToTxnRequest).
+ */
 export interface AddOffsetsToTxnRequest {
   readonly kind: 'AddOffsetsToTxn';
   readonly correlationId: number;
@@ -184,7 +189,10 @@ export interface AddOffsetsToTxnResponse {
   readonly error: KafkaErrorCode;
 }
 
-/** TxnOffsetCommit: the producer writes the offsets as part of its transaction (R6.2, R6.3). */
+/**
+ * TxnOffsetCommit: the producer writes the offsets as part of its transaction (KIP-447;
+ * KafkaProducer.sendOffsetsToTransaction; GroupCoordinator.validateOffsetCommit).
+ */
 export interface TxnOffsetCommitRequest {
   readonly kind: 'TxnOffsetCommit';
   readonly correlationId: number;

@@ -63,9 +63,11 @@ export interface ProduceResponse {
 /** One partition of a fetch. Epochs are -1 when the fetcher does not know them. */
 export interface FetchPartition extends TopicPartition {
   readonly fetchOffset: number;
-  /** The leader epoch the fetcher believes current (R1.3 step 1). */
+  /** The leader epoch the fetcher believes current (Partition.fetchRecords). */
   readonly currentLeaderEpoch: number;
-  /** A follower's latest epoch in its epoch cache, for divergence detection (R1.2). */
+  /**
+   * A follower's latest epoch in its epoch cache, for divergence detection (AbstractFetcherThread).
+   */
   readonly lastFetchedEpoch: number;
 }
 
@@ -88,7 +90,10 @@ export interface FetchRequest {
   readonly partitions: readonly FetchPartition[];
 }
 
-/** An entry of the aborted-transaction list of a read_committed fetch (R4.4). */
+/**
+ * An entry of the aborted-transaction list of a read_committed fetch
+ * (LocalLog.collectAbortedTransactions).
+ */
 export interface AbortedTransaction {
   readonly producerId: number;
   readonly firstOffset: number;
@@ -102,7 +107,10 @@ export interface FetchPartitionResponse extends TopicPartition {
   /** null for read_uncommitted fetches. */
   readonly abortedTransactions: readonly AbortedTransaction[] | null;
   readonly batches: readonly LogBatch[];
-  /** For a follower whose log diverged: where the leader's log for that epoch ends (R1.3). */
+  /**
+   * For a follower whose log diverged: where the leader's log for that epoch ends
+   * (Partition.fetchRecords).
+   */
   readonly divergingEpoch: { readonly epoch: number; readonly endOffset: number } | null;
 }
 
@@ -200,7 +208,10 @@ export interface EndTxnRequest {
   readonly producerEpoch: number;
   /** true commits, false aborts. */
   readonly committed: boolean;
-  /** 2 for EndTxn v5+ (a transaction version 2 client, R3.8); 0 otherwise. */
+  /**
+   * 2 for EndTxn v5+ (a transaction version 2 client, TransactionCoordinator.endTransaction); 0
+   * otherwise.
+   */
   readonly transactionVersion: number;
 }
 

@@ -1,8 +1,9 @@
 /**
- * Record batches as the log stores them and fetch responses carry them. A data batch holds one
- * or more record values; a control batch holds exactly one COMMIT or ABORT marker and occupies
- * one offset (R3.9). Sequences are per batch: `baseSequence` is the first record's sequence and
- * the batch covers `recordCount` consecutive sequences (R2.2).
+ * Record batches as the log stores them and fetch responses carry them. A data batch holds one or
+ * more record values; a control batch holds exactly one COMMIT or ABORT marker and occupies one
+ * offset (TransactionMarkerChannelManager.addTxnMarkersToSend). Sequences are per batch:
+ * `baseSequence` is the first record's sequence and the batch covers `recordCount` consecutive
+ * sequences (RecordAccumulator.drainBatchesForOneNode).
  */
 
 import type { GroupLogRecord } from './group_log';
@@ -16,7 +17,10 @@ export const NO_SEQUENCE = -1;
 /** Largest sequence before it wraps to 0 (int32). */
 export const SEQUENCE_MAX = 2_147_483_647;
 
-/** Largest producer epoch (int16); epochs at or above 32766 are exhausted (R3.14). */
+/**
+ * Largest producer epoch (int16); epochs at or above 32766 are exhausted
+ * (TransactionMetadata.isEpochExhausted).
+ */
 export const PRODUCER_EPOCH_MAX = 32_767;
 
 /** Kafka's `DefaultRecordBatch.incrementSequence`: adds with int32 wrap-around to 0. */
@@ -59,7 +63,10 @@ export interface LogBatch {
   readonly groupLog?: GroupLogRecord;
   /** LogAppendTime in virtual microseconds. */
   readonly appendUs: number;
-  /** The leader epoch the batch was appended under (partitionLeaderEpoch, R1.1). */
+  /**
+   * The leader epoch the batch was appended under (partitionLeaderEpoch, UnifiedLog.append;
+   * LeaderEpochFileCache.assign).
+   */
   readonly leaderEpoch: number;
 }
 

@@ -1,8 +1,8 @@
 /**
- * The records of `__transaction_state` (Kafka's TransactionLog key and value, R3.2): one record
- * per state change of a transactional.id, keyed by the id, whose value is the whole persisted
- * metadata after the change. A null value is a tombstone (transactional-id expiry). In-memory
- * fields (pending state, lastProducerEpoch, nextProducerId) are not part of the value.
+ * The records of `__transaction_state` (Kafka's TransactionLog key and value, TransactionMetadata):
+ * one record per state change of a transactional.id, keyed by the id, whose value is the whole
+ * persisted metadata after the change. A null value is a tombstone (transactional-id expiry).
+ * In-memory fields (pending state, lastProducerEpoch, nextProducerId) are not part of the value.
  */
 import type { TopicPartition } from './messages';
 
@@ -40,5 +40,5 @@ export interface TransactionLogRecord {
   readonly value: TransactionLogValue | null;
 }
 
-/** The internal topic that holds the coordinators' state (R3.1). */
+/** The internal topic that holds the coordinators' state (TransactionStateManager.partitionFor). */
 export const TRANSACTION_STATE_TOPIC = '__transaction_state';
