@@ -13,6 +13,7 @@ import { faultSchema, nemesisSchema } from './fault_schema';
 import { boolean, integer, list, message, oneOf, positive, section, text } from '../sim/config';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 import { checkPipeline } from './pipeline_rules';
+import { renamedKey, strictError } from './renamed_keys';
 import {
   BUG_IDS,
   KAFKA_VERSIONS,
@@ -21,22 +22,6 @@ import {
   isModelledVersion,
   type BugId,
 } from './kafka_versions';
-
-/** A key that was renamed: any value is refused with a message naming the new key. */
-function renamedKey(replacement: string) {
-  return z
-    .any()
-    .refine(() => false, { message: `was renamed: use ${replacement}` })
-    .optional();
-}
-
-/** The error of a strict mapping whose renamed keys are not listed as known. */
-function strictError(known: string) {
-  return (issue: { readonly code?: string; readonly input?: unknown }): string => {
-    if (issue.code === 'unrecognized_keys') return `known keys are ${known}`;
-    return issue.input === undefined ? 'is required' : 'must be a mapping';
-  };
-}
 
 /** Kafka's producer defaults (ProducerConfig); `enable.idempotence` is resolved by the loader. */
 export const PRODUCER_DEFAULTS = {

@@ -10,9 +10,9 @@
  * LocalLog.collectAbortedTransactions. Offsets are exclusive upper bounds, as in Kafka.
  */
 import { assert } from '../../kernel';
-import type { IsolationLevel, KafkaErrorCode, LogBatch, ProducedBatch } from '../protocol';
+import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, lastSequenceOf } from '../protocol';
-import type { AbortedTransaction } from '../protocol';
+import type { ProducedBatch } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
 import { TransactionIndex } from './transaction_index';
 import {
@@ -25,31 +25,8 @@ import {
   type ProducerStateEntry,
   NUM_BATCHES_TO_RETAIN,
 } from './producer_state';
-
-/** Switches that break one protection on purpose (bug switches). */
-export interface PartitionBugs {
-  /** Accept batches and markers whose producerEpoch is older than the partition's (A12). */
-  readonly skipProducerEpochCheck: boolean;
-  /**
-   * Before KAFKA-19690 (3.6-4.1): a transactional batch with no open transaction and no valid
-   * verification guard is refused with INVALID_TXN_STATE before its stale epoch is noticed, so a
-   * timed-out producer gets a fatal error instead of the abortable INVALID_PRODUCER_EPOCH.
-   */
-  readonly verificationGuardBeforeEpochCheck: boolean;
-  /**
-   * Before KAFKA-15591 (2.5 to 4.4): a leader with no state for a producer accepts any first
-   * sequence, even on a partition whose log never held a record. Since apache/kafka#23234 such a
-   * partition accepts only sequence 0 from an unknown producer (OUT_OF_ORDER_SEQUENCE_NUMBER
-   * otherwise), so two in-flight produces to a new partition cannot land out of order.
-   */
-  readonly acceptAnyFirstSequenceOnEmptyLog: boolean;
-  /**
-   * redpanda-data/redpanda#3039 (Redpanda 21.10): the leader retains one batch per producer for
-   * deduplication instead of Kafka's five (ProducerStateEntry.NUM_BATCHES_TO_RETAIN), so a retry
-   * of any but the last batch is OUT_OF_ORDER_SEQUENCE_NUMBER instead of a duplicate.
-   */
-  readonly singleBatchDedupWindow: boolean;
-}
+import type { PartitionBugs } from './partition_bugs';
+export type { PartitionBugs };
 
 /**
  * KIP-890 part 1 at append time (ReplicaManager.maybeStartTransactionVerificationForPartitions):
@@ -133,11 +110,9 @@ export class PartitionLog {
     private readonly bugs: PartitionBugs,
   ) {}
 
-  /** Batches of each producer kept for deduplication (Kafka: 5). */
   private get batchesToRetain(): number {
     return this.bugs.singleBatchDedupWindow ? 1 : NUM_BATCHES_TO_RETAIN;
   }
-
   /** The log, oldest batch first (read-only view for fetches and the oracle). */
   get log(): readonly LogBatch[] {
     return this.batches;
@@ -271,13 +246,11 @@ export class PartitionLog {
   }
 
   /**
-   * KAFKA-15591 (apache/kafka#23234, `ProducerAppendInfo.checkSequence`): on a partition whose
-   * log never held a record, a producer the leader has no state for must start at sequence 0.
-   * A log that once held records (its log end offset moved) still accepts any first sequence.
+   * KAFKA-15591 (apache/kafka#23234, `ProducerAppendInfo.checkSequence`): on a log that never held
+   * a record, a producer the leader has no state for must start at sequence 0.
    */
   private refusesFirstSequence(entry: ProducerStateEntry, firstSequence: number): boolean {
-    if (this.bugs.acceptAnyFirstSequenceOnEmptyLog) return false;
-    if (firstSequence === NO_SEQUENCE || firstSequence === 0) return false;
+    if (this.bugs.acceptAnyFirstSequenceOnEmptyLog || firstSequence <= 0) return false;
     return entry.producerEpoch === NO_PRODUCER_EPOCH && this.logEndOffset === 0;
   }
 
