@@ -44,6 +44,7 @@ interface RunFlags {
   readonly swarm?: boolean;
   readonly exportScenario?: string;
   readonly until?: string;
+  readonly kafkaVersion?: string;
 }
 
 /** The flags of `eos-sim check`, as commander hands them over. */
@@ -79,6 +80,7 @@ interface SweepFlags {
   readonly seedTimeoutMs?: string;
   readonly requireCoverage?: string;
   readonly swarm?: boolean;
+  readonly kafkaVersion?: string;
 }
 
 /** The flags of `eos-sim report merge`, as commander hands them over. */
@@ -126,6 +128,7 @@ function addSweepCommands(
     .option('--require-coverage <items>', 'fail unless each item was reached, e.g. fault:pause')
     .option('--json', 'print the summary as JSON (per-seed lines go to stderr)')
     .option('--swarm', 'each seed draws fault kinds, rates and Kafka configs')
+    .option('--kafka-version <v>', "model Kafka release V instead of each file's kafka.version")
     .action(async (paths: string[], flags: SweepFlags) => {
       const options = {
         paths,
@@ -231,6 +234,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
       '--until <moment>',
       'stop at 3.4s, 3400ms, event:N or first-anomaly and print the cluster as it stands',
     )
+    .option('--kafka-version <v>', "model Kafka release V instead of the file's kafka.version")
     .action((scenario: string, flags: RunFlags) => {
       const options = {
         scenario,
@@ -244,6 +248,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
         swarm: flags.swarm === true,
         exportScenario: flags.exportScenario,
         until: flags.until,
+        kafkaVersion: flags.kafkaVersion,
       };
       setExitCode(runCommand(options, context));
     });

@@ -29,6 +29,8 @@ export interface LineScenario {
   readonly detectPercentMin: number;
   /** `--swarm`: the worker draws swarm parameters from each seed. @default false */
   readonly swarm?: boolean;
+  /** `--kafka-version`: the worker loads the file under this release. */
+  readonly kafkaVersion?: string;
 }
 
 function common(scenario: LineScenario, seed: string) {
@@ -41,7 +43,12 @@ function common(scenario: LineScenario, seed: string) {
     expected: scenario.expected,
     allowed: scenario.allowed,
     detectPercentMin: scenario.detectPercentMin,
-    reproduce: reproduceCommand(scenario.file, seed, scenario.swarm === true),
+    reproduce: reproduceCommand(
+      scenario.file,
+      seed,
+      scenario.swarm === true,
+      scenario.kafkaVersion,
+    ),
   };
 }
 

@@ -30,12 +30,17 @@ export interface SweepPlan {
 /**
  * Loads every scenario file at `paths` (directories expanded recursively; a file named twice,
  * also as `a.yaml` and `./a.yaml`, runs once under its first spelling).
- * Each runs over `seeds`, or over its own `run.seeds` when `seeds` is undefined.
+ * Each runs over `seeds`, or over its own `run.seeds` when `seeds` is undefined, and under
+ * `kafkaVersion` (`--kafka-version`) instead of its own `kafka.version` when given.
  * @throws ScenarioInvalidError, ScenarioNotFoundError, or {@link UsageError} for no files or
  * two files with one scenario `name` (see {@link checkUniqueNames}).
  * @example planSweep(['scenarios'], { first: '1', last: '3' })
  */
-export function planSweep(paths: readonly string[], seeds: SeedRange | undefined): SweepPlan[] {
+export function planSweep(
+  paths: readonly string[],
+  seeds: SeedRange | undefined,
+  kafkaVersion?: string,
+): SweepPlan[] {
   const byResolved = new Map<string, string>();
   for (const file of paths.flatMap((path) => listScenarioFiles(path))) {
     if (!byResolved.has(resolve(file))) byResolved.set(resolve(file), file);
@@ -45,7 +50,7 @@ export function planSweep(paths: readonly string[], seeds: SeedRange | undefined
     throw new UsageError(`no scenario files (*.yaml, *.yml) found in: ${paths.join(', ')}`);
   }
   const plans = files.map((file) => {
-    const scenario = loadScenario(file);
+    const scenario = loadScenario(file, { kafkaVersion });
     const own = { first: String(scenario.seeds.first), last: String(scenario.seeds.last) };
     return { scenario, seeds: seeds ?? own };
   });
@@ -79,6 +84,7 @@ function checkUniqueNames(plans: readonly SweepPlan[]): void {
 export function lineScenarioOf(scenario: ScenarioConfig, swarm = false): LineScenario {
   return {
     ...(swarm ? { swarm } : {}),
+    ...(scenario.kafkaVersionFromCommandLine ? { kafkaVersion: scenario.kafkaVersion } : {}),
     file: scenario.file,
     name: scenario.name,
     hash: scenario.hash,

@@ -69,7 +69,7 @@ const scenarios = new Map<string, ScenarioConfig>();
 function scenarioOf(task: SeedTask): ScenarioConfig {
   let scenario = scenarios.get(task.scenario.file);
   if (scenario === undefined) {
-    scenario = loadScenario(task.scenario.file);
+    scenario = loadScenario(task.scenario.file, { kafkaVersion: task.scenario.kafkaVersion });
     scenarios.set(task.scenario.file, scenario);
   }
   if (scenario.hash !== task.scenario.hash) {

@@ -14,6 +14,7 @@ import type { Anomaly } from '../sim/checker';
 import type { RunOutcome, RunReport } from '../sim/runner';
 import { formatSeconds, plural, renderTable, wrapText } from './text_layout';
 import { printable } from './terminal_text';
+import { kafkaVersionText } from './kafka_version_text';
 
 /** The few styles the console views use; identity functions when colour is off. */
 export interface Palette {
@@ -105,6 +106,7 @@ function renderSummary(report: RunReport, style: Palette): string[] {
   const hash = scenario.hash.slice(0, 12);
   const rows: Array<[string, string]> = [
     ['scenario', `${printable(scenario.name)} (${printable(scenario.file)}, sha256 ${hash})`],
+    ['kafka', kafkaVersionText(report.kafka)],
     ['outcome', `${outcomeLabel(report.outcome, style)}: ${OUTCOME_MEANING[report.outcome]}`],
     ['seed', report.seed],
     ['event hash', `${report.eventHash} (${plural(report.eventsRun, 'event')})`],

@@ -12,6 +12,7 @@ import type { Anomaly } from '../sim/checker';
 import type { RunReport, SequenceDiagram } from '../sim/runner';
 import { HTML_CHART_SCRIPT } from './html_script';
 import { formatSeconds } from './text_layout';
+import { kafkaVersionText } from './kafka_version_text';
 
 /** Options of {@link renderHtmlReport}. */
 export interface HtmlOptions {
@@ -107,6 +108,7 @@ function summaryHtml(report: RunReport): string {
     ['outcome', outcome],
     ['anomalies', escapeHtml(kinds.join(', ') || 'none')],
     ['scenario', `${escapeHtml(scenario.file)} (sha256 <code>${escapeHtml(scenario.hash)}</code>)`],
+    ['kafka', escapeHtml(kafkaVersionText(report.kafka))],
     ['seed', escapeHtml(report.seed)],
     ['event hash', `<code>${escapeHtml(report.eventHash)}</code> (${report.eventsRun} events)`],
     ['simulated', escapeHtml(formatSeconds(report.simulatedUs))],

@@ -13,6 +13,7 @@ import type { LatencySummary, RunReport } from '../sim/runner';
 import { workloadSection } from './markdown_stalls';
 import { renderMermaidSequence } from './mermaid';
 import { formatSeconds } from './text_layout';
+import { kafkaVersionText } from './kafka_version_text';
 
 /** Anomalies listed per kind under the explained one. */
 const ANOMALIES_LISTED_PER_KIND = 10;
@@ -69,6 +70,7 @@ function summarySection(report: RunReport): string[] {
         ['outcome', `**${report.outcome.toUpperCase()}**`],
         ['anomalies', kinds.length === 0 ? 'none' : markdownText(kinds.join(', '))],
         ['scenario', `${markdownText(scenario.file)} (sha256 \`${scenario.hash}\`)`],
+        ['kafka', markdownText(kafkaVersionText(report.kafka))],
         ['seed', markdownText(report.seed)],
         ['event hash', `\`${report.eventHash}\` (${report.eventsRun} events)`],
         ['simulated', formatSeconds(report.simulatedUs)],

@@ -7,3 +7,16 @@ export { ScenarioInvalidError, ScenarioNotFoundError } from './errors';
 export type * from './scenario_types';
 export { faultEntryOf, scenarioMappingOf, writeScenarioYaml } from './writer';
 export { groupIdsOf, scenarioTimeoutsMs } from './fault_resolve';
+export type { LoadOptions } from './loader';
+export {
+  BUG_IDS,
+  BUG_ROWS,
+  KAFKA_VERSIONS,
+  NEWEST_KAFKA_VERSION,
+  bugsOf,
+  defaultsOf,
+  isModelledVersion,
+  type BugId,
+  type BugRow,
+} from './kafka_versions';
+export { versionDifferences, type VersionDifference } from './version_differences';

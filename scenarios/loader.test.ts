@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   ScenarioInvalidError,
+  bugsOf,
   parseScenario,
   type ProducerClient,
   type ScenarioConfig,
@@ -205,13 +206,10 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
     groupMinSessionTimeoutMs: 6000,
     groupMaxSessionTimeoutMs: 1800000,
   },
-  bugs: { partitionSkipProducerEpochCheck: true, verificationGuardBeforeEpochCheck: false },
-  protocol: {
-    leaderEpochTruncation: true,
-    highWatermarkStrictMinIsr: true,
-    transactionVersion: 2,
-    eligibleLeaderReplicasVersion: 1,
-  },
+  kafkaVersion: '4.5',
+  kafkaVersionFromCommandLine: false,
+  bugs: { ...bugsOf('4.5'), 'partition.skip.producer.epoch.check': true },
+  protocol: { transactionVersion: 2, eligibleLeaderReplicasVersion: 1 },
   network: { delayUsMin: 100, delayUsMax: 2000 },
   clients: [
     {
@@ -327,6 +325,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
     detectPercentMin: 90,
     fenced: ['A'],
     liveness: true,
+    stall: false,
   },
   durationMs: 60000,
   healMs: 30000,
@@ -359,13 +358,9 @@ describe('parseScenario on valid files', () => {
         replicaLagTimeMaxMs: 30000,
         brokerSessionTimeoutMs: 9000,
       },
-      bugs: { partitionSkipProducerEpochCheck: false, verificationGuardBeforeEpochCheck: false },
-      protocol: {
-        leaderEpochTruncation: true,
-        highWatermarkStrictMinIsr: true,
-        transactionVersion: 2,
-        eligibleLeaderReplicasVersion: 1,
-      },
+      kafkaVersion: '4.5',
+      bugs: bugsOf('4.5'),
+      protocol: { transactionVersion: 2, eligibleLeaderReplicasVersion: 1 },
       network: { delayUsMin: 500, delayUsMax: 2000 },
       expect: { anomalies: [], allowed: [], detectPercentMin: 0, fenced: [], liveness: true },
       healMs: 60000,

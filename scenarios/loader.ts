@@ -38,6 +38,22 @@ import { checkScheduleRules } from './schedule_rules';
 import { checkKafkaClientConfigs, effectiveDeliveryTimeoutMs } from './kafka_config_rules';
 import { LIMITS } from '../sim/config';
 import { FileReadError, readRegularFile, utf8ProblemLine } from './regular_file';
+import {
+  BUG_IDS,
+  NEWEST_KAFKA_VERSION,
+  bugsOf,
+  defaultsOf,
+  type VersionDefaults,
+} from './kafka_versions';
+
+/** How to load a scenario. */
+export interface LoadOptions {
+  /**
+   * `--kafka-version`: replaces the file's `kafka.version`; checked by the caller with
+   * `isModelledVersion`.
+   */
+  readonly kafkaVersion?: string | undefined;
+}
 
 /** File names the directory walk picks up. */
 const SCENARIO_FILE_NAME = /\.ya?ml$/;
@@ -55,9 +71,13 @@ const SCENARIO_FILE_NAME = /\.ya?ml$/;
  * console.log(config.clients.length, config.durationMs);
  * ```
  */
-export function parseScenario(text: string, file: string): ScenarioConfig {
+export function parseScenario(
+  text: string,
+  file: string,
+  options: LoadOptions = {},
+): ScenarioConfig {
   const hash = createHash('sha256').update(text, 'utf8').digest('hex');
-  return resolveText({ text, file, hash });
+  return resolveText({ text, file, hash, ...options });
 }
 
 /**
@@ -71,7 +91,7 @@ export function parseScenario(text: string, file: string): ScenarioConfig {
  * const config = loadScenario('scenarios/zombie-fencing.yaml');
  * ```
  */
-export function loadScenario(path: string): ScenarioConfig {
+export function loadScenario(path: string, options: LoadOptions = {}): ScenarioConfig {
   let bytes: Buffer;
   try {
     bytes = readRegularFile(path, LIMITS.fileBytes);
@@ -87,7 +107,7 @@ export function loadScenario(path: string): ScenarioConfig {
     throw new ScenarioInvalidError({ file: path, line, key: undefined, detail });
   }
   const hash = createHash('sha256').update(bytes).digest('hex');
-  return resolveText({ text: bytes.toString('utf8'), file: path, hash });
+  return resolveText({ text: bytes.toString('utf8'), file: path, hash, ...options });
 }
 
 /**
@@ -133,7 +153,9 @@ function collectScenarioFiles(directory: string, files: string[]): void {
 }
 
 /** YAML text → validated file → resolved config. */
-function resolveText(source: { text: string; file: string; hash: string }): ScenarioConfig {
+function resolveText(
+  source: { text: string; file: string; hash: string } & LoadOptions,
+): ScenarioConfig {
   const { file } = source;
   const lineCounter = new LineCounter();
   const document = parseDocument(source.text, { lineCounter, prettyErrors: true, merge: true });
@@ -159,12 +181,18 @@ function resolveText(source: { text: string; file: string; hash: string }): Scen
   const parsed = scenarioFileSchema.safeParse(data);
   if (!parsed.success) throw earliestProblem(parsed.error.issues.flatMap(problemsOf), lines, file);
   const problems = [
-    ...checkScenarioRules(parsed.data),
+    ...checkScenarioRules(parsed.data, source.kafkaVersion),
     ...checkScheduleRules(parsed.data),
     ...checkKafkaClientConfigs(parsed.data),
   ];
   if (problems.length > 0) throw earliestProblem(problems, lines, file);
-  return resolveScenario({ scenario: parsed.data, file, hash: source.hash, lines });
+  return resolveScenario({
+    scenario: parsed.data,
+    file,
+    hash: source.hash,
+    lines,
+    kafkaVersion: source.kafkaVersion,
+  });
 }
 
 /** The problems one zod issue stands for: an unknown-key issue gives one per key. */
@@ -259,6 +287,7 @@ function nodeSetOf(scenario: ScenarioFile): { brokers: string[]; nodes: string[]
 
 /** A validated file → the resolved config, Kafka keys mapped to camelCase, defaults filled. */
 function resolveScenario(options: {
+  readonly kafkaVersion: string | undefined;
   readonly scenario: ScenarioFile;
   readonly file: string;
   readonly hash: string;
@@ -279,17 +308,7 @@ function resolveScenario(options: {
       partitions: topic.partitions,
       replicationFactor: topic['replication.factor'] ?? Math.min(3, scenario.cluster.brokers),
     })),
-    broker: resolveBroker(broker),
-    protocol: {
-      leaderEpochTruncation: scenario.protocol['leader.epoch.truncation'],
-      highWatermarkStrictMinIsr: scenario.protocol['high.watermark.strict.min.isr'],
-      transactionVersion: scenario.protocol['transaction.version'],
-      eligibleLeaderReplicasVersion: scenario.protocol['eligible.leader.replicas.version'],
-    },
-    bugs: {
-      partitionSkipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],
-      verificationGuardBeforeEpochCheck: scenario.bugs['verification.guard.before.epoch.check'],
-    },
+    ...resolveVersioned(scenario, options.kafkaVersion),
     network: { delayUsMin: network['delay.us.min'], delayUsMax: network['delay.us.max'] },
     clients,
     faults: scenario.faults.map((fault, index) =>
@@ -308,7 +327,8 @@ function resolveScenario(options: {
       anomalies: scenario.expect.anomalies,
       allowed: scenario.expect.allowed,
       detectPercentMin: scenario.expect['detect.percent.min'],
-      liveness: scenario.expect.liveness,
+      liveness: scenario.expect.liveness && !scenario.expect.stall,
+      stall: scenario.expect.stall,
       fenced: scenario.expect.fenced,
     },
     durationMs: run['duration.ms'],
@@ -320,7 +340,10 @@ function resolveScenario(options: {
 }
 
 /** The broker keys → camelCase settings. */
-function resolveBroker(broker: ScenarioFile['broker']): ScenarioConfig['broker'] {
+function resolveBroker(
+  broker: ScenarioFile['broker'],
+  defaults: VersionDefaults,
+): ScenarioConfig['broker'] {
   return {
     transactionMaxTimeoutMs: broker['transaction.max.timeout.ms'],
     transactionAbortTimedOutTransactionCleanupIntervalMs:
@@ -328,7 +351,9 @@ function resolveBroker(broker: ScenarioFile['broker']): ScenarioConfig['broker']
     transactionStateLogNumPartitions: broker['transaction.state.log.num.partitions'],
     transactionStateLogReplicationFactor: broker['transaction.state.log.replication.factor'],
     transactionStateLogMinIsr: broker['transaction.state.log.min.isr'],
-    transactionPartitionVerificationEnable: broker['transaction.partition.verification.enable'],
+    transactionPartitionVerificationEnable:
+      broker['transaction.partition.verification.enable'] ??
+      defaults.transactionPartitionVerificationEnable,
     minInsyncReplicas: broker['min.insync.replicas'],
     uncleanLeaderElectionEnable: broker['unclean.leader.election.enable'],
     replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
@@ -338,6 +363,36 @@ function resolveBroker(broker: ScenarioFile['broker']): ScenarioConfig['broker']
     groupInitialRebalanceDelayMs: broker['group.initial.rebalance.delay.ms'],
     groupMinSessionTimeoutMs: broker['group.min.session.timeout.ms'],
     groupMaxSessionTimeoutMs: broker['group.max.session.timeout.ms'],
+  };
+}
+
+/**
+ * Everything `kafka.version` decides (`--kafka-version` replaces the file's): the version, the
+ * broker settings whose default it sets, the protocol feature levels and every bug switch, each
+ * as the file sets it or as that release had it. This is the one place switches are resolved.
+ */
+function resolveVersioned(
+  scenario: ScenarioFile,
+  commandLineVersion: string | undefined,
+): Pick<
+  ScenarioConfig,
+  'kafkaVersion' | 'kafkaVersionFromCommandLine' | 'broker' | 'protocol' | 'bugs'
+> {
+  const kafkaVersion = commandLineVersion ?? scenario['kafka.version'] ?? NEWEST_KAFKA_VERSION;
+  const defaults = defaultsOf(kafkaVersion);
+  const bugs = bugsOf(kafkaVersion);
+  for (const id of BUG_IDS) bugs[id] = scenario.bugs[id] ?? bugs[id];
+  return {
+    kafkaVersion,
+    kafkaVersionFromCommandLine: commandLineVersion !== undefined,
+    broker: resolveBroker(scenario.broker, defaults),
+    protocol: {
+      transactionVersion: scenario.protocol['transaction.version'] ?? defaults.transactionVersion,
+      eligibleLeaderReplicasVersion:
+        scenario.protocol['eligible.leader.replicas.version'] ??
+        defaults.eligibleLeaderReplicasVersion,
+    },
+    bugs,
   };
 }
 

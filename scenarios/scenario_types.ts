@@ -9,6 +9,7 @@
 
 import type { ConsumerConfig, IsolationLevel, ProducerConfig } from '../sim/actors';
 import type { FaultSpec, RandomNemesisConfig } from './fault_specs';
+import type { BugId } from './kafka_versions';
 
 export type { FaultSpec, RandomFaultKindSpec, RandomNemesisConfig, RatioSpec } from './fault_specs';
 
@@ -155,7 +156,7 @@ export interface BrokerSettings {
   readonly transactionStateLogReplicationFactor: number;
   /** `transaction.state.log.min.isr`. @default 2 */
   readonly transactionStateLogMinIsr: number;
-  /** `transaction.partition.verification.enable` (KIP-890 part 1, 3.6+). @default true */
+  /** `transaction.partition.verification.enable` (KIP-890 part 1). @default true from 3.6 */
   readonly transactionPartitionVerificationEnable: boolean;
   /** `min.insync.replicas` (broker-wide; capped at each topic's replication factor). @default 1 */
   readonly minInsyncReplicas: number;
@@ -177,16 +178,12 @@ export interface BrokerSettings {
   readonly groupMaxSessionTimeoutMs: number;
 }
 
-/** Protocol-version switches: each defaults to current Kafka behaviour. */
+/** Protocol feature levels: each defaults to the value of the scenario's `kafka.version`. */
 export interface ProtocolSwitches {
-  /** `leader.epoch.truncation`: KIP-101; false is the pre-0.11 truncate-to-HW. @default true */
-  readonly leaderEpochTruncation: boolean;
-  /** `high.watermark.strict.min.isr`: 3.7+ (KAFKA-15583) HW gating by min ISR. @default true */
-  readonly highWatermarkStrictMinIsr: boolean;
   /**
    * `transaction.version`: the cluster's finalized feature level (KIP-890 part 2, 4.0+): 2 bumps
    * the epoch at every transaction end and lets partition leaders add partitions; 0 and 1 behave
-   * alike here. @default 2
+   * alike here. @default 2 from 4.0, else 0
    */
   readonly transactionVersion: number;
   /**
@@ -198,22 +195,12 @@ export interface ProtocolSwitches {
 }
 
 /**
- * Bug switches: each turns off one protection so a test can prove the checker catches what a
- * real bug does. All default to false.
+ * Bug switches by public id (`KAFKA-16352`, `redpanda-data/redpanda#3039`): true turns the bug
+ * on. Each defaults to whether the scenario's `kafka.version` had it (scenarios/kafka_versions.ts
+ * is the table); the one test-only mutation, `partition.skip.producer.epoch.check`, is off in
+ * every version.
  */
-export interface BugSwitches {
-  /**
-   * `partition.skip.producer.epoch.check`: the partition leader accepts batches and markers with
-   * a stale producerEpoch (Appendix A12).
-   */
-  readonly partitionSkipProducerEpochCheck: boolean;
-  /**
-   * `verification.guard.before.epoch.check`: before KAFKA-19690, a transactional batch missing
-   * its verification guard is refused with the fatal INVALID_TXN_STATE before its stale epoch
-   * is noticed (BUG-16).
-   */
-  readonly verificationGuardBeforeEpochCheck: boolean;
-}
+export type BugSwitches = Readonly<Record<BugId, boolean>>;
 
 /** What the scenario says must hold. */
 export interface Expectations {
@@ -237,6 +224,12 @@ export interface Expectations {
    * still reported but does not fail the run. @default true
    */
   readonly liveness: boolean;
+  /**
+   * `stall`: the configuration is known to stall for good (a transaction stuck in PrepareCommit):
+   * every seed must fail to converge after heal, so a seed that converges fails the run. Implies
+   * `liveness: false`. @default false
+   */
+  readonly stall: boolean;
 }
 
 /** One topic of the cluster. */
@@ -259,6 +252,13 @@ export interface ScenarioConfig {
   readonly brokers: number;
   readonly topics: readonly TopicConfig[];
   readonly broker: BrokerSettings;
+  /**
+   * The Kafka release modelled (`kafka.version`, or `--kafka-version` which replaces it): the
+   * defaults of `bugs`, `protocol` and the version-dependent broker settings. @default '4.5'
+   */
+  readonly kafkaVersion: string;
+  /** True when `kafkaVersion` came from `--kafka-version` (it joins the reproduce command). */
+  readonly kafkaVersionFromCommandLine: boolean;
   readonly bugs: BugSwitches;
   readonly protocol: ProtocolSwitches;
   readonly network: { readonly delayUsMin: number; readonly delayUsMax: number };

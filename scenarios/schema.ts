@@ -24,6 +24,15 @@ import {
 } from '../sim/config';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 import { checkPipeline } from './pipeline_rules';
+import { renamedKey, strictError } from './renamed_keys';
+import {
+  BUG_IDS,
+  KAFKA_VERSIONS,
+  NEWEST_KAFKA_VERSION,
+  defaultsOf,
+  isModelledVersion,
+  type BugId,
+} from './kafka_versions';
 
 /** Kafka's producer defaults (ProducerConfig); `enable.idempotence` is resolved by the loader. */
 export const PRODUCER_DEFAULTS = {
@@ -141,7 +150,8 @@ const brokerSchema = section({
   'transaction.state.log.num.partitions': internalPartitions.default(50),
   'transaction.state.log.replication.factor': replicas.default(3),
   'transaction.state.log.min.isr': replicas.default(2),
-  'transaction.partition.verification.enable': boolean().default(true),
+  // Defaults by kafka.version: true from 3.6 (KIP-890 part 1).
+  'transaction.partition.verification.enable': boolean().optional(),
   'min.insync.replicas': replicas.default(1),
   'unclean.leader.election.enable': boolean().default(false),
   'replica.lag.time.max.ms': ms(1).default(30000),
@@ -153,22 +163,49 @@ const brokerSchema = section({
   'group.max.session.timeout.ms': ms(1).default(1800000),
 });
 
-const protocolSchema = section({
-  'leader.epoch.truncation': boolean().default(true),
-  'high.watermark.strict.min.isr': boolean().default(true),
-  'transaction.version': oneOf([0, 1, 2]).default(2),
-  'eligible.leader.replicas.version': oneOf([0, 1]).default(1),
-});
+const protocolSchema = z.strictObject(
+  {
+    // Defaults by kafka.version: 2 from 4.0 (KIP-890 part 2), 0 before.
+    'transaction.version': oneOf([0, 1, 2]).optional(),
+    // Defaults by kafka.version: 1 from 4.1 (KIP-966), 0 before.
+    'eligible.leader.replicas.version': oneOf([0, 1]).optional(),
+    'leader.epoch.truncation': renamedKey('bugs.KAFKA-1211 (true is truncation to the HW)'),
+    'high.watermark.strict.min.isr': renamedKey('bugs.KAFKA-15583 (true is the pre-3.7 rule)'),
+  },
+  { error: strictError('transaction.version') },
+);
 
 const networkSchema = section({
   'delay.us.min': integer({ min: 0, max: LIMITS.networkDelayUs }).default(500),
   'delay.us.max': integer({ min: 0, max: LIMITS.networkDelayUs }).default(2000),
 });
 
-const bugsSchema = section({
-  'partition.skip.producer.epoch.check': boolean().default(false),
-  'verification.guard.before.epoch.check': boolean().default(false),
-});
+/** One optional boolean per bug id; each defaults to the value of `kafka.version`. */
+const bugKeys = Object.fromEntries(BUG_IDS.map((id) => [id, boolean().optional()])) as Record<
+  BugId,
+  z.ZodOptional<z.ZodBoolean>
+>;
+
+const bugsSchema = z.strictObject(
+  { ...bugKeys, 'verification.guard.before.epoch.check': renamedKey('bugs.KAFKA-19690') },
+  { error: strictError(BUG_IDS.join(', ')) },
+);
+
+/** A Kafka release eos-sim models: `'3.7'`, `'3.7.1'` (a YAML number such as 3.7 is taken too). */
+const kafkaVersionSchema = z
+  .union([z.string(), z.number()], message('must be a Kafka version such as 3.7'))
+  .transform((value, context) => {
+    const version = String(value);
+    if (isModelledVersion(version)) return version;
+    context.issues.push({
+      code: 'custom',
+      input: value,
+      message:
+        `must be a modelled Kafka release: ${KAFKA_VERSIONS.join(', ')} ` +
+        '(a patch such as 3.7.1 is taken)',
+    });
+    return z.NEVER;
+  });
 
 const clientConfigSchema = section({
   'transactional.id': text().optional(),
@@ -230,6 +267,7 @@ const expectSchema = section({
   'detect.percent.min': integer({ min: 0, max: 100 }).default(0),
   fenced: list(text(), { empty: true }).default([]),
   liveness: boolean().default(true),
+  stall: boolean().default(false),
 });
 
 const seedsSchema = z
@@ -270,6 +308,7 @@ const runSchema = section({
 export const scenarioFileSchema = section({
   name: text(),
   description: z.string(message('must be a string')).trim().default(''),
+  'kafka.version': kafkaVersionSchema.optional(),
   cluster: clusterSchema,
   broker: brokerSchema.prefault({}),
   network: networkSchema.prefault({}),
@@ -442,13 +481,15 @@ function givenKeys(mapping: object): string[] {
  * nodes and clients, keys that depend on the client's role, and Kafka's idempotence coupling.
  * Returns every broken rule; an empty list means the scenario is valid.
  *
+ * `kafkaVersion` (`--kafka-version`) replaces the file's `kafka.version`.
+ *
  * @example
  * ```ts
  * const problems = checkScenarioRules(scenarioFileSchema.parse(data));
  * // [{ path: ['faults', 0, 'target'], detail: 'unknown node X: expected one of b1, A' }]
  * ```
  */
-export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
+export function checkScenarioRules(scenario: ScenarioFile, kafkaVersion?: string): Problem[] {
   const problems: Problem[] = [];
   const brokers = brokerNames(scenario.cluster.brokers);
   const topicNames = new Set<string>();
@@ -477,15 +518,7 @@ export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
     clientNames.add(client.name);
     checkClient({ client, index, topicNames, problems });
   });
-  if (
-    scenario.protocol['transaction.version'] === 2 &&
-    !scenario.broker['transaction.partition.verification.enable']
-  ) {
-    // TV2 clients never send AddPartitionsToTxn: only the verifying leader adds partitions.
-    const detail =
-      'transaction version 2 needs broker.transaction.partition.verification.enable: true';
-    problems.push({ path: ['protocol', 'transaction.version'], detail });
-  }
+  checkTransactionVersion(scenario, kafkaVersion, problems);
   const network = scenario.network;
   if (network['delay.us.max'] < network['delay.us.min']) {
     const detail = `must be >= delay.us.min: ${network['delay.us.min']}`;
@@ -500,6 +533,26 @@ export function checkScenarioRules(scenario: ScenarioFile): Problem[] {
     problems.push({ path: ['expect', 'fenced', index], detail });
   });
   return problems;
+}
+
+/** Transaction version 2 needs partition verification, each as set or as the version's default. */
+function checkTransactionVersion(
+  scenario: ScenarioFile,
+  kafkaVersion: string | undefined,
+  problems: Problem[],
+): void {
+  const defaults = defaultsOf(kafkaVersion ?? scenario['kafka.version'] ?? NEWEST_KAFKA_VERSION);
+  const transactionVersion =
+    scenario.protocol['transaction.version'] ?? defaults.transactionVersion;
+  const verification =
+    scenario.broker['transaction.partition.verification.enable'] ??
+    defaults.transactionPartitionVerificationEnable;
+  if (transactionVersion === 2 && !verification) {
+    // TV2 clients never send AddPartitionsToTxn: only the verifying leader adds partitions.
+    const detail =
+      'transaction version 2 needs broker.transaction.partition.verification.enable: true';
+    problems.push({ path: ['protocol', 'transaction.version'], detail });
+  }
 }
 
 /** Role-dependent keys, workload topics and idempotence of one client. */

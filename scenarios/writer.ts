@@ -163,6 +163,7 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
   return defined({
     name: config.name,
     description: config.description,
+    'kafka.version': config.kafkaVersion,
     cluster: {
       brokers: config.brokers,
       topics: config.topics.map((topic) => ({
@@ -193,13 +194,8 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'delay.us.min': config.network.delayUsMin,
       'delay.us.max': config.network.delayUsMax,
     },
-    bugs: {
-      'partition.skip.producer.epoch.check': config.bugs.partitionSkipProducerEpochCheck,
-      'verification.guard.before.epoch.check': config.bugs.verificationGuardBeforeEpochCheck,
-    },
+    bugs: { ...config.bugs },
     protocol: {
-      'leader.epoch.truncation': config.protocol.leaderEpochTruncation,
-      'high.watermark.strict.min.isr': config.protocol.highWatermarkStrictMinIsr,
       'transaction.version': config.protocol.transactionVersion,
       'eligible.leader.replicas.version': config.protocol.eligibleLeaderReplicasVersion,
     },
@@ -212,6 +208,7 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'detect.percent.min': config.expect.detectPercentMin,
       fenced: [...config.expect.fenced],
       liveness: config.expect.liveness,
+      stall: config.expect.stall,
     },
     run: {
       'duration.ms': config.durationMs,

@@ -30,6 +30,7 @@ import { checkOutputFile } from '../output_paths';
 import { checkReportPaths, writeRunFiles } from '../report_files';
 import { parseSeed } from '../seeds';
 import { untilCommand } from './run_until';
+import { parseKafkaVersion } from '../kafka_version';
 
 /** The parsed arguments of `eos-sim run`. */
 export interface RunCommandOptions {
@@ -58,6 +59,8 @@ export interface RunCommandOptions {
    * (see `cli/until.ts`) instead of the report; exit 0.
    */
   readonly until?: string | undefined;
+  /** `--kafka-version V`: model release V instead of the file's `kafka.version`. */
+  readonly kafkaVersion?: string | undefined;
 }
 
 /** A run that threw: the exit code has been decided and the error printed. */
@@ -77,7 +80,8 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
   if (options.until !== undefined) return untilCommand(options, { seed, context });
   checkReportPaths(options.reports ?? []);
   checkOutputFiles(options);
-  const loaded = loadScenario(options.scenario);
+  const kafkaVersion = parseKafkaVersion(options.kafkaVersion);
+  const loaded = loadScenario(options.scenario, { kafkaVersion });
   const { stdout, stderr } = context.io;
   // With --json, stdout holds only the report; everything said along the way goes aside.
   const aside = options.json ? stderr : stdout;

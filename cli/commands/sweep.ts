@@ -21,6 +21,7 @@ import { parseSeedRange } from '../seeds';
 import { WHOLE, parseShard } from '../shard';
 import { checkOutputFile, makeOutputFolder } from '../output_paths';
 import { planSweep, runSweep } from '../sweep';
+import { parseKafkaVersion } from '../kafka_version';
 import { parseCoverageNames, parsePositiveInteger, summaryOf, writeJunit } from '../sweep_output';
 import { sweepRunOf } from '../sweep_tally';
 
@@ -48,6 +49,8 @@ export interface SweepCommandOptions {
   readonly requireCoverage?: string | undefined;
   /** `--swarm`: each seed draws fault kinds, rates and Kafka configs. @default false */
   readonly swarm?: boolean;
+  /** `--kafka-version V`: every scenario models release V instead of its `kafka.version`. */
+  readonly kafkaVersion?: string | undefined;
 }
 
 /** Where a sweep writes unless `--out` says otherwise (git-ignored). */
@@ -103,6 +106,7 @@ async function interruptible<T>(
 function settingsOf(options: SweepCommandOptions) {
   return {
     range: options.seeds === undefined ? undefined : parseSeedRange(options.seeds),
+    kafkaVersion: parseKafkaVersion(options.kafkaVersion),
     workers:
       options.workers === undefined
         ? availableParallelism()
@@ -129,7 +133,7 @@ export async function sweepCommand(
   context: CliContext,
 ): Promise<ExitCode> {
   const settings = settingsOf(options);
-  const plans = planSweep(options.paths, settings.range);
+  const plans = planSweep(options.paths, settings.range, settings.kafkaVersion);
   makeOutputFolder('--out', settings.out);
   if (options.junit !== undefined) checkOutputFile('--junit', options.junit);
   const { stdout, stderr } = context.io;

@@ -71,20 +71,17 @@ export interface GuaranteeSwitches {
 
 /** The one place switches are read (`protocol:`, `bugs:`). */
 export function switchesOf(scenario: ScenarioConfig): GuaranteeSwitches {
-  const protocol = scenario.protocol as ScenarioConfig['protocol'] & {
-    readonly eligibleLeaderReplicasVersion?: number;
-  };
-  const bugs: string[] = [];
-  if (scenario.bugs.partitionSkipProducerEpochCheck)
-    bugs.push('partition.skip.producer.epoch.check');
-  if (scenario.bugs.verificationGuardBeforeEpochCheck) {
-    bugs.push('verification.guard.before.epoch.check');
-  }
+  const { protocol } = scenario;
+  // KAFKA-1211 on: truncation to the high watermark (no KIP-101 leader-epoch truncation);
+  // KAFKA-15583 on: the pre-3.7 high-watermark rule. Every other switch is a bug of its own.
+  const bugs = Object.entries(scenario.bugs)
+    .filter(([id, on]) => on && id !== 'KAFKA-1211' && id !== 'KAFKA-15583')
+    .map(([id]) => id);
   return {
     transactionVersion: protocol.transactionVersion,
-    leaderEpochTruncation: protocol.leaderEpochTruncation,
-    highWatermarkStrictMinIsr: protocol.highWatermarkStrictMinIsr,
-    eligibleLeaderReplicasVersion: protocol.eligibleLeaderReplicasVersion ?? 0,
+    leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
+    highWatermarkStrictMinIsr: !scenario.bugs['KAFKA-15583'],
+    eligibleLeaderReplicasVersion: protocol.eligibleLeaderReplicasVersion,
     bugs,
   };
 }
@@ -95,7 +92,7 @@ export function switchesOf(scenario: ScenarioConfig): GuaranteeSwitches {
  */
 const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'partition.skip.producer.epoch.check': ['zombie-write', 'torn-transaction', 'aborted-read'],
-  'verification.guard.before.epoch.check': ['fatal-txn-error'],
+  'KAFKA-19690': ['fatal-txn-error'],
 };
 
 /** A fault the history says started, by kind and the nemesis's description. */

@@ -6,7 +6,7 @@ import { isFencingError } from '../actors';
 import type { Simulation } from '../kernel';
 import type { CheckResult } from '../checker';
 import type { History, Oracle } from '../history';
-import type { ScenarioConfig } from '../../scenarios';
+import { versionDifferences, type ScenarioConfig } from '../../scenarios';
 import type {
   AnomalyExplanation,
   ExpectationResult,
@@ -28,12 +28,19 @@ import { buildTimeline } from './timeline';
 
 /**
  * The command that replays a run exactly, ready to paste into a POSIX shell; `swarm` adds
- * `--swarm`. A path with anything but `A-Z a-z 0-9 _ . / + , : = @ % -` is single-quoted.
+ * `--swarm` and `kafkaVersion` (a `--kafka-version` the run was given) adds that flag. A path
+ * with anything but `A-Z a-z 0-9 _ . / + , : = @ % -` is single-quoted.
  * @example
  * reproduceCommand('my scenarios/a.yaml', '7') // "npx eos-sim run 'my scenarios/a.yaml' --seed 7"
  */
-export function reproduceCommand(file: string, seed: string, swarm = false): string {
-  return `npx eos-sim run ${shellWord(file)} --seed ${seed}${swarm ? ' --swarm' : ''}`;
+export function reproduceCommand(
+  file: string,
+  seed: string,
+  swarm = false,
+  kafkaVersion?: string,
+): string {
+  const version = kafkaVersion === undefined ? '' : ` --kafka-version ${kafkaVersion}`;
+  return `npx eos-sim run ${shellWord(file)} --seed ${seed}${swarm ? ' --swarm' : ''}${version}`;
 }
 
 /**
@@ -137,6 +144,19 @@ function expectedKinds(scenario: ScenarioConfig, permissions: readonly Permissio
   return kinds;
 }
 
+/** `expect.stall`: the run must not converge after heal. */
+function stallExpectation(input: ReportInput): ExpectationResult[] {
+  if (!input.scenario.expect.stall) return [];
+  const converged = input.liveness.converged;
+  return [
+    {
+      name: 'the run stalls after heal (expect.stall)',
+      met: !converged,
+      detail: converged ? 'it converged' : 'it did not converge',
+    },
+  ];
+}
+
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
@@ -159,6 +179,7 @@ export function buildReport(input: ReportInput): RunReport {
         ? `${client} received a fencing error`
         : `${client} was never fenced`,
     })),
+    ...stallExpectation(input),
     ...scenario.expect.anomalies.map((kind) => ({
       name: `${kind} reproduced (expected for this configuration; judged over seeds)`,
       met: true,
@@ -176,6 +197,7 @@ export function buildReport(input: ReportInput): RunReport {
     tool: { name: 'eos-sim', version: EOS_SIM_VERSION, seedrandom: SEEDRANDOM_VERSION },
     seed: input.seed,
     scenario: { name: scenario.name, file: scenario.file, hash: scenario.hash },
+    kafka: { version: scenario.kafkaVersion, differences: versionDifferences(scenario) },
     outcome,
     eventHash: input.sim.eventHash,
     eventsRun: input.sim.eventsRun,
@@ -195,7 +217,12 @@ export function buildReport(input: ReportInput): RunReport {
     metrics: buildMetrics(history, oracle, input.phases ?? []),
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
-    reproduce: reproduceCommand(scenario.file, input.seed, input.swarm !== undefined),
+    reproduce: reproduceCommand(
+      scenario.file,
+      input.seed,
+      input.swarm !== undefined,
+      scenario.kafkaVersionFromCommandLine ? scenario.kafkaVersion : undefined,
+    ),
     ...(input.swarm === undefined ? {} : { swarm: input.swarm }),
     ...(input.budgetError === undefined ? {} : { error: input.budgetError }),
   };

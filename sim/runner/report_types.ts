@@ -10,6 +10,7 @@ import type { AnomalyKind, CheckResult } from '../checker';
 import type { EpochGrant, FaultInterval } from '../history';
 import type { RunMetrics } from './metrics_types';
 import type { SwarmParameters } from './swarm';
+import type { VersionDifference } from '../../scenarios';
 
 /**
  * How a run ended. `fail`: an anomaly the configuration does not allow, or an unmet
@@ -172,6 +173,11 @@ export interface RunReport {
   };
   readonly seed: string;
   readonly scenario: { readonly name: string; readonly file: string; readonly hash: string };
+  /**
+   * The Kafka release modelled (`kafka.version`) and every switch the scenario sets to another
+   * value than that release had (`bugs.KAFKA-16352: true`).
+   */
+  readonly kafka: { readonly version: string; readonly differences: readonly VersionDifference[] };
   readonly outcome: RunOutcome;
   /** The rolling hash of every executed event: equal hashes mean the same schedule. */
   readonly eventHash: string;

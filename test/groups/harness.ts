@@ -245,7 +245,12 @@ export function newBroker(
       strictMinIsrHighWatermark: true,
       leaderEpochTruncation: true,
     },
-    bugs: { skipProducerEpochCheck: false, verificationGuardBeforeEpochCheck: false },
+    bugs: {
+      skipProducerEpochCheck: false,
+      verificationGuardBeforeEpochCheck: false,
+      acceptAnyFirstSequenceOnEmptyLog: false,
+      singleBatchDedupWindow: false,
+    },
     fetchBatchesMax: 64,
     transactionPartitionVerificationEnable: true,
     group: {

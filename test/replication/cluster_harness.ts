@@ -392,7 +392,12 @@ function newBroker(setup: {
       strictMinIsrHighWatermark: options.strictMinIsrHighWatermark ?? true,
       leaderEpochTruncation: options.leaderEpochTruncation ?? true,
     },
-    bugs: { skipProducerEpochCheck: false, verificationGuardBeforeEpochCheck: false },
+    bugs: {
+      skipProducerEpochCheck: false,
+      verificationGuardBeforeEpochCheck: false,
+      acceptAnyFirstSequenceOnEmptyLog: false,
+      singleBatchDedupWindow: false,
+    },
     fetchBatchesMax: 64,
     transactionPartitionVerificationEnable: true,
   });

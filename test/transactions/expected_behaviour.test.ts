@@ -43,6 +43,8 @@ function replicatedLog(): PartitionLog {
   const log = new PartitionLog('t', 0, {
     skipProducerEpochCheck: false,
     verificationGuardBeforeEpochCheck: false,
+    acceptAnyFirstSequenceOnEmptyLog: false,
+    singleBatchDedupWindow: false,
   });
   log.replicated = true;
   return log;
@@ -343,6 +345,9 @@ describe('EXP-06 idempotence: defaults, dedup window, sequence rules', () => {
     const log = replicatedLog();
     const append = (producerEpoch: number, baseSequence: number, values = [0]): string =>
       log.appendAsLeader(batch({ producerId: 9, producerEpoch, baseSequence, values }), 1).error;
+    // KAFKA-15591: a never-written log takes only sequence 0 from a producer it does not know.
+    expect(append(0, 2_147_483_646, [0, 0])).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
+    log.appendAsLeader(batch({ producerId: 8, producerEpoch: 0, baseSequence: 0, values: [0] }), 1);
     expect(append(0, 2_147_483_646, [0, 0])).toBe('NONE'); // unknown producer: any sequence
     expect(append(0, 5)).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER'); // a gap
     expect(append(0, 0)).toBe('NONE'); // after 2_147_483_647 comes 0

@@ -15,11 +15,23 @@ import { NUM_BATCHES_TO_RETAIN } from './producer_state';
 const PID = 7;
 const OTHER_PID = 8;
 
-function log(skipProducerEpochCheck = false): PartitionLog {
+function log(
+  skipProducerEpochCheck = false,
+  bugs: { acceptAnyFirstSequenceOnEmptyLog?: boolean; singleBatchDedupWindow?: boolean } = {},
+): PartitionLog {
   return new PartitionLog('t', 0, {
     skipProducerEpochCheck,
     verificationGuardBeforeEpochCheck: false,
+    acceptAnyFirstSequenceOnEmptyLog: bugs.acceptAnyFirstSequenceOnEmptyLog ?? false,
+    singleBatchDedupWindow: bugs.singleBatchDedupWindow ?? false,
   });
+}
+
+/** A log that has held a record (another producer's), so it takes any first sequence. */
+function writtenLog(): PartitionLog {
+  const partition = log();
+  partition.appendAsLeader(batch({ producerId: OTHER_PID, baseSequence: 0 }), 1);
+  return partition;
 }
 
 /** A batch of `count` records with values 100, 101, … (the values do not matter here). */
@@ -143,24 +155,58 @@ describe('epoch and sequence checks (ProducerAppendInfo.checkSequence)', () => {
     ]);
   });
 
-  it('accepts any sequence from an unknown producer, then requires the next one', () => {
-    const partition = log();
+  it('accepts any sequence from an unknown producer on a written log, then the next one', () => {
+    const partition = writtenLog();
     expect(partition.appendAsLeader(batch({ producerEpoch: 3, baseSequence: 42 }), 10)).toEqual(
-      appended(0),
+      appended(1),
     );
     expect(partition.appendAsLeader(batch({ producerEpoch: 3, baseSequence: 44 }), 20)).toEqual(
       refused('OUT_OF_ORDER_SEQUENCE_NUMBER'),
     );
     expect(partition.appendAsLeader(batch({ producerEpoch: 3, baseSequence: 43 }), 30)).toEqual(
-      appended(1),
+      appended(2),
     );
   });
 
-  it('wraps the sequence from 2^31 - 1 to 0', () => {
+  it('KAFKA-15591: a never-written log takes only sequence 0 from an unknown producer', () => {
     const partition = log();
+    expect(partition.appendAsLeader(batch({ baseSequence: 17 }), 10)).toEqual(
+      refused('OUT_OF_ORDER_SEQUENCE_NUMBER'),
+    );
+    expect(partition.producerState(PID)).toBeUndefined();
+    expect(partition.appendAsLeader(batch({ baseSequence: 0, count: 17 }), 20)).toEqual(
+      appended(0),
+    );
+    expect(partition.appendAsLeader(batch({ baseSequence: 17 }), 30)).toEqual(appended(17));
+  });
+
+  it('KAFKA-15591 on (2.5 to 4.4): a never-written log takes any first sequence', () => {
+    const partition = log(false, { acceptAnyFirstSequenceOnEmptyLog: true });
+    expect(partition.appendAsLeader(batch({ baseSequence: 17 }), 10)).toEqual(appended(0));
+    expect(partition.appendAsLeader(batch({ baseSequence: 0, count: 17 }), 20)).toEqual(
+      refused('OUT_OF_ORDER_SEQUENCE_NUMBER'),
+    );
+  });
+
+  it('redpanda-data/redpanda#3039: a one-batch window answers an older retry out of order', () => {
+    for (const singleBatchDedupWindow of [false, true]) {
+      const partition = log(false, { singleBatchDedupWindow });
+      partition.appendAsLeader(batch({ baseSequence: 0, count: 5 }), 10);
+      partition.appendAsLeader(batch({ baseSequence: 5, count: 5 }), 20);
+      const retry = partition.appendAsLeader(batch({ baseSequence: 0, count: 5 }), 30);
+      if (singleBatchDedupWindow) expect(retry).toEqual(refused('OUT_OF_ORDER_SEQUENCE_NUMBER'));
+      else expect(retry).toEqual({ error: 'NONE', baseOffset: 0, duplicate: true });
+      expect(partition.producerState(PID)?.batchMetadata).toHaveLength(
+        singleBatchDedupWindow ? 1 : 2,
+      );
+    }
+  });
+
+  it('wraps the sequence from 2^31 - 1 to 0', () => {
+    const partition = writtenLog();
     partition.appendAsLeader(batch({ baseSequence: SEQUENCE_MAX - 1, count: 2 }), 10);
     expect(partition.producerState(PID)?.batchMetadata[0]?.lastSequence).toBe(SEQUENCE_MAX);
-    expect(partition.appendAsLeader(batch({ baseSequence: 0 }), 20)).toEqual(appended(2));
+    expect(partition.appendAsLeader(batch({ baseSequence: 0 }), 20)).toEqual(appended(3));
   });
 
   it('refuses a non-transactional batch while the producer has an open transaction', () => {

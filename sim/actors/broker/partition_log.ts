@@ -10,8 +10,9 @@
  * LocalLog.collectAbortedTransactions. Offsets are exclusive upper bounds, as in Kafka.
  */
 import { assert } from '../../kernel';
-import type { IsolationLevel, KafkaErrorCode, LogBatch, ProducedBatch } from '../protocol';
-import { NO_PRODUCER_ID, NO_SEQUENCE, lastSequenceOf, type AbortedTransaction } from '../protocol';
+import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
+import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, lastSequenceOf } from '../protocol';
+import type { ProducedBatch } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
 import { TransactionIndex } from './transaction_index';
@@ -23,19 +24,10 @@ import {
   validateDataBatch,
   validateMarker,
   type ProducerStateEntry,
+  NUM_BATCHES_TO_RETAIN,
 } from './producer_state';
-
-/** Switches that break one protection on purpose (bug switches). */
-export interface PartitionBugs {
-  /** Accept batches and markers whose producerEpoch is older than the partition's (A12). */
-  readonly skipProducerEpochCheck: boolean;
-  /**
-   * Before KAFKA-19690 (3.6-4.1): a transactional batch with no open transaction and no valid
-   * verification guard is refused with INVALID_TXN_STATE before its stale epoch is noticed, so a
-   * timed-out producer gets a fatal error instead of the abortable INVALID_PRODUCER_EPOCH.
-   */
-  readonly verificationGuardBeforeEpochCheck: boolean;
-}
+import type { PartitionBugs } from './partition_bugs';
+export type { PartitionBugs };
 
 /**
  * KIP-890 part 1 at append time (ReplicaManager.maybeStartTransactionVerificationForPartitions):
@@ -128,6 +120,9 @@ export class PartitionLog {
     this.observe = observe;
   }
 
+  private get batchesToRetain(): number {
+    return this.bugs.singleBatchDedupWindow ? 1 : NUM_BATCHES_TO_RETAIN;
+  }
   /** The log, oldest batch first (read-only view for fetches and the oracle). */
   get log(): readonly LogBatch[] {
     return this.batches;
@@ -221,6 +216,9 @@ export class PartitionLog {
     if (this.overtakesVerification(batch, verification)) {
       return { error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, duplicate: false };
     }
+    if (this.refusesFirstSequence(entry, firstSequence)) {
+      return { error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, duplicate: false };
+    }
     const staleEpochAccepted =
       this.bugs.skipProducerEpochCheck && batch.producerEpoch < entry.producerEpoch;
     if (!staleEpochAccepted) {
@@ -236,6 +234,7 @@ export class PartitionLog {
       entry.lastTimestampUs = nowUs;
     } else {
       recordDataBatch(entry, {
+        batchesToRetain: this.batchesToRetain,
         producerEpoch: batch.producerEpoch,
         metadata: {
           firstSequence,
@@ -254,6 +253,15 @@ export class PartitionLog {
     this.producers.set(batch.producerId, entry);
     this.afterAppend(nowUs);
     return { error: 'NONE', baseOffset: appended.baseOffset, duplicate: false };
+  }
+
+  /**
+   * KAFKA-15591 (apache/kafka#23234, `ProducerAppendInfo.checkSequence`): on a log that never held
+   * a record, a producer the leader has no state for must start at sequence 0.
+   */
+  private refusesFirstSequence(entry: ProducerStateEntry, firstSequence: number): boolean {
+    if (this.bugs.acceptAnyFirstSequenceOnEmptyLog || firstSequence <= 0) return false;
+    return entry.producerEpoch === NO_PRODUCER_EPOCH && this.logEndOffset === 0;
   }
 
   /**
@@ -518,6 +526,7 @@ export class PartitionLog {
       return;
     }
     recordDataBatch(entry, {
+      batchesToRetain: this.batchesToRetain,
       producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
       metadata: {
         firstSequence: batch.baseSequence,

@@ -58,6 +58,8 @@ class Replica {
     const log = new PartitionLog('t', 0, {
       skipProducerEpochCheck: false,
       verificationGuardBeforeEpochCheck: false,
+      acceptAnyFirstSequenceOnEmptyLog: false,
+      singleBatchDedupWindow: false,
     });
     const settings = { ...DEFAULT_SETTINGS, ...options.settings };
     this.replica = new PartitionReplica(options.id, log, options.state, settings);

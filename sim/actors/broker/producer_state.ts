@@ -91,10 +91,18 @@ export function validateDataBatch(
   return inSequence(lastSequence, batch.firstSequence) ? 'NONE' : 'OUT_OF_ORDER_SEQUENCE_NUMBER';
 }
 
-/** Records an appended data batch: a new epoch empties the dedup window. */
+/**
+ * Records an appended data batch: a new epoch empties the dedup window, which keeps the last
+ * `batchesToRetain` batches (Kafka: {@link NUM_BATCHES_TO_RETAIN}).
+ */
 export function recordDataBatch(
   entry: ProducerStateEntry,
-  batch: { producerEpoch: number; metadata: BatchMetadata; appendUs: number },
+  batch: {
+    batchesToRetain: number;
+    producerEpoch: number;
+    metadata: BatchMetadata;
+    appendUs: number;
+  },
 ): void {
   if (batch.producerEpoch !== entry.producerEpoch) {
     entry.producerEpoch = batch.producerEpoch;
@@ -102,7 +110,7 @@ export function recordDataBatch(
   }
   if (batch.metadata.firstSequence !== NO_SEQUENCE) {
     entry.batchMetadata.push(batch.metadata);
-    if (entry.batchMetadata.length > NUM_BATCHES_TO_RETAIN) entry.batchMetadata.shift();
+    if (entry.batchMetadata.length > batch.batchesToRetain) entry.batchMetadata.shift();
   }
   entry.lastTimestampUs = batch.appendUs;
   assert(entry.batchMetadata.length <= NUM_BATCHES_TO_RETAIN, 'dedup window over its bound');

@@ -4,6 +4,13 @@
  * TransactionMarkerRequestCompletionHandler; Kafka's TransactionMarkerChannelManager). Retriable
  * errors and lost requests are retried; INVALID_PRODUCER_EPOCH and TRANSACTION_COORDINATOR_FENCED
  * stop the markers for good, so the transaction stays in Prepare* at this coordinator.
+ *
+ * A response (or lost request) sent under an older coordinator epoch than the transaction's
+ * current job is not applied to it (TransactionMarkerRequestCompletionHandler compares the
+ * marker's coordinatorEpoch with the cached one). Since KAFKA-16352 (3.8, apache/kafka#15524)
+ * that cancels only the stale job's own pending completion; before it,
+ * `removeMarkersForTxnId(transactionalId)` removed the current job's, whose markers then land
+ * but whose CompleteCommit/CompleteAbort is never written: the transaction stays in Prepare*.
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type {
@@ -31,6 +38,18 @@ interface PendingJob {
   /** Partitions with a request in flight. */
   readonly inFlight: Set<string>;
   stopped: boolean;
+  /** KAFKA-16352: a stale response removed this job's pending completion; it never completes. */
+  completionRemoved: boolean;
+}
+
+/** One WriteTxnMarkers in flight. */
+interface MarkerRequest {
+  readonly transactionalId: string;
+  /** The coordinator epoch the markers were sent under. */
+  readonly coordinatorEpoch: number;
+  readonly keys: string[];
+  readonly timerId: number;
+  readonly leader: NodeId;
 }
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -43,15 +62,14 @@ const MARKER_RETRY_BACKOFF_US = 100_000;
 /** Tracks and retries the markers of every transaction in a Prepare state. */
 export class MarkerSender {
   private jobs = new Map<string, PendingJob>();
-  private requests = new Map<
-    number,
-    { transactionalId: string; keys: string[]; timerId: number; leader: NodeId }
-  >();
+  private requests = new Map<number, MarkerRequest>();
   private nextCorrelationId = 1;
 
   constructor(
     private readonly host: { leaderOf(tp: TopicPartition): NodeId | null },
     private readonly onComplete: (transactionalId: string, ctx: Ctx) => void,
+    /** KAFKA-16352 on (before 3.8): a stale response removes the current job's completion. */
+    private readonly staleResponseRemovesCompletion = false,
   ) {}
 
   /** Forgets everything (crash). */
@@ -68,7 +86,13 @@ export class MarkerSender {
   /** Starts sending the markers of `job`; with no partitions it completes at once. */
   send(job: MarkerJob, ctx: Ctx): void {
     const remaining = new Map(job.partitions.map((tp) => [partitionKey(tp), tp] as const));
-    this.jobs.set(job.transactionalId, { job, remaining, inFlight: new Set(), stopped: false });
+    this.jobs.set(job.transactionalId, {
+      job,
+      remaining,
+      inFlight: new Set(),
+      stopped: false,
+      completionRemoved: false,
+    });
     this.sendRemaining(job.transactionalId, ctx);
   }
 
@@ -77,7 +101,7 @@ export class MarkerSender {
     if (request === undefined) return;
     this.requests.delete(response.correlationId);
     ctx.cancelTimer(request.timerId);
-    const pending = this.jobs.get(request.transactionalId);
+    const pending = this.currentJob(request, ctx);
     if (pending === undefined) return;
     let retry = false;
     for (const result of response.results) {
@@ -114,7 +138,7 @@ export class MarkerSender {
     const request = this.requests.get(correlationId);
     if (request === undefined) return;
     this.requests.delete(correlationId);
-    const pending = this.jobs.get(request.transactionalId);
+    const pending = this.currentJob(request, ctx);
     if (pending === undefined) return;
     for (const key of request.keys) pending.inFlight.delete(key);
     ctx.setTimer(MARKER_RETRY_BACKOFF_US, {
@@ -122,6 +146,30 @@ export class MarkerSender {
       type: 'marker-retry',
       transactionalId: request.transactionalId,
     });
+  }
+
+  /**
+   * The job `request` belongs to, or undefined when the transaction has none any more or its job
+   * runs under another coordinator epoch (the request is then stale and is not applied).
+   */
+  private currentJob(request: MarkerRequest, ctx: Ctx): PendingJob | undefined {
+    const pending = this.jobs.get(request.transactionalId);
+    if (pending === undefined) return undefined;
+    if (pending.job.coordinatorEpoch === request.coordinatorEpoch) return pending;
+    ctx.trace(
+      `markers of ${request.transactionalId} under coordinator epoch ` +
+        `${request.coordinatorEpoch} are stale (now ${pending.job.coordinatorEpoch})` +
+        (this.staleResponseRemovesCompletion ? ': the current completion is removed' : ''),
+    );
+    if (this.staleResponseRemovesCompletion) pending.completionRemoved = true;
+    return undefined;
+  }
+
+  /** All markers are in: complete the transaction, unless its completion was removed. */
+  private finish(pending: PendingJob, ctx: Ctx): void {
+    const transactionalId = pending.job.transactionalId;
+    this.jobs.delete(transactionalId);
+    if (!pending.completionRemoved) this.onComplete(transactionalId, ctx);
   }
 
   /** Returns true when the partition must be retried. */
@@ -148,8 +196,7 @@ export class MarkerSender {
       return;
     }
     if (pending.remaining.size === 0 && pending.inFlight.size === 0) {
-      this.jobs.delete(transactionalId);
-      this.onComplete(transactionalId, ctx);
+      this.finish(pending, ctx);
       return;
     }
     if (retry) {
@@ -166,8 +213,7 @@ export class MarkerSender {
     const pending = this.jobs.get(transactionalId);
     if (pending === undefined || pending.stopped) return;
     if (pending.remaining.size === 0 && pending.inFlight.size === 0) {
-      this.jobs.delete(transactionalId);
-      this.onComplete(transactionalId, ctx);
+      this.finish(pending, ctx);
       return;
     }
     const byLeader = new Map<NodeId, TopicPartition[]>();
@@ -200,7 +246,14 @@ export class MarkerSender {
         type: 'marker-timeout',
         correlationId,
       });
-      this.requests.set(correlationId, { transactionalId, keys, timerId, leader });
+      const coordinatorEpoch = pending.job.coordinatorEpoch;
+      this.requests.set(correlationId, {
+        transactionalId,
+        coordinatorEpoch,
+        keys,
+        timerId,
+        leader,
+      });
       ctx.send(leader, {
         kind: 'WriteTxnMarkers',
         correlationId,

@@ -53,6 +53,11 @@ export interface CoordinatorSettings {
   readonly transactionStateLogNumPartitions: number;
   /** The cluster's `transaction.version` feature level: 0, 1 or 2. @default 2 */
   readonly transactionVersion: number;
+  /**
+   * KAFKA-16352 (before 3.8): a WriteTxnMarkers response under an older coordinator epoch
+   * removes the pending completion of the reloaded transaction. @default false
+   */
+  readonly staleMarkerResponseRemovesCompletion?: boolean;
 }
 
 /** How long reading a `__transaction_state` partition takes when a broker becomes its leader. */
@@ -136,8 +141,10 @@ export class TransactionCoordinator {
     private readonly host: CoordinatorHost,
   ) {
     this.state = new TransactionStateManager(settings.transactionStateLogNumPartitions);
-    this.markers = new MarkerSender(host, (transactionalId, ctx) =>
-      this.onMarkersComplete(transactionalId, ctx),
+    this.markers = new MarkerSender(
+      host,
+      (transactionalId, ctx) => this.onMarkersComplete(transactionalId, ctx),
+      settings.staleMarkerResponseRemovesCompletion === true,
     );
   }
 

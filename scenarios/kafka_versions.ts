@@ -1,0 +1,216 @@
+/**
+ * The Kafka releases eos-sim models and, for each, every version-dependent behaviour: which
+ * historical bugs it had (each under its public id), its `transaction.version`, whether it
+ * verifies transactional produces (KIP-890 part 1) and its ELR feature level (KIP-966). A
+ * scenario's `kafka.version` picks a row; every switch can still be set one by one in the file.
+ * docs/versions.md is the matrix in prose, with the sources.
+ *
+ * Versions are `major.minor` (`3.7`), or with a patch (`3.7.1`, `0.11.0.2`): a patch level only
+ * matters where a fix shipped in one (0.11.0.2 is not 0.11). A fix is dated by the first
+ * release line whose `.0` carries it; backports to older lines are named in the docs, not
+ * modelled.
+ */
+
+/** The minor release lines modelled, oldest first. Exactly-once starts at 0.11 (KIP-98). */
+export const KAFKA_VERSIONS = [
+  '0.11',
+  '1.0',
+  '1.1',
+  '2.0',
+  '2.1',
+  '2.2',
+  '2.3',
+  '2.4',
+  '2.5',
+  '2.6',
+  '2.7',
+  '2.8',
+  '3.0',
+  '3.1',
+  '3.2',
+  '3.3',
+  '3.4',
+  '3.5',
+  '3.6',
+  '3.7',
+  '3.8',
+  '3.9',
+  '4.0',
+  '4.1',
+  '4.2',
+  '4.3',
+  '4.4',
+  '4.5',
+] as const;
+
+/**
+ * The newest modelled release line and the default `kafka.version`: 4.5, the line that carries
+ * KAFKA-15591's first-sequence rule (apache/kafka#23234).
+ */
+export const NEWEST_KAFKA_VERSION = '4.5';
+
+/** A bug switch's public id: a JIRA key, or `owner/repo#N` for another project's tracker. */
+export const BUG_IDS = [
+  'KAFKA-1211',
+  'KAFKA-15583',
+  'KAFKA-15591',
+  'KAFKA-16352',
+  'KAFKA-19690',
+  'redpanda-data/redpanda#3039',
+  'partition.skip.producer.epoch.check',
+] as const;
+
+/** One of {@link BUG_IDS}. */
+export type BugId = (typeof BUG_IDS)[number];
+
+/** One row of the matrix: a bug, what turning it on changes, and the releases that had it. */
+export interface BugRow {
+  readonly id: BugId;
+  /** What the simulated Kafka does differently with the bug on. */
+  readonly changes: string;
+  /** The first release with the bug; undefined: every modelled release before `fixed`. */
+  readonly introduced?: string;
+  /** The first release without it; undefined: no Kafka release has it (another system, a test). */
+  readonly fixed?: string;
+  /** Where the facts come from: JIRA, pull request, KIP. */
+  readonly source: string;
+  /** True for another system's bug or a test-only mutation: never on for any Kafka version. */
+  readonly notKafka?: boolean;
+}
+
+/** Every bug switch, in id order. */
+export const BUG_ROWS: readonly BugRow[] = [
+  {
+    id: 'KAFKA-1211',
+    changes:
+      'a restarted follower truncates to its high watermark instead of asking the leader for the ' +
+      'end offset of its leader epoch (pre-KIP-101), so a fast second failover loses ' +
+      'acks=all writes',
+    fixed: '0.11',
+    source: 'KIP-101, KAFKA-1211 (fixed with leader epochs in 0.11.0)',
+  },
+  {
+    id: 'KAFKA-15583',
+    changes:
+      'the high watermark advances while the ISR is below min.insync.replicas (Partition.' +
+      'maybeIncrementLeaderHW without the under-min-ISR guard)',
+    fixed: '3.7',
+    source: 'KAFKA-15583, apache/kafka#14594',
+  },
+  {
+    id: 'KAFKA-15591',
+    changes:
+      'a partition leader with no state for a producer accepts any first sequence, even on a ' +
+      'partition that never held a record (the KIP-360 rule of 2.5 to 4.4)',
+    introduced: '2.5',
+    fixed: '4.5',
+    source: 'KAFKA-15591, apache/kafka#23234 (also reported as KAFKA-14312, KAFKA-19880)',
+  },
+  {
+    id: 'KAFKA-16352',
+    changes:
+      'a late WriteTxnMarkers response under an older coordinator epoch removes the pending ' +
+      'completion of the reloaded transaction, which then stays in PrepareCommit/PrepareAbort',
+    fixed: '3.8',
+    source: 'KAFKA-16352, apache/kafka#15524 (TransactionMarkerChannelManager.removeMarkersForTxn)',
+  },
+  {
+    id: 'KAFKA-19690',
+    changes:
+      'a transactional produce missing its verification guard is refused with the fatal ' +
+      'INVALID_TXN_STATE before its stale epoch is noticed (INVALID_PRODUCER_EPOCH, abortable)',
+    introduced: '3.6',
+    fixed: '4.2',
+    source: 'KAFKA-19690, apache/kafka#20534 (backports #20577 to 3.9, #20618 to 4.1)',
+  },
+  {
+    id: 'redpanda-data/redpanda#3039',
+    changes:
+      'the partition leader keeps only the last batch of a producer for deduplication instead of ' +
+      'the last five, so a retry of an older in-flight batch is OUT_OF_ORDER_SEQUENCE_NUMBER',
+    source: 'redpanda-data/redpanda#3039, fix #3077 (Redpanda 21.10.x); Jepsen Redpanda 21.10.1',
+    notKafka: true,
+  },
+  {
+    id: 'partition.skip.producer.epoch.check',
+    changes:
+      'test-only mutation, no release had it: the partition leader accepts batches and markers ' +
+      'with a stale producer epoch',
+    source: 'eos-sim mutation (proves the zombie-write checker fires)',
+    notKafka: true,
+  },
+];
+
+/** The version-dependent settings other than bugs. */
+export interface VersionDefaults {
+  /** `transaction.version` (KIP-890 part 2 is 2, the default from 4.0). */
+  readonly transactionVersion: 0 | 1 | 2;
+  /** `transaction.partition.verification.enable`: exists and defaults to true from 3.6. */
+  readonly transactionPartitionVerificationEnable: boolean;
+  /** `eligible.leader.replicas.version` (KIP-966): 1 from 4.1. */
+  readonly eligibleLeaderReplicasVersion: 0 | 1;
+}
+
+/** A version's numeric parts: `0.11.0.2` → `[0, 11, 0, 2]`. */
+function partsOf(version: string): number[] {
+  return version.split('.').map(Number);
+}
+
+/** Negative when `a` is older than `b`, 0 when equal (missing parts are zeros). */
+export function compareVersions(a: string, b: string): number {
+  const left = partsOf(a);
+  const right = partsOf(b);
+  for (let index = 0; index < Math.max(left.length, right.length); index += 1) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+/**
+ * Whether `version` is one eos-sim models: a listed `major.minor`, optionally with patch parts.
+ * @example isModelledVersion('3.7.1') // true
+ * @example isModelledVersion('5.0') // false
+ */
+export function isModelledVersion(version: string): boolean {
+  if (!/^\d+\.\d+(\.\d+){0,2}$/.test(version)) return false;
+  const [major, minor] = version.split('.');
+  return (KAFKA_VERSIONS as readonly string[]).includes(`${major}.${minor}`);
+}
+
+/**
+ * Whether the release `version` has the bug of `row`.
+ * @example hasBug(rowOf('KAFKA-19690'), '4.1') // true
+ */
+export function hasBug(row: BugRow, version: string): boolean {
+  if (row.notKafka === true || row.fixed === undefined) return false;
+  const introduced = row.introduced === undefined || compareVersions(version, row.introduced) >= 0;
+  return introduced && compareVersions(version, row.fixed) < 0;
+}
+
+/** The row of one bug id. */
+export function rowOf(id: BugId): BugRow {
+  const row = BUG_ROWS.find((candidate) => candidate.id === id);
+  if (row === undefined) throw new Error(`no bug row for ${id}`);
+  return row;
+}
+
+/** Every bug switch's value in the release `version`. */
+export function bugsOf(version: string): Record<BugId, boolean> {
+  const bugs = {} as Record<BugId, boolean>;
+  for (const row of BUG_ROWS) bugs[row.id] = hasBug(row, version);
+  return bugs;
+}
+
+/**
+ * The version-dependent defaults of the release `version`.
+ * @example defaultsOf('3.9').transactionVersion // 0
+ */
+export function defaultsOf(version: string): VersionDefaults {
+  const atLeast = (release: string): boolean => compareVersions(version, release) >= 0;
+  return {
+    transactionVersion: atLeast('4.0') ? 2 : 0,
+    transactionPartitionVerificationEnable: atLeast('3.6'),
+    eligibleLeaderReplicasVersion: atLeast('4.1') ? 1 : 0,
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * The bug switches a partition leader reads: each turns one of Kafka's protections off, as a
+ * historical release had it (scenarios/kafka_versions.ts maps bug ids to these).
+ */
+
+/** Switches that break one protection on purpose (bug switches). */
+export interface PartitionBugs {
+  /** Accept batches and markers whose producerEpoch is older than the partition's (A12). */
+  readonly skipProducerEpochCheck: boolean;
+  /**
+   * Before KAFKA-19690 (3.6-4.1): a transactional batch with no open transaction and no valid
+   * verification guard is refused with INVALID_TXN_STATE before its stale epoch is noticed, so a
+   * timed-out producer gets a fatal error instead of the abortable INVALID_PRODUCER_EPOCH.
+   */
+  readonly verificationGuardBeforeEpochCheck: boolean;
+  /**
+   * Before KAFKA-15591 (2.5 to 4.4): a leader with no state for a producer accepts any first
+   * sequence, even on a partition whose log never held a record. Since apache/kafka#23234 such a
+   * partition accepts only sequence 0 from an unknown producer (OUT_OF_ORDER_SEQUENCE_NUMBER
+   * otherwise), so two in-flight produces to a new partition cannot land out of order.
+   */
+  readonly acceptAnyFirstSequenceOnEmptyLog: boolean;
+  /**
+   * redpanda-data/redpanda#3039 (Redpanda 21.10): the leader retains one batch per producer for
+   * deduplication instead of Kafka's five (ProducerStateEntry.NUM_BATCHES_TO_RETAIN), so a retry
+   * of any but the last batch is OUT_OF_ORDER_SEQUENCE_NUMBER instead of a duplicate.
+   */
+  readonly singleBatchDedupWindow: boolean;
+}
