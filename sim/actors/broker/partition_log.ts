@@ -11,7 +11,7 @@
  */
 import { assert } from '../../kernel';
 import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
-import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, lastSequenceOf } from '../protocol';
+import { NO_PRODUCER_ID, lastSequenceOf } from '../protocol';
 import type { ProducedBatch } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
@@ -27,24 +27,14 @@ import {
   NUM_BATCHES_TO_RETAIN,
 } from './producer_state';
 import type { PartitionBugs } from './partition_bugs';
-export type { PartitionBugs };
-
-/**
- * KIP-890 part 1 at append time (ReplicaManager.maybeStartTransactionVerificationForPartitions):
- * the verification guard a produce request carries. `guard` is 0 (Kafka's SENTINEL) when the leader
- * skipped verification because the producer had an open transaction when the request arrived. Pass
- * null when verification is off.
- */
-export interface VerificationCheck {
-  readonly guard: number;
-}
-
-/** A verification in progress for one producer (Kafka's VerificationStateEntry). */
-interface VerificationEntry {
-  readonly guard: number;
-  epoch: number;
-  lowestSequence: number;
-}
+import {
+  missingVerification,
+  overtakesVerification,
+  refusesFirstSequence,
+  type VerificationCheck,
+  type VerificationEntry,
+} from './append_checks';
+export type { PartitionBugs, VerificationCheck };
 
 /** The outcome of a produce append. */
 export interface AppendResult {
@@ -211,12 +201,14 @@ export class PartitionLog {
     });
     if (duplicate !== undefined)
       return { error: 'NONE', baseOffset: duplicate.firstOffset, duplicate: true };
-    const unverified = this.missingVerification(batch, entry, verification);
+    const current = this.verifications.get(batch.producerId);
+    const { bugs } = this;
+    const unverified = missingVerification({ batch, entry, verification, current, bugs });
     if (unverified !== 'NONE') return { error: unverified, baseOffset: -1, duplicate: false };
-    if (this.overtakesVerification(batch, verification)) {
+    if (overtakesVerification(batch, verification, current)) {
       return { error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, duplicate: false };
     }
-    if (this.refusesFirstSequence(entry, firstSequence)) {
+    if (refusesFirstSequence(entry, firstSequence, this.logEndOffset, this.bugs)) {
       return { error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, duplicate: false };
     }
     const staleEpochAccepted =
@@ -253,59 +245,6 @@ export class PartitionLog {
     this.producers.set(batch.producerId, entry);
     this.afterAppend(nowUs);
     return { error: 'NONE', baseOffset: appended.baseOffset, duplicate: false };
-  }
-
-  /**
-   * KAFKA-15591 (apache/kafka#23234, `ProducerAppendInfo.checkSequence`): on a log that never held
-   * a record, a producer the leader has no state for must start at sequence 0.
-   */
-  private refusesFirstSequence(entry: ProducerStateEntry, firstSequence: number): boolean {
-    if (this.bugs.acceptAnyFirstSequenceOnEmptyLog || firstSequence <= 0) return false;
-    return entry.producerEpoch === NO_PRODUCER_EPOCH && this.logEndOffset === 0;
-  }
-
-  /**
-   * KIP-890; ReplicaManager.maybeStartTransactionVerificationForPartitions: a transactional batch
-   * whose producer has no open transaction here at the batch's epoch
-   * (`hasOngoingTransaction(producerId, epoch)`) must carry the guard of a verification still in
-   * progress. An ABORT marker written between the verification and the append deletes the guard
-   * (ABA protection). Since KAFKA-19690 a stale epoch is reported first (abortable
-   * INVALID_PRODUCER_EPOCH); before it, INVALID_TXN_STATE (fatal, BUG-16).
-   */
-  private missingVerification(
-    batch: ProducedBatch,
-    entry: ProducerStateEntry,
-    verification: VerificationCheck | null,
-  ): KafkaErrorCode {
-    const ongoing =
-      entry.currentTxnFirstOffset !== -1 && entry.producerEpoch === batch.producerEpoch;
-    if (verification === null || !batch.isTransactional || ongoing) return 'NONE';
-    const staleEpoch = batch.producerEpoch < entry.producerEpoch;
-    if (staleEpoch && !this.bugs.verificationGuardBeforeEpochCheck) return 'NONE';
-    const current = this.verifications.get(batch.producerId);
-    const verified = verification.guard !== 0 && current?.guard === verification.guard;
-    return verified ? 'NONE' : 'INVALID_TXN_STATE';
-  }
-
-  /**
-   * KIP-890 part 1 (Kafka's `ProducerAppendInfo.checkSequence`): while a verification of the
-   * producer's transaction is open on this partition, a batch whose first sequence is above the
-   * lowest sequence that started verifying is out of order. Without it a later batch of the
-   * same epoch could be verified and appended first, and on a partition that never knew the
-   * producer its non-zero sequence would be accepted, stranding the earlier batch.
-   */
-  private overtakesVerification(
-    batch: ProducedBatch,
-    verification: VerificationCheck | null,
-  ): boolean {
-    if (verification === null || !batch.isTransactional) return false;
-    if (batch.baseSequence === NO_SEQUENCE) return false;
-    const current = this.verifications.get(batch.producerId);
-    return (
-      current !== undefined &&
-      current.epoch === batch.producerEpoch &&
-      batch.baseSequence > current.lowestSequence
-    );
   }
 
   /**

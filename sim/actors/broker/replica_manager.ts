@@ -22,12 +22,13 @@ import type {
   TransactionLogRecord,
 } from '../protocol';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, partitionKey } from '../protocol';
-import { IGNORE_OBSERVATIONS, type ObservationSink } from '../protocol';
+import { IGNORE_OBSERVATIONS } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
-import { DelayedOperations, type DelayedTimer } from './delayed_operations';
+import { DelayedOperations } from './delayed_operations';
 import { FetchSessionCache, type CachedPartition } from './fetch_session_cache';
-import { PartitionLog, type PartitionBugs, type VerificationCheck } from './partition_log';
-import { PartitionReplica, type ReplicationSettings } from './partition_replica';
+import { PartitionLog, type VerificationCheck } from './partition_log';
+import { PartitionReplica } from './partition_replica';
+import type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_options';
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -36,24 +37,7 @@ const REPLICA_FETCH_WAIT_MAX_US = 500_000;
 /** How long a leader waits for an AlterPartition answer before it may propose again. */
 const ALTER_PARTITION_TIMEOUT_US = 30_000_000;
 
-/** Timers of the replica manager. */
-export type ReplicaTimer =
-  | DelayedTimer
-  | { readonly owner: 'replica'; readonly type: 'isr-check' }
-  | { readonly owner: 'replica'; readonly type: 'alter-timeout'; readonly correlationId: number };
-
-/** What a broker's replica manager is built from. */
-export interface ReplicaManagerOptions {
-  readonly brokerId: string;
-  readonly initialStates: readonly PartitionState[];
-  readonly replication: ReplicationSettings;
-  readonly bugs: PartitionBugs;
-  readonly fetchBatchesMax: number;
-  /** A topic's own `min.insync.replicas` (transaction.state.log.min.isr), or null. */
-  readonly minInsyncReplicasOf: (topic: string) => number | null;
-  /** Where the replicas report their observations. @default dropped */
-  readonly observe?: ObservationSink;
-}
+export type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_options';
 
 /** `request.timeout.ms` of the broker: how long an internal acks=all append may wait. */
 const INTERNAL_APPEND_TIMEOUT_US = 30_000_000;

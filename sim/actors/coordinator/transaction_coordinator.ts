@@ -42,6 +42,7 @@ import {
   type TransactionMetadata,
   type TxnTransit,
 } from './transaction_metadata';
+import { coordinatorErrorFor } from './coordinator_errors';
 
 /** Broker settings the coordinator uses, from Kafka's config keys. */
 export interface CoordinatorSettings {
@@ -114,22 +115,6 @@ export interface CoordinatorHost {
 
 /** Per-partition results of an AddPartitionsToTxn. */
 export type AddPartitionsResults = ReadonlyArray<TopicPartition & { error: KafkaErrorCode }>;
-
-/** What a failed `__transaction_state` append tells the client (appendTransactionToLog). */
-function coordinatorErrorFor(appendError: KafkaErrorCode): KafkaErrorCode {
-  switch (appendError) {
-    case 'NOT_ENOUGH_REPLICAS':
-    case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':
-    case 'REQUEST_TIMED_OUT':
-    case 'UNKNOWN_TOPIC_OR_PARTITION':
-      return 'COORDINATOR_NOT_AVAILABLE';
-    case 'NOT_LEADER_OR_FOLLOWER':
-    case 'NOT_COORDINATOR':
-      return 'NOT_COORDINATOR';
-    default:
-      return 'UNKNOWN_SERVER_ERROR';
-  }
-}
 
 /** The coordinator of one broker. */
 export class TransactionCoordinator {
