@@ -5,7 +5,7 @@
  * compared the ISR with the configured value, so every acks=all produce is refused with
  * NOT_ENOUGH_REPLICAS, nothing is ever appended and the run cannot converge. Method: one
  * idempotent producer (acks=all) on a topic with replication factor 3 and min.insync.replicas 4,
- * run under each `high.watermark.strict.min.isr`; the test reads the leader's answers from the
+ * run with and without `bugs.KAFKA-15583` (the pre-3.7 rule); the test reads the leader's answers from the
  * run's message log and the log end offset from the report.
  */
 import { describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ cluster:
       replication.factor: 3
 broker:
   min.insync.replicas: 4
-protocol:
-  high.watermark.strict.min.isr: ${strict}
+bugs:
+  KAFKA-15583: ${!strict}
 clients:
   - name: P
     role: producer

@@ -20,9 +20,14 @@ function ids(scenario: ScenarioConfig, faults: readonly HappenedFault[]): string
   return kafkaPermissions({ scenario, faults }).map((permission) => permission.id);
 }
 
-function withElr(scenario: ScenarioConfig): ScenarioConfig {
-  const protocol = { ...scenario.protocol, eligibleLeaderReplicasVersion: 1 };
+function withElr(scenario: ScenarioConfig, version: 0 | 1 = 1): ScenarioConfig {
+  const protocol = { ...scenario.protocol, eligibleLeaderReplicasVersion: version };
   return { ...scenario, protocol };
+}
+
+/** The cluster before KIP-966 (ELR is on by default from Kafka 4.1). */
+function withoutElr(scenario: ScenarioConfig): ScenarioConfig {
+  return withElr(scenario, 0);
 }
 
 /** A check result holding only `duplicate` anomalies with these classification counts. */
@@ -52,7 +57,8 @@ describe('kafkaPermissions', () => {
   });
 
   it('a power loss without ELR permits loss, naming the setting that prevents it', () => {
-    const permissions = kafkaPermissions({ scenario: loadScenario(SAFE), faults: [POWER_LOSS] });
+    const scenario = withoutElr(loadScenario(SAFE));
+    const permissions = kafkaPermissions({ scenario, faults: [POWER_LOSS] });
     const loss = permissions.find((permission) => permission.id === 'power-loss');
     expect(loss?.kinds).toContain('lost-write');
     expect(loss?.because).toContain('Last Replica Standing');
@@ -85,7 +91,7 @@ describe('kafkaPermissions', () => {
 });
 
 describe('judgeAnomalies', () => {
-  const scenario = loadScenario(SAFE);
+  const scenario = withoutElr(loadScenario(SAFE));
   const permissions = kafkaPermissions({ scenario, faults: [POWER_LOSS] });
 
   it('permits a duplicate that data loss explains', () => {

@@ -125,7 +125,10 @@ function expectFailingSeeds(xml: string): void {
     );
     const match = testcase.exec(xml);
     expect(match, `seed ${line.seed} of ${line.file}`).not.toBeNull();
-    if (line.outcome === 'fail') expect(match?.[2]).toContain('zombie-write (not allowed here)');
+    if (line.outcome === 'fail')
+      expect(match?.[2]).toContain(
+        'zombie-write (violates Kafka&apos;s guarantee, not allowed here)',
+      );
     if (line.outcome === 'internal-error') expect(match?.[1]).toBe('error');
   }
 }

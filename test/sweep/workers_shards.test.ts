@@ -151,19 +151,19 @@ describe('eos-sim report merge', () => {
 });
 
 describe('report merge keeps expect.allowed', () => {
-  it('a kind the scenario allows stays allowed in the merge of its own results', async () => {
+  it('a kind Kafka permits stays permitted in the merge of its own results', async () => {
     const file = 'scenarios/delayed-endtxn.yaml';
     const dir = out('allowed');
     const argv = ['sweep', file, '--seeds', '1..2', '--workers', '1', '--out', dir];
     const sweep = await cli(argv);
     expect(sweep.stdout).toMatch(
-      /fatal-txn-error in \d+ seeds?, \d+ anomal(y|ies) \(expected here\)/,
+      /fatal-txn-error in \d+ seeds?, \d+ anomal(y|ies)\n\s+permitted by Kafka \(transaction-version-1\)/,
     );
     const merged = await cli(['report', 'merge', join(dir, RESULTS_FILE_NAME)]);
     expect(merged.code).toBe(sweep.code);
     expect(merged.stdout).not.toContain('NOT allowed');
     expect(merged.stdout).toMatch(
-      /fatal-txn-error in \d+ seeds?, \d+ anomal(y|ies) \(expected here\)/,
+      /fatal-txn-error in \d+ seeds?, \d+ anomal(y|ies)\n\s+permitted by Kafka \(transaction-version-1\)/,
     );
     expect(merged.stdout).toContain('every expectation met');
   });
