@@ -5,8 +5,8 @@
  * compared the ISR with the configured value, so every acks=all produce is refused with
  * NOT_ENOUGH_REPLICAS, nothing is ever appended and the run cannot converge. Method: one
  * idempotent producer (acks=all) on a topic with replication factor 3 and min.insync.replicas 4,
- * run with and without `bugs.KAFKA-15583` (the pre-3.7 rule); the test reads the leader's answers from the
- * run's message log and the log end offset from the report.
+ * run with and without `bugs.KAFKA-15583` (the pre-3.7 rule); the test reads the leader's answers
+ * from the run's message log and the log end offset from the report.
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../sim/runner/run';
