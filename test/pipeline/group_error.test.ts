@@ -11,7 +11,7 @@ import { runEdited } from './pipeline_helpers';
 
 describe('a fatal group error in a pipeline', () => {
   const run = runEdited('eos-pipeline', '1', [
-    ['session.timeout.ms: 10000', 'session.timeout.ms: 1000'],
+    ['session.timeout.ms: 10000', 'session.timeout.ms: 1000\n      heartbeat.interval.ms: 300'],
   ]);
 
   it('records a failed poll with INVALID_SESSION_TIMEOUT for every pipeline instance', () => {
