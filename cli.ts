@@ -26,6 +26,7 @@ import {
   runCommand,
   scenariosCommand,
   shrinkCommand,
+  stopWhenWrapperDies,
   sweepCommand,
   type CliContext,
   type CliIo,
@@ -386,4 +387,7 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));
+if (isEntryPoint()) {
+  stopWhenWrapperDies();
+  process.exitCode = await main(process.argv.slice(2));
+}

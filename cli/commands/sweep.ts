@@ -71,12 +71,13 @@ function inCi(): boolean {
 }
 
 /** The exit codes of a sweep stopped by a signal: 128 + the signal's number, as a shell's. */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 /**
- * While `run` is pending, SIGINT (Ctrl-C) and SIGTERM (a CI cancel, a pod eviction) stop the
- * sweep with one line saying where the results are and how to carry on, and the shell's exit
- * code; the lock of `out` is removed on exit (see `lockOut`). Without this Node died silently.
+ * While `run` is pending, SIGINT (Ctrl-C), SIGTERM (a CI cancel, a pod eviction) and SIGHUP (the
+ * terminal closed, or the npm wrapper gone: cli/wrapper_watch.ts) stop the sweep with one line
+ * saying where the results are and how to carry on, and the shell's exit code; the lock of
+ * `out` is removed on exit (see `lockOut`). Without this Node died silently.
  */
 async function interruptible<T>(
   run: () => Promise<T>,
