@@ -14,6 +14,7 @@ import { EOS_SIM_VERSION } from '../../sim/runner';
 import { artifactDir } from '../artifacts';
 import { exitCodeForSweep, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { mainJobEnding } from '../main_job_next';
 import { bundledScenarioDir } from '../paths';
 import { createProgress } from '../progress';
 import { RESULTS_FILE_NAME } from '../results_file';
@@ -201,10 +202,12 @@ function printSweepSummary(input: {
 
 /**
  * The main job: every bundled scenario over its own seed range on all cores, one line per
- * scenario, and a verdict. Writes no files. Returns the exit code.
+ * scenario, a verdict, the wall time and the next command to try. Writes no files. Returns the
+ * exit code.
  * @example await main([]) // runs mainJob
  */
 export async function mainJob(context: CliContext): Promise<ExitCode> {
+  const startedMs = performance.now();
   const directory = bundledScenarioDir();
   const plans = planSweep([directory], undefined);
   const { stdout } = context.io;
@@ -237,5 +240,7 @@ export async function mainJob(context: CliContext): Promise<ExitCode> {
       : `expectations NOT met in ${unmet} of ${plans.length} scenarios: ` +
           'see `eos-sim sweep <file>` for details\n',
   );
+  const { seedsRun, workers } = output.timing;
+  stdout.write(mainJobEnding({ wallMs: performance.now() - startedMs, seedsRun, workers, sweeps }));
   return exitCodeForSweep({ scenarios: sweeps });
 }
