@@ -61,7 +61,7 @@ function nextStep(sweeps: readonly ScenarioSweep[]): { command: string; does: st
  * The closing lines: wall time with the seeds and workers, then the next command.
  * @example
  * mainJobEnding({ wallMs: 95_300, seedsRun: 640, workers: 2, sweeps })
- * // 'wall time 95.3 s: 640 seeds on 2 workers\nnext: npx … run … --report zombie-fencing-1.html\n…'
+ * // 'wall time 95.3 s: 640 seeds on 2 workers\nnext: npx … --report zombie-fencing-1.html\n…'
  */
 export function mainJobEnding(input: {
   readonly wallMs: number;
