@@ -32,3 +32,19 @@ describe('a hanging transaction Kafka leaves open is explained', () => {
     expect(detail).toMatch(/its marker was truncated away on b1 at [0-9.]+ s \(diverging-epoch\)/);
   });
 });
+
+describe('swarm expectations and invariants follow what Kafka does', () => {
+  it('swarm seed 17: A stops on a permitted INVALID_TXN_STATE; expect.fenced is dropped', () => {
+    const { report } = runSwarm('17');
+    expect(report.check.anomalyTypes).toEqual(['fatal-txn-error']);
+    const fenced = report.expectations.find((item) => item.name === 'A is fenced');
+    expect(fenced).toMatchObject({ met: true });
+    expect(fenced?.detail).toContain('dropped under swarm');
+    expect(report.outcome).toBe('pass');
+  });
+
+  it('swarm seed 23: a fresh producerId below the last is no invariant violation', () => {
+    const { report } = runSwarm('23');
+    expect(report.check.anomalyTypes).not.toContain('invariant');
+  });
+});
