@@ -376,6 +376,8 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,
       replicaLagTimeMaxMs: scenario.broker.replicaLagTimeMaxMs,
+      replicaFetchWaitMaxMs: scenario.broker.replicaFetchWaitMaxMs,
+      replicaFetchMinBytes: scenario.broker.replicaFetchMinBytes,
       strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],
       leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
     },

@@ -329,8 +329,30 @@ describe('aborted index and reads (TransactionIndex; LocalLog.collectAbortedTran
       error: 'NONE',
       batches: [],
       abortedTransactions: null,
+      bytes: 0,
     });
     expect(partition.read(2, 'read_uncommitted', 64).error).toBe('OFFSET_OUT_OF_RANGE');
+  });
+
+  it('reads within a byte limit, one batch at least (ReplicaManager.readFromLog)', () => {
+    const partition = log();
+    for (let i = 0; i < 3; i++) partition.appendAsLeader(plainBatch(1), 10 + i);
+    partition.setHighWatermark(3, 20);
+    // A one-record batch: the 61-byte header and a 15-byte record with an 8-byte value.
+    expect(partition.read(0, 'read_uncommitted', 64).bytes).toBe(3 * 76);
+    const limited = partition.read(0, 'read_uncommitted', 64, {
+      maxBytes: 160,
+      minOneMessage: true,
+    });
+    expect(limited.batches.map((b) => b.baseOffset)).toEqual([0, 1]);
+    expect(limited.bytes).toBe(152);
+    const tiny = { maxBytes: 10, minOneMessage: true };
+    expect(partition.read(0, 'read_uncommitted', 64, tiny).batches).toHaveLength(1);
+    const none = { maxBytes: 10, minOneMessage: false };
+    expect(partition.read(0, 'read_uncommitted', 64, none)).toMatchObject({
+      batches: [],
+      bytes: 0,
+    });
   });
 });
 
