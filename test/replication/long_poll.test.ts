@@ -42,7 +42,7 @@ function longPoll(fetch: { maxWaitMs: number; minBytes: number }, produce: boole
       answer:
         partition === undefined
           ? undefined
-          : `${partition.error}:${partition.highWatermark}:${recordsOf(partition.batches).join(',')}`,
+          : [partition.error, partition.highWatermark, recordsOf(partition.batches)].join(':'),
     };
   });
 }
@@ -58,7 +58,7 @@ describe('consumer long poll (fetch.max.wait.ms, fetch.min.bytes; DelayedFetch)'
     expect(run).toEqual({ timeUs: HW_US + D, answer: 'NONE:1:0=7' });
   });
 
-  it('below fetch.min.bytes (76 bytes < 100) it waits out the wait and answers the data then', () => {
+  it('below fetch.min.bytes (76 < 100 bytes) it waits it out and answers the data then', () => {
     const run = longPoll({ maxWaitMs: 500, minBytes: 100 }, true)();
     expect(run).toEqual({ timeUs: FETCH_US + D + 500_000 + D, answer: 'NONE:1:0=7' });
   });

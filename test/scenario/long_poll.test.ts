@@ -38,7 +38,8 @@ function exchanges(): Map<number, Exchange> {
           : [`${batch.baseOffset}=${batch.control}`],
       );
       exchange.answeredUs = timeUs;
-      exchange.answer = `hw ${partition.highWatermark} lso ${partition.lastStableOffset} [${records.join(' ')}]`;
+      const { highWatermark, lastStableOffset } = partition;
+      exchange.answer = `hw ${highWatermark} lso ${lastStableOffset} [${records.join(' ')}]`;
     }
   };
   world.sim.runUntil(4_000_000);
