@@ -364,6 +364,8 @@ function resolveBroker(
     replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
     replicaFetchWaitMaxMs: broker['replica.fetch.wait.max.ms'],
     replicaFetchMinBytes: broker['replica.fetch.min.bytes'],
+    producerIdExpirationMs: broker['producer.id.expiration.ms'],
+    producerIdExpirationCheckIntervalMs: broker['producer.id.expiration.check.interval.ms'],
     brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],
     offsetsTopicNumPartitions: broker['offsets.topic.num.partitions'],
     offsetsTopicReplicationFactor: broker['offsets.topic.replication.factor'],

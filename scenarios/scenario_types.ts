@@ -168,6 +168,10 @@ export interface BrokerSettings {
   readonly replicaFetchWaitMaxMs: number;
   /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
   readonly replicaFetchMinBytes: number;
+  /** `producer.id.expiration.ms`: idle producer state is dropped after this. @default 86400000 */
+  readonly producerIdExpirationMs: number;
+  /** `producer.id.expiration.check.interval.ms`. @default 600000 */
+  readonly producerIdExpirationCheckIntervalMs: number;
   /** `broker.session.timeout.ms`: a silent broker is fenced after this. @default 9000 */
   readonly brokerSessionTimeoutMs: number;
   /** `offsets.topic.num.partitions`: places group coordinators. @default 50 */

@@ -185,6 +185,8 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'replica.lag.time.max.ms': broker.replicaLagTimeMaxMs,
       'replica.fetch.wait.max.ms': broker.replicaFetchWaitMaxMs,
       'replica.fetch.min.bytes': broker.replicaFetchMinBytes,
+      'producer.id.expiration.ms': broker.producerIdExpirationMs,
+      'producer.id.expiration.check.interval.ms': broker.producerIdExpirationCheckIntervalMs,
       'broker.session.timeout.ms': broker.brokerSessionTimeoutMs,
       'offsets.topic.num.partitions': broker.offsetsTopicNumPartitions,
       'offsets.topic.replication.factor': broker.offsetsTopicReplicationFactor,

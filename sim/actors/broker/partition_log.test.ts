@@ -495,3 +495,17 @@ describe('KIP-890 verification and sequences (ProducerAppendInfo.checkSequence)'
     expect(partition.appendAsLeader(txn(2), 4_000, { guard: 0 }).baseOffset).toBe(2);
   });
 });
+
+describe('producer state expiry (ProducerStateManager.removeExpiredProducers, KIP-854)', () => {
+  it('keeps a producer with an open transaction, drops it once idle and closed', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    partition.appendAsLeader(batch({ producerId: OTHER_PID, baseSequence: 0 }), 20);
+    expect(partition.expireProducers(10_000, 1_000)).toEqual([OTHER_PID]);
+    expect(partition.producerState(PID)).toBeDefined();
+    partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 5_000);
+    expect(partition.expireProducers(5_999, 1_000)).toEqual([]);
+    expect(partition.expireProducers(6_000, 1_000)).toEqual([PID]);
+    expect(partition.appendAsLeader(batch({ baseSequence: 7 }), 7_000).error).toBe('NONE');
+  });
+});

@@ -21,6 +21,7 @@ import {
   findDuplicateBatch,
   recordDataBatch,
   recordMarker,
+  removeExpiredProducers,
   validateDataBatch,
   validateMarker,
   type ProducerStateEntry,
@@ -126,6 +127,11 @@ export class PartitionLog {
   /** The log, oldest batch first (read-only view for fetches and the oracle). */
   get log(): readonly LogBatch[] {
     return this.batches;
+  }
+
+  /** Drops expired producer state (removeExpiredProducers); returns the producer ids. */
+  expireProducers(nowUs: number, expirationUs: number): number[] {
+    return removeExpiredProducers(this.producers, nowUs, expirationUs);
   }
 
   /** Open transactions on this partition: producerId → first offset. */

@@ -31,6 +31,10 @@ export interface ReplicationSettings {
   readonly replicaFetchWaitMaxMs?: number;
   /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
   readonly replicaFetchMinBytes?: number;
+  /** `producer.id.expiration.ms` (KIP-854). @default 86400000 */
+  readonly producerIdExpirationMs?: number;
+  /** `producer.id.expiration.check.interval.ms`. @default 600000 */
+  readonly producerIdExpirationCheckIntervalMs?: number;
 }
 
 /** What the leader knows of one follower (Kafka's Replica). */

@@ -108,6 +108,22 @@ export class ReplicaManager {
       owner: 'replica',
       type: 'isr-check',
     });
+    const expiration = { owner: 'replica', type: 'producer-expiration' } as const;
+    ctx.setTimer(this.producerExpirationCheckUs, expiration);
+  }
+
+  private get producerExpirationCheckUs(): number {
+    return (this.options.replication.producerIdExpirationCheckIntervalMs ?? 600_000) * 1000;
+  }
+
+  /**
+   * UnifiedLog's scheduled removeExpiredProducers, every
+   * `producer.id.expiration.check.interval.ms` on every replica of this broker, leader or not.
+   */
+  private expireProducers(ctx: Ctx): void {
+    const expirationUs = (this.options.replication.producerIdExpirationMs ?? 86_400_000) * 1000;
+    for (const replica of this.replicas.values())
+      replica.log.expireProducers(ctx.nowUs(), expirationUs);
   }
 
   /** Crash: roles, follower tracking and waiting requests are volatile; logs are not. */
@@ -131,6 +147,10 @@ export class ReplicaManager {
       const replica = key === undefined ? undefined : this.replicas.get(key);
       if (replica !== undefined) replica.pendingIsr = null;
       return;
+    }
+    if (timer.type === 'producer-expiration') {
+      this.expireProducers(ctx);
+      return void ctx.setTimer(this.producerExpirationCheckUs, timer);
     }
     this.shrinkIsrs(ctx);
     ctx.setTimer(this.options.replication.replicaLagTimeMaxMs * 500, timer);
