@@ -18,6 +18,9 @@ export const CONSUMER_DEFAULTS = {
   isolationLevel: 'read_uncommitted',
   autoOffsetReset: 'latest',
   requestTimeoutMs: 30000,
+  fetchMinBytes: 1,
+  fetchMaxWaitMs: 500,
+  fetchMaxBytes: 52428800,
 } as const;
 
 /**

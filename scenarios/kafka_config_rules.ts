@@ -94,3 +94,29 @@ function checkFencedNames(scenario: ScenarioFile, problems: Problem[]): void {
     problems.push({ path: ['expect', 'fenced', position], detail });
   });
 }
+
+/** `replica.socket.timeout.ms` of the model's followers (Kafka's default). */
+const REPLICA_SOCKET_TIMEOUT_MS = 30000;
+
+/**
+ * The broker configs KafkaConfig refuses at startup: `replica.fetch.wait.max.ms` above
+ * `replica.socket.timeout.ms` or above `replica.lag.time.max.ms` (KafkaConfig.validateValues).
+ */
+export function checkKafkaBrokerConfigs(scenario: ScenarioFile): Problem[] {
+  const broker = scenario.broker;
+  const waitMaxMs = broker['replica.fetch.wait.max.ms'];
+  const path = ['broker', 'replica.fetch.wait.max.ms'] as const;
+  if (waitMaxMs > REPLICA_SOCKET_TIMEOUT_MS) {
+    const detail =
+      `replica.socket.timeout.ms (${REPLICA_SOCKET_TIMEOUT_MS}) should always be at least ` +
+      'replica.fetch.wait.max.ms to prevent unnecessary socket timeouts';
+    return [{ path: [...path], detail }];
+  }
+  if (waitMaxMs > broker['replica.lag.time.max.ms']) {
+    const detail =
+      'replica.fetch.wait.max.ms should always be less than or equal to ' +
+      'replica.lag.time.max.ms to prevent frequent changes in ISR';
+    return [{ path: [...path], detail }];
+  }
+  return [];
+}

@@ -35,7 +35,11 @@ import type {
 } from './scenario_types';
 import { resolveFault, resolveNemesis } from './fault_resolve';
 import { checkScheduleRules } from './schedule_rules';
-import { checkKafkaClientConfigs, effectiveDeliveryTimeoutMs } from './kafka_config_rules';
+import {
+  checkKafkaBrokerConfigs,
+  checkKafkaClientConfigs,
+  effectiveDeliveryTimeoutMs,
+} from './kafka_config_rules';
 import { LIMITS } from '../sim/config';
 import { FileReadError, readRegularFile, utf8ProblemLine } from './regular_file';
 import {
@@ -184,6 +188,7 @@ function resolveText(
     ...checkScenarioRules(parsed.data, source.kafkaVersion),
     ...checkScheduleRules(parsed.data),
     ...checkKafkaClientConfigs(parsed.data),
+    ...checkKafkaBrokerConfigs(parsed.data),
   ];
   if (problems.length > 0) throw earliestProblem(problems, lines, file);
   return resolveScenario({
@@ -357,6 +362,10 @@ function resolveBroker(
     minInsyncReplicas: broker['min.insync.replicas'],
     uncleanLeaderElectionEnable: broker['unclean.leader.election.enable'],
     replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
+    replicaFetchWaitMaxMs: broker['replica.fetch.wait.max.ms'],
+    replicaFetchMinBytes: broker['replica.fetch.min.bytes'],
+    producerIdExpirationMs: broker['producer.id.expiration.ms'],
+    producerIdExpirationCheckIntervalMs: broker['producer.id.expiration.check.interval.ms'],
     brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],
     offsetsTopicNumPartitions: broker['offsets.topic.num.partitions'],
     offsetsTopicReplicationFactor: broker['offsets.topic.replication.factor'],
@@ -468,6 +477,9 @@ function resolveConsumerSettings(config: ClientEntry['config']): ConsumerSetting
     isolationLevel: config['isolation.level'] ?? CONSUMER_DEFAULTS.isolationLevel,
     autoOffsetReset: config['auto.offset.reset'] ?? CONSUMER_DEFAULTS.autoOffsetReset,
     requestTimeoutMs: config['request.timeout.ms'] ?? CONSUMER_DEFAULTS.requestTimeoutMs,
+    fetchMinBytes: config['fetch.min.bytes'] ?? CONSUMER_DEFAULTS.fetchMinBytes,
+    fetchMaxWaitMs: config['fetch.max.wait.ms'] ?? CONSUMER_DEFAULTS.fetchMaxWaitMs,
+    fetchMaxBytes: config['fetch.max.bytes'] ?? CONSUMER_DEFAULTS.fetchMaxBytes,
   };
 }
 

@@ -73,6 +73,14 @@ export interface BrokerSettings {
   readonly uncleanLeaderElectionEnable: boolean;
   /** `replica.lag.time.max.ms`: a follower this far behind leaves the ISR. @default 30000 */
   readonly replicaLagTimeMaxMs: number;
+  /** `replica.fetch.wait.max.ms`: how long a leader parks a follower's fetch. @default 500 */
+  readonly replicaFetchWaitMaxMs: number;
+  /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
+  readonly replicaFetchMinBytes: number;
+  /** `producer.id.expiration.ms`: idle producer state is dropped after this. @default 86400000 */
+  readonly producerIdExpirationMs: number;
+  /** `producer.id.expiration.check.interval.ms`. @default 600000 */
+  readonly producerIdExpirationCheckIntervalMs: number;
   /** `broker.session.timeout.ms`: a silent broker is fenced after this. @default 9000 */
   readonly brokerSessionTimeoutMs: number;
   /** `offsets.topic.num.partitions`: places group coordinators. @default 50 */

@@ -59,9 +59,8 @@ const PRODUCER_CONFIG_KEYS: ReadonlySet<string> = new Set([
 
 /** Consumer `config` keys. */
 const CONSUMER_CONFIG_KEYS: ReadonlySet<string> = new Set([
-  'isolation.level',
-  'auto.offset.reset',
-  'request.timeout.ms',
+  ...['isolation.level', 'auto.offset.reset', 'request.timeout.ms'],
+  ...['fetch.min.bytes', 'fetch.max.wait.ms', 'fetch.max.bytes'],
 ]);
 
 /** Consumer-group `config` keys a pipeline adds to the producer and consumer keys. */
@@ -119,6 +118,10 @@ const brokerSchema = section({
   'min.insync.replicas': replicas.default(1),
   'unclean.leader.election.enable': boolean().default(false),
   'replica.lag.time.max.ms': ms(1).default(30000),
+  'replica.fetch.wait.max.ms': ms(0).default(500),
+  'replica.fetch.min.bytes': integer({ min: 1, max: JAVA_INT_MAX }).default(1),
+  'producer.id.expiration.ms': ms(1).default(86400000),
+  'producer.id.expiration.check.interval.ms': ms(1).default(600000),
   'broker.session.timeout.ms': ms(1).default(9000),
   'offsets.topic.num.partitions': internalPartitions.default(50),
   'offsets.topic.replication.factor': replicas.default(3),
@@ -183,6 +186,9 @@ const clientConfigSchema = section({
   'transaction.timeout.ms': ms(1).optional(),
   'isolation.level': oneOf(['read_committed', 'read_uncommitted']).optional(),
   'auto.offset.reset': oneOf(['earliest', 'latest']).optional(),
+  'fetch.min.bytes': integer({ min: 0, max: JAVA_INT_MAX }).optional(),
+  'fetch.max.wait.ms': ms(0).optional(),
+  'fetch.max.bytes': integer({ min: 0, max: JAVA_INT_MAX }).optional(),
   'group.id': text().optional(),
   'group.instance.id': text().optional(),
   'session.timeout.ms': ms(1).optional(),

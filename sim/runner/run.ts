@@ -379,6 +379,10 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,
       replicaLagTimeMaxMs: scenario.broker.replicaLagTimeMaxMs,
+      replicaFetchWaitMaxMs: scenario.broker.replicaFetchWaitMaxMs,
+      replicaFetchMinBytes: scenario.broker.replicaFetchMinBytes,
+      producerIdExpirationMs: scenario.broker.producerIdExpirationMs,
+      producerIdExpirationCheckIntervalMs: scenario.broker.producerIdExpirationCheckIntervalMs,
       strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],
       leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
     },

@@ -113,10 +113,19 @@ export class TestClient implements Actor<KafkaMessage> {
     return correlationId;
   }
 
-  /** Sends a consumer Fetch from `fetchOffset`; `currentLeaderEpoch` -1 skips the epoch check. */
+  /**
+   * Sends a consumer Fetch from `fetchOffset`; `currentLeaderEpoch` -1 skips the epoch check. It
+   * does not wait at the broker unless `maxWaitMs` says so (a long poll, with `minBytes`).
+   */
   fetch(
     target: string,
-    request: { fetchOffset: number; isolationLevel: IsolationLevel; currentLeaderEpoch: number },
+    request: {
+      fetchOffset: number;
+      isolationLevel: IsolationLevel;
+      currentLeaderEpoch: number;
+      maxWaitMs?: number;
+      minBytes?: number;
+    },
   ): number {
     const correlationId = this.correlationIds++;
     this.send(target, {
@@ -124,6 +133,9 @@ export class TestClient implements Actor<KafkaMessage> {
       correlationId,
       replicaId: null,
       isolationLevel: request.isolationLevel,
+      maxWaitMs: request.maxWaitMs ?? 0,
+      minBytes: request.minBytes ?? 1,
+      maxBytes: 52_428_800,
       partitions: [
         {
           topic: TOPIC,

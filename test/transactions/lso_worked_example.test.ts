@@ -178,7 +178,8 @@ describe(`the worked example of the three offsets (${FILE}, seed ${SEED})`, () =
     const jumpUs = lastStableOffsetJump(run).timeUs;
     const polls = readOps(run.world.recorder.history, { f: 'poll', client: 'reader' });
     const beforeJump = polls.filter((op) => op.timeUs < jumpUs);
-    expect(beforeJump.length).toBeGreaterThan(50);
+    // Each poll of an idle partition lasts its 100 ms timeout (the fetch is parked, a long poll).
+    expect(beforeJump.length).toBeGreaterThan(30);
     expect(deliveredRecords(beforeJump)).toEqual([]);
     expect(beforeJump.map((op) => op.value.positions[0]?.position ?? -1).slice(-1)).toEqual([
       880_000,

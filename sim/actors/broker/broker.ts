@@ -59,7 +59,7 @@ export interface BrokerOptions {
   readonly coordinator: CoordinatorSettings;
   readonly replication: ReplicationSettings;
   readonly bugs: PartitionBugs;
-  /** Most batches one partition returns per fetch (stands in for fetch.max.bytes). @default 64 */
+  /** Most batches one partition returns per fetch (max.partition.fetch.bytes). @default 64 */
   readonly fetchBatchesMax: number;
   /** `transaction.partition.verification.enable` (KIP-890 part 1). @default true */
   readonly transactionPartitionVerificationEnable: boolean;
@@ -116,11 +116,7 @@ export class Broker implements Actor<KafkaMessage> {
       minInsyncReplicasOf: (topic) => metadata.minInsyncReplicasOf(topic),
       observe: (observation) => this.observer?.observe(observation),
     });
-    this.fetcher = new ReplicaFetcher(
-      id,
-      this.replicaManager,
-      options.replication.leaderEpochTruncation,
-    );
+    this.fetcher = new ReplicaFetcher(id, this.replicaManager, options.replication);
     this.replicaManager.onNewLeader = (leader) => this.fetcher.resetLeader(leader);
     this.replicaManager.onRoleChange = (replica, ctx) => this.onRoleChange(replica, ctx);
     this.coordinator = new TransactionCoordinator(options.coordinator, {

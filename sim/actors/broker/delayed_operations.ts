@@ -1,9 +1,11 @@
 /**
  * Kafka's purgatories for one broker: acks=all produces and coordinator markers wait until the
  * partition's high watermark passes their last offset (DelayedProduce,
- * Partition.checkEnoughReplicasReachOffset), and follower fetches that found nothing new wait up to
- * `replica.fetch.wait.max.ms` for an append (DelayedFetch). Each waiter completes once: on its
- * condition, on timeout, or when the broker loses leadership.
+ * Partition.checkEnoughReplicasReachOffset), and fetches that found fewer bytes than their minimum
+ * wait up to their MaxWaitMs (DelayedFetch; the completion rule is in delayed_fetch.ts). Each
+ * waiter completes once: on its condition, on timeout, or when the broker loses leadership. Like
+ * Kafka's purgatory keys, a fetch is checked again whenever one of its partitions gets an append,
+ * a new high watermark or new partition state (ReplicaManager.completeDelayedFetchRequests).
  */
 import type { ActorContext } from '../../kernel';
 import type { KafkaErrorCode, KafkaMessage } from '../protocol';
@@ -25,8 +27,10 @@ interface WaitingProduce {
 }
 
 interface WaitingFetch {
-  /** The keys of its session's partitions when it was parked. */
+  /** The keys of its partitions when it was parked. */
   readonly partitionKeys: ReadonlySet<string>;
+  /** DelayedFetch.tryComplete. */
+  readonly canComplete: () => boolean;
   readonly complete: () => void;
   readonly timerId: number;
 }
@@ -53,22 +57,21 @@ export class DelayedOperations {
     this.produces.set(id, { ...waiter, timerId });
   }
 
-  /** Parks a follower fetch until one of its partitions gets an append, or the wait ends. */
-  waitForData(
-    waiter: { partitionKeys: ReadonlySet<string>; complete: () => void; waitUs: number },
-    ctx: Ctx,
-  ): void {
+  /** Parks a fetch until `canComplete` holds after a change to its partitions, or the wait ends. */
+  waitForData(waiter: Omit<WaitingFetch, 'timerId'> & { waitUs: number }, ctx: Ctx): void {
     const id = this.nextId++;
     const timerId = ctx.setTimer(waiter.waitUs, { owner: 'delayed', id } satisfies DelayedTimer);
     this.fetches.set(id, {
       partitionKeys: waiter.partitionKeys,
+      canComplete: waiter.canComplete,
       complete: waiter.complete,
       timerId,
     });
   }
 
-  /** The HW of a partition moved: complete the produces it satisfies. */
+  /** The HW of a partition moved: complete the produces it satisfies, and the fetches. */
   onHighWatermark(partitionKey: string, highWatermark: number, ctx: Ctx): void {
+    this.checkFetches(partitionKey, ctx);
     // Runs after every HW move: find the due waiters first, and copy nothing when none is due.
     const due = dueIds(this.produces, (waiter) => {
       return waiter.partitionKey === partitionKey && highWatermark >= waiter.requiredOffset;
@@ -82,8 +85,9 @@ export class DelayedOperations {
     }
   }
 
-  /** Leadership of a partition was lost: its waiting produces fail. */
+  /** Leadership of a partition was lost: its waiting produces fail, its fetches are answered. */
   onLeadershipLost(partitionKey: string, ctx: Ctx): void {
+    this.checkFetches(partitionKey, ctx);
     for (const [id, waiter] of [...this.produces]) {
       if (waiter.partitionKey !== partitionKey) continue;
       this.produces.delete(id);
@@ -92,10 +96,17 @@ export class DelayedOperations {
     }
   }
 
-  /** A partition got an append: complete the fetches waiting on it. */
+  /** A partition got an append: complete the fetches waiting on it that can now complete. */
   onAppend(partitionKey: string, ctx: Ctx): void {
+    this.checkFetches(partitionKey, ctx);
+  }
+
+  /** Something changed on a partition: complete the fetches watching it that can complete. */
+  checkFetches(partitionKey: string, ctx: Ctx): void {
     if (this.fetches.size === 0) return;
-    const due = dueIds(this.fetches, (waiter) => waiter.partitionKeys.has(partitionKey));
+    const due = dueIds(this.fetches, (waiter) => {
+      return waiter.partitionKeys.has(partitionKey) && waiter.canComplete();
+    });
     for (const id of due) {
       const waiter = this.fetches.get(id);
       if (waiter === undefined) continue;

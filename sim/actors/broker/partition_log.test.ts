@@ -329,8 +329,30 @@ describe('aborted index and reads (TransactionIndex; LocalLog.collectAbortedTran
       error: 'NONE',
       batches: [],
       abortedTransactions: null,
+      bytes: 0,
     });
     expect(partition.read(2, 'read_uncommitted', 64).error).toBe('OFFSET_OUT_OF_RANGE');
+  });
+
+  it('reads within a byte limit, one batch at least (ReplicaManager.readFromLog)', () => {
+    const partition = log();
+    for (let i = 0; i < 3; i++) partition.appendAsLeader(plainBatch(1), 10 + i);
+    partition.setHighWatermark(3, 20);
+    // A one-record batch: the 61-byte header and a 15-byte record with an 8-byte value.
+    expect(partition.read(0, 'read_uncommitted', 64).bytes).toBe(3 * 76);
+    const limited = partition.read(0, 'read_uncommitted', 64, {
+      maxBytes: 160,
+      minOneMessage: true,
+    });
+    expect(limited.batches.map((b) => b.baseOffset)).toEqual([0, 1]);
+    expect(limited.bytes).toBe(152);
+    const tiny = { maxBytes: 10, minOneMessage: true };
+    expect(partition.read(0, 'read_uncommitted', 64, tiny).batches).toHaveLength(1);
+    const none = { maxBytes: 10, minOneMessage: false };
+    expect(partition.read(0, 'read_uncommitted', 64, none)).toMatchObject({
+      batches: [],
+      bytes: 0,
+    });
   });
 });
 
@@ -471,5 +493,19 @@ describe('KIP-890 verification and sequences (ProducerAppendInfo.checkSequence)'
     // The first transactional append closed the verification; the transaction is open now.
     expect(partition.appendAsLeader(txn(1), 3_000, { guard: 0 }).baseOffset).toBe(1);
     expect(partition.appendAsLeader(txn(2), 4_000, { guard: 0 }).baseOffset).toBe(2);
+  });
+});
+
+describe('producer state expiry (ProducerStateManager.removeExpiredProducers, KIP-854)', () => {
+  it('keeps a producer with an open transaction, drops it once idle and closed', () => {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    partition.appendAsLeader(batch({ producerId: OTHER_PID, baseSequence: 0 }), 20);
+    expect(partition.expireProducers(10_000, 1_000)).toEqual([OTHER_PID]);
+    expect(partition.producerState(PID)).toBeDefined();
+    partition.appendMarker(marker({ producerEpoch: 0, committed: true }), 5_000);
+    expect(partition.expireProducers(5_999, 1_000)).toEqual([]);
+    expect(partition.expireProducers(6_000, 1_000)).toEqual([PID]);
+    expect(partition.appendAsLeader(batch({ baseSequence: 7 }), 7_000).error).toBe('NONE');
   });
 });

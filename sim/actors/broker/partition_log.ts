@@ -11,7 +11,7 @@
  */
 import { assert } from '../../kernel';
 import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
-import { NO_PRODUCER_ID, lastSequenceOf } from '../protocol';
+import { NO_PRODUCER_ID, batchSizeInBytes, lastSequenceOf } from '../protocol';
 import type { ProducedBatch } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
@@ -21,6 +21,7 @@ import {
   findDuplicateBatch,
   recordDataBatch,
   recordMarker,
+  removeExpiredProducers,
   validateDataBatch,
   validateMarker,
   type ProducerStateEntry,
@@ -50,7 +51,17 @@ export interface PartitionRead {
   readonly error: KafkaErrorCode;
   readonly batches: readonly LogBatch[];
   readonly abortedTransactions: readonly AbortedTransaction[] | null;
+  /** The bytes of `batches` (record_sizes.ts). */
+  readonly bytes: number;
 }
+
+/** A read's byte limit (ReplicaManager.readFromLog): the first batch may exceed it if allowed. */
+export interface ReadLimit {
+  readonly maxBytes: number;
+  readonly minOneMessage: boolean;
+}
+
+const NO_LIMIT: ReadLimit = { maxBytes: Number.MAX_SAFE_INTEGER, minOneMessage: true };
 
 /** A change of an offset at a virtual time (oracle instrumentation, not Kafka state). */
 export interface OffsetChange {
@@ -116,6 +127,11 @@ export class PartitionLog {
   /** The log, oldest batch first (read-only view for fetches and the oracle). */
   get log(): readonly LogBatch[] {
     return this.batches;
+  }
+
+  /** Drops expired producer state (removeExpiredProducers); returns the producer ids. */
+  expireProducers(nowUs: number, expirationUs: number): number[] {
+    return removeExpiredProducers(this.producers, nowUs, expirationUs);
   }
 
   /** Open transactions on this partition: producerId → first offset. */
@@ -320,29 +336,36 @@ export class PartitionLog {
    * Reads from `fetchOffset` up to the LSO (read_committed) or the HW
    * (LocalLog.collectAbortedTransactions).
    */
-  read(fetchOffset: number, isolationLevel: IsolationLevel, batchesMax: number): PartitionRead {
+  read(
+    fetchOffset: number,
+    isolationLevel: IsolationLevel,
+    batchesMax: number,
+    limit: ReadLimit = NO_LIMIT,
+  ): PartitionRead {
     if (fetchOffset < this.logStartOffset || fetchOffset > this.logEndOffset) {
-      return { error: 'OFFSET_OUT_OF_RANGE', batches: [], abortedTransactions: null };
+      return { error: 'OFFSET_OUT_OF_RANGE', batches: [], abortedTransactions: null, bytes: 0 };
     }
     const upperBound = this.endOffset(isolationLevel);
     const batches: LogBatch[] = [];
-    for (
-      let index = this.firstBatchEndingAtOrAfter(fetchOffset);
-      index < this.batches.length;
-      index++
-    ) {
-      const batch = this.batches[index] as LogBatch;
+    let bytes = 0;
+    for (let index = this.firstBatchEndingAtOrAfter(fetchOffset); index < this.batches.length;) {
+      const batch = this.batches[index++] as LogBatch;
       if (batch.baseOffset >= upperBound || batches.length >= batchesMax) break;
+      const size = batchSizeInBytes(batch);
+      const firstAllowed = batches.length === 0 && limit.minOneMessage;
+      if (bytes + size > limit.maxBytes && !firstAllowed) break;
       batches.push(batch);
+      bytes += size;
     }
     if (isolationLevel === 'read_uncommitted')
-      return { error: 'NONE', batches, abortedTransactions: null };
+      return { error: 'NONE', batches, abortedTransactions: null, bytes };
     const last = batches[batches.length - 1];
     const dataEnd = last === undefined ? upperBound : last.lastOffset + 1;
     return {
       error: 'NONE',
       batches,
       abortedTransactions: this.transactions.abortedOverlapping(fetchOffset, dataEnd),
+      bytes,
     };
   }
 

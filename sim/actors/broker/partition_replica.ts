@@ -27,6 +27,14 @@ export interface ReplicationSettings {
   readonly strictMinIsrHighWatermark: boolean;
   /** KIP-101 truncation by leader epoch; false is the legacy truncate-to-HW. @default true */
   readonly leaderEpochTruncation: boolean;
+  /** `replica.fetch.wait.max.ms`: how long a leader may park a follower's fetch. @default 500 */
+  readonly replicaFetchWaitMaxMs?: number;
+  /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
+  readonly replicaFetchMinBytes?: number;
+  /** `producer.id.expiration.ms` (KIP-854). @default 86400000 */
+  readonly producerIdExpirationMs?: number;
+  /** `producer.id.expiration.check.interval.ms`. @default 600000 */
+  readonly producerIdExpirationCheckIntervalMs?: number;
 }
 
 /** What the leader knows of one follower (Kafka's Replica). */

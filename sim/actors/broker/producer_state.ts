@@ -142,3 +142,24 @@ export function recordMarker(
   entry.currentTxnFirstOffset = -1;
   entry.lastTimestampUs = marker.appendUs;
 }
+
+/**
+ * ProducerStateManager.removeExpiredProducers (KIP-854): drops every producer without an open
+ * transaction whose last append is at least `expirationUs` old (isProducerExpired); returns
+ * their ids. A later batch from such a producer is accepted with any sequence (checkSequence on
+ * an entry without an epoch), so a retry of a batch written before is then a duplicate.
+ */
+export function removeExpiredProducers(
+  producers: Map<number, ProducerStateEntry>,
+  nowUs: number,
+  expirationUs: number,
+): number[] {
+  const expired: number[] = [];
+  for (const [producerId, entry] of producers) {
+    if (entry.currentTxnFirstOffset !== -1 || nowUs - entry.lastTimestampUs < expirationUs)
+      continue;
+    expired.push(producerId);
+  }
+  for (const producerId of expired) producers.delete(producerId);
+  return expired;
+}

@@ -14,7 +14,7 @@
 import type { ActorContext, NodeId } from '../../kernel';
 import type { FetchPartition, FetchResponse, KafkaMessage, TopicPartition } from '../protocol';
 import { partitionKey } from '../protocol';
-import type { PartitionReplica } from './partition_replica';
+import type { PartitionReplica, ReplicationSettings } from './partition_replica';
 import type { ReplicaManager } from './replica_manager';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -23,6 +23,14 @@ type Ctx = ActorContext<KafkaMessage>;
 const REPLICA_FETCH_TIMEOUT_US = 30_000_000;
 /** `replica.fetch.backoff.ms`: the pause after a failed fetch. */
 const REPLICA_FETCH_BACKOFF_US = 1_000_000;
+/** Kafka's defaults of `replica.fetch.wait.max.ms` and `replica.fetch.min.bytes`. */
+const REPLICA_FETCH_WAIT_MAX_MS = 500;
+const REPLICA_FETCH_MIN_BYTES = 1;
+/**
+ * `replica.fetch.response.max.bytes`, sent as the follower's MaxBytes; the model's per-partition
+ * batch limit (64 batches, a few kilobytes) binds long before it.
+ */
+const REPLICA_FETCH_RESPONSE_MAX_BYTES = 10_485_760;
 
 /** Timers of the fetcher. */
 export type FetcherTimer =
@@ -53,8 +61,15 @@ export class ReplicaFetcher {
   constructor(
     private readonly brokerId: string,
     private readonly manager: ReplicaManager,
-    private readonly leaderEpochTruncation: boolean,
+    private readonly settings: Pick<
+      ReplicationSettings,
+      'leaderEpochTruncation' | 'replicaFetchWaitMaxMs' | 'replicaFetchMinBytes'
+    >,
   ) {}
+
+  private get leaderEpochTruncation(): boolean {
+    return this.settings.leaderEpochTruncation;
+  }
 
   /** Crash: every fetch loop stops. */
   onCrash(): void {
@@ -149,6 +164,9 @@ export class ReplicaFetcher {
       isolationLevel: 'read_uncommitted',
       sessionId: session.id,
       sessionEpoch: full ? 0 : session.epoch,
+      maxWaitMs: this.settings.replicaFetchWaitMaxMs ?? REPLICA_FETCH_WAIT_MAX_MS,
+      minBytes: this.settings.replicaFetchMinBytes ?? REPLICA_FETCH_MIN_BYTES,
+      maxBytes: REPLICA_FETCH_RESPONSE_MAX_BYTES,
       ...(forgotten.length === 0 ? {} : { forgottenPartitions: forgotten }),
       partitions,
     });

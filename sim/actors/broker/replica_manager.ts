@@ -24,6 +24,8 @@ import type {
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, partitionKey } from '../protocol';
 import { IGNORE_OBSERVATIONS } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
+import { emptyPartition, handleConsumerFetch } from './consumer_fetch';
+import { canCompleteFetch, responseBytes, type FetchState } from './delayed_fetch';
 import { DelayedOperations } from './delayed_operations';
 import { FetchSessionCache, type CachedPartition } from './fetch_session_cache';
 import { PartitionLog, type VerificationCheck } from './partition_log';
@@ -32,8 +34,6 @@ import type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_opti
 
 type Ctx = ActorContext<KafkaMessage>;
 
-/** `replica.fetch.wait.max.ms`: how long a follower fetch with nothing new waits. */
-const REPLICA_FETCH_WAIT_MAX_US = 500_000;
 /** How long a leader waits for an AlterPartition answer before it may propose again. */
 const ALTER_PARTITION_TIMEOUT_US = 30_000_000;
 
@@ -66,6 +66,12 @@ export class ReplicaManager {
    * grouping of followed partitions by leader until then.
    */
   rolesVersion = 0;
+  /** What a parked fetch's completion check reads (DelayedFetch.tryComplete). */
+  private readonly fetchState: FetchState = {
+    replicaOf: (key) => this.replicas.get(key),
+    epochError: (replica, fetch) => this.epochError(replica, fetch),
+    diverges: (replica, fetch) => this.divergence(replica, fetch) !== null,
+  };
 
   constructor(private readonly options: ReplicaManagerOptions) {
     for (const state of options.initialStates) {
@@ -102,6 +108,22 @@ export class ReplicaManager {
       owner: 'replica',
       type: 'isr-check',
     });
+    const expiration = { owner: 'replica', type: 'producer-expiration' } as const;
+    ctx.setTimer(this.producerExpirationCheckUs, expiration);
+  }
+
+  private get producerExpirationCheckUs(): number {
+    return (this.options.replication.producerIdExpirationCheckIntervalMs ?? 600_000) * 1000;
+  }
+
+  /**
+   * UnifiedLog's scheduled removeExpiredProducers, every
+   * `producer.id.expiration.check.interval.ms` on every replica of this broker, leader or not.
+   */
+  private expireProducers(ctx: Ctx): void {
+    const expirationUs = (this.options.replication.producerIdExpirationMs ?? 86_400_000) * 1000;
+    for (const replica of this.replicas.values())
+      replica.log.expireProducers(ctx.nowUs(), expirationUs);
   }
 
   /** Crash: roles, follower tracking and waiting requests are volatile; logs are not. */
@@ -125,6 +147,10 @@ export class ReplicaManager {
       const replica = key === undefined ? undefined : this.replicas.get(key);
       if (replica !== undefined) replica.pendingIsr = null;
       return;
+    }
+    if (timer.type === 'producer-expiration') {
+      this.expireProducers(ctx);
+      return void ctx.setTimer(this.producerExpirationCheckUs, timer);
     }
     this.shrinkIsrs(ctx);
     ctx.setTimer(this.options.replication.replicaLagTimeMaxMs * 500, timer);
@@ -155,6 +181,7 @@ export class ReplicaManager {
       const became = replica.applyState(state, ctx.nowUs());
       if (became === 'follower' && state.leader !== null) this.onNewLeader(state.leader);
       if (became === 'follower' || became === 'none') this.delayed.onLeadershipLost(key, ctx);
+      else this.delayed.checkFetches(key, ctx);
       if (became !== 'unchanged') this.onRoleChange(replica, ctx);
       if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
     }
@@ -331,8 +358,12 @@ export class ReplicaManager {
    */
   handleFetch(request: FetchRequest, ctx: Ctx, respond: (answer: FetchAnswer) => void): void {
     if (request.replicaId === null) {
-      const partitions = request.partitions.map((fetch) => this.consumerRead(fetch, request));
-      return respond({ partitions });
+      const deps = {
+        state: this.fetchState,
+        delayed: this.delayed,
+        fetchBatchesMax: this.options.fetchBatchesMax,
+      };
+      return handleConsumerFetch(request, deps, ctx, respond);
     }
     const follower = request.replicaId;
     const context = this.fetchSessions.open(request);
@@ -347,44 +378,27 @@ export class ReplicaManager {
       return answers;
     };
     const first = readAll(false);
-    const hasData = first.some(
-      (partition) =>
-        partition !== null &&
-        (partition.batches.length > 0 ||
-          partition.error !== 'NONE' ||
-          partition.divergingEpoch !== null),
-    );
-    if (hasData)
+    const answered = first.filter((partition) => partition !== null);
+    const answerNow =
+      request.maxWaitMs <= 0 ||
+      answered.some(
+        (partition) => partition.error !== 'NONE' || partition.divergingEpoch !== null,
+      ) ||
+      responseBytes(answered) >= request.minBytes;
+    if (answerNow)
       return respond({ sessionId, partitions: this.fetchSessions.select(context, first) });
+    const fetched = [...context.session.partitions.values()].map((cached) => cached.params);
+    const parked = { isolation: 'LOG_END' as const, minBytes: request.minBytes };
     this.delayed.waitForData(
       {
         partitionKeys: new Set(context.session.partitions.keys()),
-        waitUs: REPLICA_FETCH_WAIT_MAX_US,
+        canComplete: () => canCompleteFetch(fetched, parked, this.fetchState),
+        waitUs: request.maxWaitMs * 1000,
         complete: () =>
           respond({ sessionId, partitions: this.fetchSessions.select(context, readAll(true)) }),
       },
       ctx,
     );
-  }
-
-  /** A consumer reads up to the HW or the LSO, from the leader only (UnifiedLog.read). */
-  private consumerRead(fetch: FetchPartition, request: FetchRequest): FetchPartitionResponse {
-    const replica = this.replicas.get(partitionKey(fetch));
-    const epochError = this.epochError(replica, fetch);
-    if (replica === undefined || epochError !== 'NONE') return emptyPartition(fetch, epochError);
-    const log = replica.log;
-    const read = log.read(fetch.fetchOffset, request.isolationLevel, this.options.fetchBatchesMax);
-    return {
-      topic: fetch.topic,
-      partition: fetch.partition,
-      error: read.error,
-      highWatermark: log.highWatermark,
-      lastStableOffset: log.lastStableOffset,
-      logStartOffset: log.logStartOffset,
-      abortedTransactions: read.abortedTransactions,
-      batches: read.batches,
-      divergingEpoch: null,
-    };
   }
 
   /**
@@ -569,18 +583,3 @@ export class ReplicaManager {
 
 /** The records of a read at the log end offset: none. */
 const NO_BATCHES: readonly LogBatch[] = Object.freeze([]);
-
-/** A partition answer without records. */
-function emptyPartition(tp: TopicPartition, error: KafkaErrorCode): FetchPartitionResponse {
-  return {
-    topic: tp.topic,
-    partition: tp.partition,
-    error,
-    highWatermark: -1,
-    lastStableOffset: -1,
-    logStartOffset: -1,
-    abortedTransactions: null,
-    batches: [],
-    divergingEpoch: null,
-  };
-}

@@ -9,6 +9,7 @@ import type { ReplicationSettings } from './partition_replica';
 export type ReplicaTimer =
   | DelayedTimer
   | { readonly owner: 'replica'; readonly type: 'isr-check' }
+  | { readonly owner: 'replica'; readonly type: 'producer-expiration' }
   | { readonly owner: 'replica'; readonly type: 'alter-timeout'; readonly correlationId: number };
 
 /** What a broker's replica manager is built from. */

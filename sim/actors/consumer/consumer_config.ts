@@ -14,6 +14,12 @@ export interface ConsumerConfig {
   readonly autoOffsetReset: 'earliest' | 'latest';
   /** `request.timeout.ms`. @default 30000 */
   readonly requestTimeoutMs: number;
+  /** `fetch.min.bytes`: the bytes a fetch asks the broker to wait for. @default 1 */
+  readonly fetchMinBytes?: number;
+  /** `fetch.max.wait.ms`: how long the broker may park a fetch for them. @default 500 */
+  readonly fetchMaxWaitMs?: number;
+  /** `fetch.max.bytes`: the byte limit of a fetch response. @default 52428800 */
+  readonly fetchMaxBytes?: number;
   /** `group.id`; null for a consumer without a group (manual assign only). @default null */
   readonly groupId?: string | null;
   /** `group.instance.id` (KIP-345 static membership). @default null */
@@ -53,6 +59,9 @@ export function resolveConsumerConfig(config: ConsumerConfig): ResolvedConsumerC
     isolationLevel: config.isolationLevel,
     autoOffsetReset: config.autoOffsetReset,
     requestTimeoutMs: config.requestTimeoutMs,
+    fetchMinBytes: config.fetchMinBytes ?? 1,
+    fetchMaxWaitMs: config.fetchMaxWaitMs ?? 500,
+    fetchMaxBytes: config.fetchMaxBytes ?? 52_428_800,
     groupId,
     groupInstanceId: config.groupInstanceId ?? null,
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45_000,

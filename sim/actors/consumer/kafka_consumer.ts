@@ -1,10 +1,15 @@
 /**
  * A Kafka consumer, with manually assigned partitions (`assign`) or as a member of a consumer group
- * (`subscribe`, ConsumerCoordinator). `poll` fetches every assigned partition once from its leader
- * and delivers what CompletedFetch.nextFetchedRecord lets through; the position moves past markers
- * and aborted batches. A partition without a position takes its group's committed offset
- * (OffsetFetch with requireStable, GroupMetadata.prepareTxnOffsetCommit) and otherwise
- * `auto.offset.reset` through ListOffsets; `endOffsets` asks ListOffsets(LATEST), which answers the
+ * (`subscribe`, ConsumerCoordinator). `poll` fetches every assigned partition from its leader, at
+ * most one fetch in flight per broker (AbstractFetcher's nodesWithPendingFetchRequests), and
+ * delivers what CompletedFetch.nextFetchedRecord lets through; the position moves past markers
+ * and aborted batches. A fetch asks the broker to wait up to `fetch.max.wait.ms` for
+ * `fetch.min.bytes` (a long poll): the poll ends with the first records, or empty once every fetch
+ * was answered or `poll(timeout)` ran out; a fetch answered after its poll ended is buffered and
+ * delivered by the next poll (FetchBuffer), unless its partition's position moved meanwhile.
+ * A partition without a position takes its group's committed offset (OffsetFetch with
+ * requireStable, GroupMetadata.prepareTxnOffsetCommit) and otherwise `auto.offset.reset` through
+ * ListOffsets; `endOffsets` asks ListOffsets(LATEST), which answers the
  * last stable offset under read_committed and the high watermark otherwise
  * (SubscriptionState.partitionEndOffset). Group membership lives in {@link ConsumerCoordinator},
  * commits and committed offsets in {@link OffsetCommitter}.
@@ -29,6 +34,7 @@ import {
 import { ConsumerCoordinator, type RebalanceListener } from './consumer_coordinator';
 import { CoordinatorChannel, type GroupTimer } from './coordinator_channel';
 import { filterFetchedBatches, type ConsumerRecord } from './fetch_filter';
+import { groupByLeader } from './leader_groups';
 import { OffsetCommitter, type CommitGeneration } from './offset_committer';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -36,6 +42,7 @@ type Ctx = ActorContext<KafkaMessage>;
 /** Timers of the consumer: a fetch or ListOffsets without an answer, and the group's timers. */
 export type ConsumerTimer =
   | { readonly owner: 'consumer'; readonly type: 'request-timeout'; readonly correlationId: number }
+  | { readonly owner: 'consumer'; readonly type: 'poll-timeout' }
   | GroupTimer;
 
 /** What the consumer reads from the client's metadata cache. */
@@ -62,8 +69,10 @@ type Pending =
 interface PollInProgress {
   readonly records: ConsumerRecord[];
   readonly callback: (records: ConsumerRecord[]) => void;
-  /** Fetches were sent: the poll ends when they are answered. */
+  /** Fetches were sent: the poll ends with records, when they are answered, or at its timeout. */
   fetching: boolean;
+  /** The timer that ends the fetch phase at `timeoutMs`. */
+  fetchTimerId: number | null;
   /** Positions were initialised once in this poll: go on with the positioned partitions. */
   positionsTried: boolean;
   /** Ends a poll that waits for the group or for committed offsets (`poll(timeout)`). */
@@ -78,6 +87,8 @@ export class KafkaConsumer {
   private readonly positions = new Map<string, number>();
   private readonly highWatermarks = new Map<string, number>();
   private readonly pending = new Map<number, Pending>();
+  /** Fetch answers that arrived outside a poll, oldest first (FetchBuffer). */
+  private buffered: Array<{ response: FetchResponse; fetchOffsets: Map<string, number> }> = [];
   private pollInProgress: PollInProgress | null = null;
   private correlationIds = 1;
   private readonly channel: CoordinatorChannel | null = null;
@@ -244,6 +255,7 @@ export class KafkaConsumer {
       records: [],
       callback,
       fetching: false,
+      fetchTimerId: null,
       positionsTried: false,
       waitToken: null,
       timeoutMs,
@@ -261,6 +273,7 @@ export class KafkaConsumer {
     if (this.closed) return callback();
     const finish = (): void => {
       this.closed = true;
+      this.buffered = [];
       this.channel?.close();
       this.finishPoll();
       callback();
@@ -284,15 +297,18 @@ export class KafkaConsumer {
     if (pending === undefined) return false;
     this.pending.delete(response.correlationId);
     this.ctx.cancelTimer(pending.timerId);
-    if (response.kind === 'FetchResponse' && pending.type === 'fetch')
-      this.onFetchResponse(response, pending.fetchOffsets);
-    else if (response.kind === 'ListOffsetsResponse' && pending.type === 'offsets')
+    if (response.kind === 'FetchResponse' && pending.type === 'fetch') {
+      if (this.pollInProgress?.fetching === true)
+        this.onFetchResponse(response, pending.fetchOffsets);
+      else this.buffered.push({ response, fetchOffsets: pending.fetchOffsets });
+    } else if (response.kind === 'ListOffsetsResponse' && pending.type === 'offsets')
       this.onListOffsets(response, pending.onDone);
     this.maybeFinishPoll();
     return true;
   }
 
   onTimer(timer: ConsumerTimer): void {
+    if (timer.type === 'poll-timeout') return this.onPollTimeout();
     if (timer.type !== 'request-timeout') return this.channel?.onTimer(timer);
     this.failRequest(timer.correlationId);
     this.maybeFinishPoll();
@@ -332,7 +348,23 @@ export class KafkaConsumer {
     this.channel?.cancel(poll.waitToken);
     poll.waitToken = null;
     poll.fetching = true;
+    for (const { response, fetchOffsets } of this.buffered)
+      this.onFetchResponse(response, fetchOffsets);
+    this.buffered = [];
     this.sendFetches();
+    if (this.pollInProgress !== poll || this.maybeFinishPoll()) return;
+    poll.fetchTimerId = this.ctx.setTimer(poll.timeoutMs * 1000, {
+      owner: 'consumer',
+      type: 'poll-timeout',
+    } satisfies ConsumerTimer);
+  }
+
+  /** `poll(timeout)` ran out with fetches in flight: it returns empty, they stay in flight. */
+  private onPollTimeout(): void {
+    const poll = this.pollInProgress;
+    if (poll === null || !poll.fetching) return;
+    poll.fetchTimerId = null;
+    this.finishPoll();
   }
 
   private waitInPoll(poll: PollInProgress): void {
@@ -427,7 +459,7 @@ export class KafkaConsumer {
     timestamp: -1 | -2,
     onDone: (offsets: Map<string, number>) => void,
   ): void {
-    const byLeader = this.groupByLeader(partitions);
+    const byLeader = groupByLeader(partitions, this.metadata);
     const collected = new Map<string, number>();
     let outstanding = byLeader.size;
     if (outstanding === 0) return onDone(collected);
@@ -476,7 +508,11 @@ export class KafkaConsumer {
 
   private sendFetches(): void {
     const positioned = this.assignment().filter((tp) => this.positions.has(partitionKey(tp)));
-    for (const [leader, tps] of this.groupByLeader(positioned)) {
+    const busy = new Set<NodeId>();
+    for (const pending of this.pending.values())
+      if (pending.type === 'fetch') busy.add(pending.broker);
+    for (const [leader, tps] of groupByLeader(positioned, this.metadata)) {
+      if (busy.has(leader)) continue;
       const correlationId = this.correlationIds++;
       const timerId = this.setRequestTimer(correlationId);
       const fetchOffsets = new Map(
@@ -488,6 +524,9 @@ export class KafkaConsumer {
         correlationId,
         replicaId: null,
         isolationLevel: this.config.isolationLevel,
+        maxWaitMs: this.resolved.fetchMaxWaitMs,
+        minBytes: this.resolved.fetchMinBytes,
+        maxBytes: this.resolved.fetchMaxBytes,
         partitions: tps.map((tp) => ({
           ...tp,
           fetchOffset: fetchOffsets.get(partitionKey(tp)) as number,
@@ -496,7 +535,6 @@ export class KafkaConsumer {
         })),
       });
     }
-    this.maybeFinishPoll();
   }
 
   /** Data for a partition whose position moved since the fetch (seek, rebalance) is dropped. */
@@ -521,10 +559,13 @@ export class KafkaConsumer {
     }
   }
 
-  private maybeFinishPoll(): void {
+  /** Ends a fetching poll that has records or no fetch left in flight; true if it ended. */
+  private maybeFinishPoll(): boolean {
     const poll = this.pollInProgress;
-    if (poll === null || !poll.fetching || this.pending.size > 0) return;
+    if (poll === null || !poll.fetching) return false;
+    if (poll.records.length === 0 && this.pending.size > 0) return false;
     this.finishPoll();
+    return true;
   }
 
   private finishPoll(): void {
@@ -532,6 +573,7 @@ export class KafkaConsumer {
     if (poll === null) return;
     this.pollInProgress = null;
     this.channel?.cancel(poll.waitToken);
+    if (poll.fetchTimerId !== null) this.ctx.cancelTimer(poll.fetchTimerId);
     this.membership?.onPollActivity();
     poll.callback(this.withinGeneration(poll.records));
   }
@@ -551,20 +593,5 @@ export class KafkaConsumer {
     for (const record of [...records].reverse())
       this.positions.set(partitionKey(record), record.offset);
     return [];
-  }
-
-  private groupByLeader(partitions: readonly TopicPartition[]): Map<NodeId, TopicPartition[]> {
-    const byLeader = new Map<NodeId, TopicPartition[]>();
-    for (const tp of partitions) {
-      const leader = this.metadata.leaderOf(tp);
-      if (leader === null) {
-        this.metadata.requestRefresh();
-        continue;
-      }
-      const list = byLeader.get(leader) ?? [];
-      list.push(tp);
-      byLeader.set(leader, list);
-    }
-    return byLeader;
   }
 }

@@ -8,3 +8,4 @@ export * from './admin_messages';
 export * from './group_log';
 export * from './group_messages';
 export * from './observations';
+export * from './record_sizes';

@@ -79,6 +79,15 @@ export interface FetchRequest {
   readonly replicaId: string | null;
   readonly isolationLevel: IsolationLevel;
   /**
+   * How long the leader may park the fetch for `minBytes` (MaxWaitMs: the consumer's
+   * `fetch.max.wait.ms`, a follower's `replica.fetch.wait.max.ms`).
+   */
+  readonly maxWaitMs: number;
+  /** MinBytes: `fetch.min.bytes` / `replica.fetch.min.bytes`. */
+  readonly minBytes: number;
+  /** MaxBytes: the response's byte limit (`fetch.max.bytes`), one batch always allowed. */
+  readonly maxBytes: number;
+  /**
    * A follower's fetch session (KIP-227): the session id, 0 for none, and its epoch, 0 for a
    * full fetch that opens a new session. An incremental fetch lists only the partitions whose
    * parameters changed. Absent: a sessionless fetch (consumers).
