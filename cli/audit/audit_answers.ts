@@ -31,7 +31,8 @@ function fixOf(answer: KindAnswer): string {
   if (found === undefined) return '—';
   const verified = found.tried.find((tried) => tried.result === 'verified');
   if (verified !== undefined) {
-    return `${verified.fix} (verified: the reproducer no longer shows it; ${verified.detail ?? ''})`;
+    const swept = verified.detail ?? '';
+    return `${verified.fix} (verified: the reproducer no longer shows it; ${swept})`;
   }
   if (found.tried.length === 0) return 'none: no configuration change in the table applies';
   const last = found.tried[found.tried.length - 1];
@@ -83,5 +84,6 @@ export function verdictLine(result: AuditResult, expectation: Expectation): stri
   const swept = `${result.sweep.seedsRun} swarm seeds (${seedCount(result.seeds)} planned)`;
   return broken.length === 0
     ? `--expect ${expectation}: met: nothing it forbids was found in ${swept}`
-    : `--expect ${expectation}: NOT met: ${broken.map((row) => row.kind).join(', ')} found in ${swept}`;
+    : `--expect ${expectation}: NOT met: ${broken.map((row) => row.kind).join(', ')} ` +
+        `found in ${swept}`;
 }

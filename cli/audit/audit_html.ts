@@ -34,7 +34,8 @@ function answerTable(result: AuditResult, expectation: Expectation, file: string
       target === undefined ? '—' : `<a href="${escape(encodeURI(target))}">${escape(target)}</a>`;
     const cells = [answer.kind, answer.possible, answer.why, answer.fix].map(escape);
     const forbidden = answer.found && answer.forbidden ? ' class="forbidden"' : '';
-    return `<tr${forbidden}>${[...cells, reproducer].map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+    const tds = [...cells, reproducer].map((cell) => `<td>${cell}</td>`);
+    return `<tr${forbidden}>${tds.join('')}</tr>`;
   });
   return (
     `<table>${row(['anomaly', 'possible?', 'why', 'fix', 'reproducer'], 'th')}` +

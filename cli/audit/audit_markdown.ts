@@ -93,10 +93,13 @@ export function auditMarkdown(result: AuditResult, expectation: Expectation, fil
     ...fixesSection(result, file),
     '## How it ran',
     '',
-    `Scenario ${link(result.scenarioFile, file)} under swarm mode (every fault kind may be drawn), ` +
+    `Scenario ${link(result.scenarioFile, file)} under swarm mode ` +
+      '(every fault kind may be drawn), ' +
       `seeds ${result.seeds.first}..${result.seeds.last}; each fix swept over seeds ` +
       `${result.fixSeeds.first}..${result.fixSeeds.last}. Seeds that did not settle after the ` +
-      `faults healed: ${sweep.livenessSeeds.length === 0 ? 'none' : sweep.livenessSeeds.join(', ')}; ` +
+      `faults healed: ${
+        sweep.livenessSeeds.length === 0 ? 'none' : sweep.livenessSeeds.join(', ')
+      }; ` +
       `seeds the simulator could not finish: ${
         sweep.errorSeeds.length === 0 ? 'none' : sweep.errorSeeds.join(', ')
       }. Sweep ${Math.round(sweep.wallMs / 100) / 10} s, whole audit ` +

@@ -36,7 +36,7 @@ export interface KindAnswer {
   /** Absent when no seed found it. */
   readonly found?: {
     readonly tally: KindTally;
-    /** The seed the reason, reproducer and fix come from: the first violating one, else the first. */
+    /** The seed of the reason, reproducer and fix: the first violating one, else the first. */
     readonly seed: string;
     readonly reason: string;
     readonly reproducer: Reproducer;

@@ -120,8 +120,12 @@ function sourceOf(input: AuditInput, key: string): { place: string; key: string 
     }
   }
   const broker = /^broker\.(.+)$/.exec(key);
-  const brokerKey =
-    broker?.[1] ?? (/replication\.factor$/.test(key) ? 'default.replication.factor' : '');
+  const topicKey = /\.replication\.factor$/.test(key)
+    ? 'default.replication.factor'
+    : /\.partitions$/.test(key)
+      ? 'num.partitions'
+      : '';
+  const brokerKey = broker?.[1] ?? topicKey;
   const used = input.broker.used.get(brokerKey);
   return used === undefined
     ? undefined

@@ -37,7 +37,7 @@ export interface AuditCommandOptions {
   /** @default 'exactly-once' */
   readonly expect?: string | undefined;
   readonly seeds?: string | undefined;
-  /** `--fix-seeds`: seeds of each fix's sweep. @default the first quarter of --seeds, at least 10 */
+  /** `--fix-seeds`: each fix's sweep. @default the first quarter of --seeds, at least 10 */
   readonly fixSeeds?: string | undefined;
   readonly workers?: string | undefined;
   readonly out?: string | undefined;
