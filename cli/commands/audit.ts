@@ -23,8 +23,8 @@ import { checkOutputFile } from '../output_paths';
 import { parseSeedRange, seedCount, type SeedRange } from '../seeds';
 import { parsePositiveInteger } from '../sweep_output';
 
-/** The default seeds: about a minute of sweeping on two cores for the bundled examples. */
-export const AUDIT_SEEDS_DEFAULT = '1..40';
+/** The default seeds: 4 to 5 minutes per bundled example on two shared cores (docs/audit.md). */
+export const AUDIT_SEEDS_DEFAULT = '1..20';
 /** The default output folder of the scenario, reproducers and fixes. */
 export const AUDIT_OUT_DEFAULT = '.eos-sim/audit';
 /** Runs shrinking one kind may spend by default. */
