@@ -29,6 +29,7 @@ import {
   runCommand,
   scenariosCommand,
   shrinkCommand,
+  stopWhenWrapperDies,
   sweepCommand,
   type CliContext,
   type CliIo,
@@ -426,4 +427,7 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));
+if (isEntryPoint()) {
+  stopWhenWrapperDies();
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -34,7 +34,8 @@ export interface InternalErrorContext {
  * message, the seed and the reproduce command, and the stack only with `--verbose`.
  * @example
  * describeInternalError(new Error('boom'), { seed: '7', file: 'scenarios/a.yaml' })
- * // 'Internal error: boom\nseed=7\nreproduce: npx eos-sim run scenarios/a.yaml --seed 7\n'
+ * // 'Internal error: boom\nseed=7\n' +
+ * //   'reproduce: npx --offline --no-install eos-sim run scenarios/a.yaml --seed 7\n'
  */
 export function describeInternalError(error: unknown, context: InternalErrorContext): string {
   const lines = [

@@ -42,6 +42,7 @@ export {
 } from './results_file';
 export { compareSeeds } from './sweep_tally';
 export { LOCK_FILE_NAME, lockOut } from './out_lock';
+export { npmWrapperChain, stopWhenWrapperDies } from './wrapper_watch';
 export {
   lineScenarioOf,
   planSweep,

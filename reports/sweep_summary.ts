@@ -28,7 +28,8 @@ export interface SweepRenderOptions {
  * The line for one seed that did not pass: outcome, scenario, seed, anomaly kinds, reproduce.
  * @example
  * renderSweepRunLine(run, { colour: false })
- * // 'FAIL zombie-fencing seed=3: zombie-write · npx eos-sim run scenarios/… --seed 3'
+ * // 'FAIL zombie-fencing seed=3: zombie-write · ' +
+ * //   'npx --offline --no-install eos-sim run scenarios/… --seed 3'
  */
 export function renderSweepRunLine(run: SweepRun, options: SweepRenderOptions): string {
   const style = palette(options.colour);

@@ -13,7 +13,7 @@ import {
   drawSwarm,
   foundKinds,
   runScenario,
-  shellWord,
+  reproduceCommand,
   shrinkScenario,
   type ScenarioSize,
 } from '../../sim/runner';
@@ -92,7 +92,7 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
   }
   const text = writeScenarioYaml(result.scenario, [
     `Shrunk from ${options.scenario} seed ${seed}${options.swarm === true ? ' with --swarm' : ''}`,
-    `keeping ${result.kind}; replay: npx eos-sim run ${shellWord(options.out)} --seed ${seed}`,
+    `keeping ${result.kind}; replay: ${reproduceCommand(options.out, seed)}`,
   ]);
   writeOutputFile(options.out, text);
   const again = foundKinds(runScenario(parseScenario(text, options.out), { seed }).report);

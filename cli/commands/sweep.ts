@@ -14,6 +14,7 @@ import { EOS_SIM_VERSION } from '../../sim/runner';
 import { artifactDir } from '../artifacts';
 import { exitCodeForSweep, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
+import { mainJobEnding } from '../main_job_next';
 import { bundledScenarioDir } from '../paths';
 import { createProgress } from '../progress';
 import { RESULTS_FILE_NAME } from '../results_file';
@@ -71,12 +72,13 @@ function inCi(): boolean {
 }
 
 /** The exit codes of a sweep stopped by a signal: 128 + the signal's number, as a shell's. */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 /**
- * While `run` is pending, SIGINT (Ctrl-C) and SIGTERM (a CI cancel, a pod eviction) stop the
- * sweep with one line saying where the results are and how to carry on, and the shell's exit
- * code; the lock of `out` is removed on exit (see `lockOut`). Without this Node died silently.
+ * While `run` is pending, SIGINT (Ctrl-C), SIGTERM (a CI cancel, a pod eviction) and SIGHUP (the
+ * terminal closed, or the npm wrapper gone: cli/wrapper_watch.ts) stop the sweep with one line
+ * saying where the results are and how to carry on, and the shell's exit code; the lock of
+ * `out` is removed on exit (see `lockOut`). Without this Node died silently.
  */
 async function interruptible<T>(
   run: () => Promise<T>,
@@ -200,10 +202,12 @@ function printSweepSummary(input: {
 
 /**
  * The main job: every bundled scenario over its own seed range on all cores, one line per
- * scenario, and a verdict. Writes no files. Returns the exit code.
+ * scenario, a verdict, the wall time and the next command to try. Writes no files. Returns the
+ * exit code.
  * @example await main([]) // runs mainJob
  */
 export async function mainJob(context: CliContext): Promise<ExitCode> {
+  const startedMs = performance.now();
   const directory = bundledScenarioDir();
   const plans = planSweep([directory], undefined);
   const { stdout } = context.io;
@@ -236,5 +240,7 @@ export async function mainJob(context: CliContext): Promise<ExitCode> {
       : `expectations NOT met in ${unmet} of ${plans.length} scenarios: ` +
           'see `eos-sim sweep <file>` for details\n',
   );
+  const { seedsRun, workers } = output.timing;
+  stdout.write(mainJobEnding({ wallMs: performance.now() - startedMs, seedsRun, workers, sweeps }));
   return exitCodeForSweep({ scenarios: sweeps });
 }

@@ -8,6 +8,7 @@
 import { Rng } from '../kernel';
 import { drawRandomFaults } from '../../faults';
 import { writeScenarioYaml, type ScenarioConfig } from '../../scenarios';
+import { reproduceCommand } from './reproduce';
 
 /**
  * The scenario with its nemesis realised for `seed`.
@@ -48,7 +49,7 @@ export function exportScenarioYaml(input: {
   const header = [
     `Realised from ${input.scenario.file} seed ${input.seed}${input.swarm ? ' with --swarm' : ''}:`,
     'the random nemesis and swarm draws are written out; replay it with',
-    `npx eos-sim run <this file> --seed ${input.seed}`,
+    reproduceCommand({ placeholder: '<this file>' }, input.seed),
     ...(input.note === undefined ? [] : [input.note]),
   ];
   return writeScenarioYaml(realised, header);

@@ -1,6 +1,7 @@
 /** Runs scenarios: the phases of one run, its oracle and its report. */
 export { buildWorld, runScenario, type RunOptions, type RunResult, type World } from './run';
-export { buildReport, fencedClients, reproduceCommand, shellWord } from './report';
+export { buildReport, fencedClients } from './report';
+export { LOCAL_EOS_SIM, eosSimCommand, reproduceCommand, shellWord } from './reproduce';
 export type * from './report_types';
 export type * from './metrics_types';
 export type { MessageLogEntry } from './message_log';

@@ -22,36 +22,10 @@ import { anomalyMeaning } from './anomaly_meanings';
 import { judgeAnomalies } from './guarantee_verdicts';
 import { faultsThatHappened, kafkaPermissions, type Permission } from './kafka_guarantee';
 import { anomalySequence } from './anomaly_messages';
+import { reproduceCommand } from './reproduce';
 import type { MessageLogEntry } from './message_log';
 import { buildMetrics } from './metrics';
 import { buildTimeline } from './timeline';
-
-/**
- * The command that replays a run exactly, ready to paste into a POSIX shell; `swarm` adds
- * `--swarm` and `kafkaVersion` (a `--kafka-version` the run was given) adds that flag. A path
- * with anything but `A-Z a-z 0-9 _ . / + , : = @ % -` is single-quoted.
- * @example
- * reproduceCommand('my scenarios/a.yaml', '7') // "npx eos-sim run 'my scenarios/a.yaml' --seed 7"
- */
-export function reproduceCommand(
-  file: string,
-  seed: string,
-  swarm = false,
-  kafkaVersion?: string,
-): string {
-  const version = kafkaVersion === undefined ? '' : ` --kafka-version ${kafkaVersion}`;
-  return `npx eos-sim run ${shellWord(file)} --seed ${seed}${swarm ? ' --swarm' : ''}${version}`;
-}
-
-/**
- * `text` as one POSIX shell word: unchanged when it holds only characters no shell treats
- * specially, else single-quoted (a `'` inside written `'\''`).
- * @example shellWord("it's.yaml") // "'it'\\''s.yaml'"
- */
-export function shellWord(text: string): string {
-  if (/^[A-Za-z0-9_./+,:=@%-]+$/.test(text)) return text;
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
 
 function countOperations(history: History): OperationCount[] {
   const counts = new Map<string, { invoke: number; ok: number; fail: number; info: number }>();

@@ -69,7 +69,9 @@ describe('eos-sim run', () => {
     expect(stdout).toMatch(/^orders-0 +\| b\d/m);
     expect(stdout).toContain('fenced clients  A');
     expect(stdout).toContain('met      A is fenced');
-    expect(stdout).toContain(`reproduce       npx eos-sim run ${ZOMBIE} --seed 1`);
+    expect(stdout).toContain(
+      `reproduce       npx --offline --no-install eos-sim run ${ZOMBIE} --seed 1`,
+    );
     expect(stdout).not.toContain('\u001b[');
   });
 
@@ -108,7 +110,9 @@ describe('eos-sim run', () => {
     const seed = (failed.stdout.split('\n')[0] ?? '').slice('seed='.length);
     expect(failed.stdout).toContain('outcome         FAIL');
     expect(failed.stdout).toContain("zombie-write (violates Kafka's guarantee)");
-    expect(failed.stdout).toContain(`npx eos-sim run ${file} --seed ${seed}`);
+    expect(failed.stdout).toContain(
+      `npx --offline --no-install eos-sim run ${file} --seed ${seed}`,
+    );
   });
 
   it('runs twice with --check-determinism, says deterministic and exits 0', async () => {

@@ -40,7 +40,9 @@ describe('eos-sim sweep', () => {
     expect(stdout).toMatch(
       /^FAIL zombie-fencing-no-epoch-check seed=\d+: (torn-transaction, )?zombie-write · /m,
     );
-    expect(stdout).toMatch(new RegExp(`npx eos-sim run ${file} --seed \\d+`));
+    expect(stdout).toMatch(
+      new RegExp(`npx --offline --no-install eos-sim run ${file} --seed \\d+`),
+    );
     expect(stdout).toContain("violates Kafka's guarantee, NOT allowed here: ");
     expect(stdout).toContain('expectation NOT met');
   });

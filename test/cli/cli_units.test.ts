@@ -82,12 +82,14 @@ function sweep(outcomes: Partial<ScenarioSweep['outcomes']>, detectionMet = true
 describe('reproduce commands', () => {
   it('quote a scenario path the shell would split or expand, and only such a path', () => {
     expect(reproduceCommand('scenarios/zombie-fencing.yaml', '7')).toBe(
-      'npx eos-sim run scenarios/zombie-fencing.yaml --seed 7',
+      'npx --offline --no-install eos-sim run scenarios/zombie-fencing.yaml --seed 7',
     );
     expect(reproduceCommand('my scenarios/a $b.yaml', '7', true)).toBe(
-      "npx eos-sim run 'my scenarios/a $b.yaml' --seed 7 --swarm",
+      "npx --offline --no-install eos-sim run 'my scenarios/a $b.yaml' --seed 7 --swarm",
     );
-    expect(reproduceCommand("it's.yaml", '7')).toBe("npx eos-sim run 'it'\\''s.yaml' --seed 7");
+    expect(reproduceCommand("it's.yaml", '7')).toBe(
+      "npx --offline --no-install eos-sim run 'it'\\''s.yaml' --seed 7",
+    );
   });
 });
 
@@ -118,7 +120,7 @@ describe('determinism and internal errors', () => {
     const text = describeInternalError(error, context);
     expect(text).toBe(
       'Internal error: Invariant broke\nseed=42\n' +
-        'reproduce: npx eos-sim run scenarios/x.yaml --seed 42\n',
+        'reproduce: npx --offline --no-install eos-sim run scenarios/x.yaml --seed 42\n',
     );
     expect(describeInternalError(error, { ...context, verbose: true })).toMatch(/^\s+at /m);
   });

@@ -37,7 +37,7 @@ describe('internal errors', () => {
     expect(stdout).toBe('seed=2\n');
     expect(stderr).toBe(
       'Internal error: Leader epoch went backwards: 3 -> 2\nseed=2\n' +
-        `reproduce: npx eos-sim run ${ZOMBIE} --seed 2\n`,
+        `reproduce: npx --offline --no-install eos-sim run ${ZOMBIE} --seed 2\n`,
     );
   });
 

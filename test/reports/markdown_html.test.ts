@@ -80,7 +80,7 @@ describe('the Markdown report', () => {
   it('has the summary, the anomaly explained and a Mermaid diagram of at most 40 arrows', () => {
     const markdown = renderMarkdownReport(run.report);
     expect(markdown).toContain('# eos-sim run: zombie-fencing-no-epoch-check, seed 2');
-    expect(markdown).toContain('npx eos-sim run scenarios/known-bugs/');
+    expect(markdown).toContain('npx --offline --no-install eos-sim run scenarios/known-bugs/');
     expect(markdown).toContain('### zombie-write: ');
     expect(markdown).toMatch(/\*\*zombie-write at orders-\d offset \d+\*\*: Producer \d+ epoch 0/);
     const section = markdown.slice(markdown.indexOf('### zombie-write: '));

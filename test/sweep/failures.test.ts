@@ -85,7 +85,7 @@ describe('seeds that throw, hang or kill their worker', () => {
     expect(call.stdout).toContain(
       'BUDGET EXCEEDED zombie-fencing seed=5: ' +
         'Budget exceeded: wall-clock timeout after 10000 ms · ' +
-        `npx eos-sim run ${ZOMBIE} --seed 5`,
+        `npx --offline --no-install eos-sim run ${ZOMBIE} --seed 5`,
     );
     expect(call.stdout).toContain('outcomes: pass 3, budget exceeded 1, internal error 2');
   });
@@ -93,7 +93,9 @@ describe('seeds that throw, hang or kill their worker', () => {
   it('writes an artifact folder with the reproduce command for each seed that did not pass', () => {
     const folder = (name: string, seed: string): string => join(out, name, seed);
     const hung = readFileSync(join(folder('zombie-fencing', '5'), 'reproduce.txt'), 'utf8');
-    expect(hung.trimEnd().split('\n').at(-1)).toBe(`npx eos-sim run ${ZOMBIE} --seed 5`);
+    expect(hung.trimEnd().split('\n').at(-1)).toBe(
+      `npx --offline --no-install eos-sim run ${ZOMBIE} --seed 5`,
+    );
     expect(readFileSync(join(folder('zombie-fencing', '3'), 'error.txt'), 'utf8')).toContain(
       'at applyTestFault',
     );

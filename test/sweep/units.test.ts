@@ -101,7 +101,7 @@ function line(seed: string, overrides: Partial<SweepResultLine> = {}): SweepResu
     eventHash: '0123456789abcdef',
     eventsRun: 10,
     simulatedUs: 1000,
-    reproduce: `npx eos-sim run scenarios/x.yaml --seed ${seed}`,
+    reproduce: `npx --offline --no-install eos-sim run scenarios/x.yaml --seed ${seed}`,
     wallMs: 12,
     ...overrides,
   };
