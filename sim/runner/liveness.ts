@@ -12,7 +12,12 @@
  * watermark, consumers behind. A read-process-write pipeline keeps processing during the probe;
  * its group's committed offsets must reach the last stable offset of every input partition.
  */
-import { CONSUMER_OFFSETS_TOPIC, isFencingError, partitionKey } from '../actors';
+import {
+  CONSUMER_OFFSETS_TOPIC,
+  TRANSACTION_STATE_TOPIC,
+  isFencingError,
+  partitionKey,
+} from '../actors';
 import type { Simulation } from '../kernel';
 import type { History } from '../history';
 import type { ClientActor } from '../workload';
@@ -62,10 +67,55 @@ function unstablePartitions(world: LivenessWorld): string[] {
   const unstable: string[] = [];
   for (const [key, log] of leaderOffsets(world)) {
     if (log.lastStableOffset < log.highWatermark) {
-      unstable.push(`${key} (LSO ${log.lastStableOffset} < HW ${log.highWatermark})`);
+      const lost = lostMarkers(world.observed, key).join('; ');
+      const why = lost === '' ? '' : `; ${lost}`;
+      unstable.push(`${key} (LSO ${log.lastStableOffset} < HW ${log.highWatermark}${why})`);
     }
   }
   return unstable;
+}
+
+/**
+ * The open transactions pinning a partition's last stable offset whose COMMIT or ABORT marker a
+ * truncation removed, each said with the truncation: a hanging transaction Kafka itself leaves
+ * open, since a coordinator writes a transaction's markers once (TransactionMarkerChannelManager)
+ * and only a later marker of the same producerId or an operator's `kafka-transactions.sh abort`
+ * (KIP-664) closes it. The same holds when a truncation of `__transaction_state` removed the
+ * coordinator's record of the transaction: the coordinator that loads the log never learns of it.
+ */
+export function lostMarkers(observed: ObservedCluster, key: string): string[] {
+  const partition = observed.partitions.get(key);
+  const leader = partition?.state?.leader;
+  if (partition === undefined || leader === null || leader === undefined) return [];
+  const replica = observed.replica(partition.topic, partition.partition, leader);
+  const found: string[] = [];
+  for (const [producerId, firstOffset] of replica.openTransactions) {
+    const hanging = `a hanging transaction of producerId ${producerId} from offset ${firstOffset}`;
+    const truncation = observed.truncations.find(
+      (candidate) =>
+        candidate.topic === partition.topic &&
+        candidate.partition === partition.partition &&
+        candidate.removed.some(
+          (batch) =>
+            batch.control !== undefined &&
+            batch.producerId === producerId &&
+            batch.baseOffset > firstOffset,
+        ),
+    );
+    if (truncation === undefined) {
+      const forgotten = forgottenByCoordinator(observed, producerId);
+      if (forgotten !== null) {
+        found.push(`${hanging}: ${forgotten}`);
+      }
+      continue;
+    }
+    found.push(
+      `${hanging}: its marker was truncated away on ${truncation.broker} at ` +
+        `${truncation.timeUs / 1e6} s (${truncation.reason}), and Kafka writes a marker once ` +
+        '(TransactionMarkerChannelManager; KIP-664)',
+    );
+  }
+  return found;
 }
 
 /** Consumers whose position is behind the offset their isolation level may read up to. */
@@ -268,4 +318,19 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
     clients.forEach((client) => client.endProbe()),
   );
   return { problems, notes };
+}
+
+/** The `__transaction_state` truncation that removed the coordinator's record of `producerId`. */
+function forgottenByCoordinator(observed: ObservedCluster, producerId: number): string | null {
+  const truncation = observed.truncations.find(
+    (candidate) =>
+      candidate.topic === TRANSACTION_STATE_TOPIC &&
+      candidate.removed.some((batch) => batch.transactionLog?.value?.producerId === producerId),
+  );
+  if (truncation === undefined) return null;
+  return (
+    `the coordinator's record of it was truncated away from ` +
+    `${truncation.topic}-${truncation.partition} on ${truncation.broker} at ` +
+    `${truncation.timeUs / 1e6} s (${truncation.reason}), so no coordinator will write its marker`
+  );
 }

@@ -5,7 +5,7 @@
  * the oracle it was computed from.
  */
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
-import { Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
+import { Broker, ClusterMetadata, Controller, CONTROLLER_ID, partitionKey } from '../actors';
 import { HistoryBoundExceededError, HistoryRecorder, type History, type Oracle } from '../history';
 import {
   ClientActor,
@@ -18,7 +18,7 @@ import { checkHistory } from '../checker';
 import { Nemesis, drawRandomFaults } from '../../faults';
 import type { ScenarioConfig } from '../../scenarios';
 import { clusterViewOf } from './cluster_view';
-import { runLivenessProbe } from './liveness';
+import { lostMarkers, runLivenessProbe } from './liveness';
 import { buildOracle, coordinatorAtEnd } from './oracle';
 import { ObservedCluster } from './observed_cluster';
 import { StateChecker } from './state_checker';
@@ -328,7 +328,7 @@ export function runPhases(
     nemesis.healAll();
   });
   const busyClients = (): number => clients.filter((client) => client.busy).length;
-  const settled = (): boolean => busyClients() === 0 && openTransactionCount(observed) === 0;
+  const settled = (): boolean => busyClients() === 0 && unstableLeaders(observed, false) === 0;
   // Messages a delay fault held back are still on their way after the fault ends.
   const healUs = scenario.healMs * 1000 + nemesis.longestDelayUs;
   sim.runUntil(sim.nowUs + healUs, () => control.stopping && settled());
@@ -339,7 +339,10 @@ export function runPhases(
     const names = busy.map((client) => client.name).join(', ');
     problems.push(
       `after heal: ${busyClients()} clients busy (${names}), ` +
-        `${openTransactionCount(observed)} partitions not stable (LSO below LEO)`,
+        `${unstableLeaders(observed, false)} partitions not stable (LSO below LEO)` +
+        unstableLeaders(observed, true)
+          .map((where) => `: ${where}`)
+          .join(''),
     );
   }
   const probe = runLivenessProbe(
@@ -398,15 +401,23 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
 /**
  * Leaders (by their own belief, as observed) whose log is not yet fully stable: an open
  * transaction, or a marker or record not yet below the high watermark (last stable offset short
- * of the log end offset).
+ * of the log end offset), each named with a lost marker that explains it.
  */
-function openTransactionCount(observed: ObservedCluster): number {
+function unstableLeaders(observed: ObservedCluster, describe: false): number;
+function unstableLeaders(observed: ObservedCluster, describe: true): string[];
+function unstableLeaders(observed: ObservedCluster, describe: boolean): number | string[] {
+  const unstable: string[] = [];
   let count = 0;
   for (const replica of observed.replicas.values()) {
     if (replica.leaderEpoch === null) continue;
     if (replica.openTransactions.size > 0 || replica.lastStableOffset < replica.logEndOffset) {
       count += 1;
+      if (!describe) continue;
+      const key = partitionKey(replica);
+      const lost = lostMarkers(observed, key).join('; ');
+      const offsets = `LSO ${replica.lastStableOffset}, LEO ${replica.logEndOffset}`;
+      unstable.push(`${key} on ${replica.broker} (${offsets}${lost === '' ? '' : `; ${lost}`})`);
     }
   }
-  return count;
+  return describe ? unstable : count;
 }

@@ -231,14 +231,16 @@ describe('StateChecker coordinators', () => {
     expect(checker.found).toEqual([]);
   });
 
-  it('reports an epoch granted twice, a lower producerId, an epoch above Short.MAX_VALUE', () => {
+  it('reports an epoch granted twice, a reused producerId, an epoch above Short.MAX_VALUE', () => {
     const { checker, feed } = harness();
-    feed(grant(3, 1), grant(3, 1), grant(2, 5), grant(2, PRODUCER_EPOCH_MAX + 1));
+    // 2 is lower than 3 but never granted: another broker's producer id block (KIP-730).
+    feed(grant(3, 1), grant(3, 1), grant(2, 5), grant(3, 9), grant(3, PRODUCER_EPOCH_MAX + 1));
     expect(names(checker)).toEqual([
       'producer-identity-grows',
       'producer-identity-grows',
       'producer-epoch-in-range',
     ]);
+    expect(checker.found[1]?.description).toContain('producerId 3 was granted before');
     expect(checker.found[2]).toMatchObject({ transactionalId: 'tx', producerEpoch: 32_768 });
   });
 

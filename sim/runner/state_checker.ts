@@ -54,6 +54,8 @@ export class StateChecker {
   private readonly leaders = new Map<string, Map<number, string>>();
   /** transactionalId → the last producerId and producerEpoch granted. */
   private readonly grants = new Map<string, { producerId: number; producerEpoch: number }>();
+  /** Every producerId any coordinator granted. */
+  private readonly grantedProducerIds = new Set<number>();
   /** `coordinator|transactionalId` → when it entered PrepareCommit/PrepareAbort. */
   private readonly prepared = new Map<string, number>();
   /** `topic-partition|producerId|producerEpoch|control` → when a leader last wrote that marker. */
@@ -272,7 +274,7 @@ export class StateChecker {
     applyBatch(facts, batch);
   }
 
-  /** producerIds and producerEpochs only grow per transactional.id; the epoch fits an int16. */
+  /** Per transactional.id: the epoch grows or the producerId is new; the epoch fits an int16. */
   private checkGrant(
     observation: Extract<KafkaObservation, { kind: 'ProducerEpochGranted' }>,
     stamped: StampedObservation,
@@ -295,10 +297,15 @@ export class StateChecker {
       });
     }
     const last = this.grants.get(transactionalId);
+    // A coordinator keeps the producerId and bumps the epoch, or takes a producerId no one was
+    // ever granted (ProducerIdManager hands each id of its blocks out once, and the controller
+    // hands each block out once, KIP-730): a coordinator on another broker, with another block,
+    // may hand out a lower id than the last (epoch exhaustion, an expired or lost entry).
     const grows =
       last === undefined ||
-      producerId > last.producerId ||
-      (producerId === last.producerId && producerEpoch > last.producerEpoch);
+      (producerId === last.producerId
+        ? producerEpoch > last.producerEpoch
+        : !this.grantedProducerIds.has(producerId));
     if (!grows && last !== undefined) {
       this.record({
         invariant: 'producer-identity-grows',
@@ -306,9 +313,13 @@ export class StateChecker {
         description:
           `coordinator ${observation.coordinator} granted producerId ${producerId} epoch ` +
           `${producerEpoch} to ${transactionalId} after producerId ${last.producerId} epoch ` +
-          `${last.producerEpoch}`,
+          `${last.producerEpoch}` +
+          (producerId === last.producerId
+            ? ''
+            : `, and producerId ${producerId} was granted before`),
       });
     }
+    this.grantedProducerIds.add(producerId);
     this.grants.set(transactionalId, { producerId, producerEpoch });
   }
 

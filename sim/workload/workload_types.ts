@@ -3,13 +3,7 @@
  * application does (the resolved types of `sim/config`, which the scenario loader produces),
  * and the run phase it follows.
  */
-export type {
-  ClientSpec,
-  PipelineSpec,
-  PollsSpec,
-  SendsSpec,
-  TransactionsSpec,
-} from '../config';
+export type { ClientSpec, PipelineSpec, PollsSpec, SendsSpec, TransactionsSpec } from '../config';
 
 /** Shared by every client: the phase of the run, set by the runner. */
 export interface WorkloadControl {

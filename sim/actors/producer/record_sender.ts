@@ -66,6 +66,8 @@ export class RecordSender {
   /** TransactionManager's epochBumpRequired and partitionsToRewriteSequences. */
   private epochBumpRequired = false;
   private readonly rewritePartitions = new Set<string>();
+  /** `produce-retry` timers set and not yet fired. */
+  private retryTimersPending = 0;
 
   constructor(
     private readonly config: ProducerConfig,
@@ -183,7 +185,9 @@ export class RecordSender {
 
   onTimer(timer: SenderTimer, ctx: Ctx): void {
     if (timer.type === 'produce-retry') {
+      this.retryTimersPending -= 1;
       this.sendReady(ctx);
+      this.rearmHeldBackRetry(ctx);
       return;
     }
     const request = this.requests.get(timer.correlationId);
@@ -259,10 +263,30 @@ export class RecordSender {
     );
     if (position < 0 || batch.baseSequence === NO_SEQUENCE) state.retries.push(batch);
     else state.retries.splice(position, 0, batch);
-    ctx.setTimer(this.config.retryBackoffMs * 1000, {
-      owner: 'producer',
-      type: 'produce-retry',
-    } satisfies SenderTimer);
+    this.armRetryTimer(this.config.retryBackoffMs * 1000, ctx);
+  }
+
+  private armRetryTimer(delayUs: number, ctx: Ctx): void {
+    this.retryTimersPending += 1;
+    ctx.setTimer(delayUs, { owner: 'producer', type: 'produce-retry' } satisfies SenderTimer);
+  }
+
+  /**
+   * The last retry timer fired but a retry still waits out its backoff: the node's clock went
+   * back (a clock skew ended) after the backoff was stamped in the node's time. Kafka's Sender
+   * never sleeps past a waiting batch (RecordAccumulator.ready returns the time left as
+   * nextReadyCheckDelayMs, the poll timeout of Sender.runOnce), so wake again then. Without a
+   * clock jump the last timer fires when every backoff is over, and nothing is armed.
+   */
+  private rearmHeldBackRetry(ctx: Ctx): void {
+    if (this.retryTimersPending > 0) return;
+    let waitUs = Infinity;
+    for (const state of this.partitions.values()) {
+      const retry = state.retries[0];
+      if (retry === undefined || state.inFlight.length > 0) continue;
+      waitUs = Math.min(waitUs, retry.retryAfterUs - ctx.nowUs());
+    }
+    if (waitUs > 0 && waitUs !== Infinity) this.armRetryTimer(waitUs, ctx);
   }
 
   /**

@@ -1,0 +1,50 @@
+/**
+ * Goal: pin what the swarm triage of `scenarios/zombie-fencing.yaml` found, one seed each.
+ * Method: draw the seed as `sweep --swarm` does and assert the outcome Kafka gives there.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../scenarios';
+import { drawSwarm, runScenario } from '../../sim/runner';
+
+const ZOMBIE = 'scenarios/zombie-fencing.yaml';
+
+function runSwarm(seed: string) {
+  const { scenario, parameters } = drawSwarm(loadScenario(ZOMBIE), seed);
+  return runScenario(scenario, { seed, swarm: parameters, messageLog: false });
+}
+
+describe('a retry waits out its backoff after the clock went back (Sender.runOnce)', () => {
+  it('swarm seed 165: B retries once its +19.8 s clock skew ends, and commits', () => {
+    // B's backoff was stamped in its skewed clock; when the skew ended its retry timer fired
+    // before that time, and nothing woke the sender again: A and B stalled for the whole run.
+    const { report } = runSwarm('165');
+    expect(report.liveness).toMatchObject({ converged: true });
+    expect(report.outcome).toBe('pass');
+  });
+});
+
+describe('a hanging transaction Kafka leaves open is explained', () => {
+  it('swarm seed 451: the ABORT marker truncated after a forced unclean election', () => {
+    const { report } = runSwarm('451');
+    expect(report.outcome).toBe('liveness');
+    const detail = report.liveness.detail;
+    expect(detail).toContain('orders-0 (LSO 0 < HW 4; a hanging transaction of producerId 1000');
+    expect(detail).toMatch(/its marker was truncated away on b1 at [0-9.]+ s \(diverging-epoch\)/);
+  });
+});
+
+describe('swarm expectations and invariants follow what Kafka does', () => {
+  it('swarm seed 17: A stops on a permitted INVALID_TXN_STATE; expect.fenced is dropped', () => {
+    const { report } = runSwarm('17');
+    expect(report.check.anomalyTypes).toEqual(['fatal-txn-error']);
+    const fenced = report.expectations.find((item) => item.name === 'A is fenced');
+    expect(fenced).toMatchObject({ met: true });
+    expect(fenced?.detail).toContain('dropped under swarm');
+    expect(report.outcome).toBe('pass');
+  });
+
+  it('swarm seed 23: a fresh producerId below the last is no invariant violation', () => {
+    const { report } = runSwarm('23');
+    expect(report.check.anomalyTypes).not.toContain('invariant');
+  });
+});
