@@ -13,6 +13,9 @@ import { Command, CommanderError } from 'commander';
 import { EOS_SIM_VERSION } from './sim/runner';
 import { terminalSafe } from './reports';
 import {
+  AUDIT_OUT_DEFAULT,
+  AUDIT_SEEDS_DEFAULT,
+  auditCommand,
   DEFAULT_OUT,
   EXIT_CODES,
   SEED_TIMEOUT_MS_DEFAULT,
@@ -198,6 +201,42 @@ function addHistoryCommands(
     });
 }
 
+/** The flags of `eos-sim audit`, as commander hands them over. */
+interface AuditFlags {
+  readonly kafkaVersion?: string;
+  readonly expect?: string;
+  readonly seeds?: string;
+  readonly fixSeeds?: string;
+  readonly workers?: string;
+  readonly out?: string;
+  readonly report?: string[];
+  readonly shrinkRunsMax?: string;
+}
+
+/** `eos-sim audit`: the user's own .properties files under every fault kind. */
+function addAuditCommand(
+  program: Command,
+  options: { context: CliContext; setExitCode: (code: ExitCode) => void },
+): void {
+  const { context, setExitCode } = options;
+  program
+    .command('audit')
+    .description('What your Kafka .properties files can lose, duplicate or expose (docs/audit.md)')
+    .argument('<files...>', 'server.properties first, then producer/consumer .properties files')
+    .option('--kafka-version <v>', 'the Kafka release to model; default: the newest')
+    .option('--expect <k>', 'exactly-once, no-loss, no-duplicates or at-least-once')
+    .option('--seeds <a..b>', `swarm seeds to sweep; default: ${AUDIT_SEEDS_DEFAULT}`)
+    .option('--fix-seeds <a..b>', "seeds of each fix's sweep; default: a quarter, at least 10")
+    .option('--workers <n>', 'worker threads; default: every core')
+    .option('--out <dir>', `scenario, reproducers and fixes; default: ${AUDIT_OUT_DEFAULT}`)
+    .option('--report <file>', 'write the report: .md or .html (repeatable)', collect, [])
+    .option('--shrink-runs-max <n>', 'most runs shrinking one kind may spend; default: 40')
+    .action(async (files: string[], flags: AuditFlags) => {
+      const { report, ...rest } = flags;
+      setExitCode(await auditCommand({ files, ...rest, reports: report ?? [] }, context));
+    });
+}
+
 /** Builds the program; each action stores its exit code through `setExitCode`. */
 function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void): Command {
   const { io } = context;
@@ -255,6 +294,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     });
   addHistoryCommands(program, { context, setExitCode });
   addSweepCommands(program, { context, setExitCode });
+  addAuditCommand(program, { context, setExitCode });
   program
     .command('scenarios')
     .description('List the bundled scenarios')

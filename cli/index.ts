@@ -23,6 +23,7 @@ export {
 } from './report_files';
 export { shrinkCommand, type ShrinkCommandOptions } from './commands/shrink';
 export { scenariosCommand } from './commands/scenarios';
+export { AUDIT_OUT_DEFAULT, AUDIT_SEEDS_DEFAULT, auditCommand } from './commands/audit';
 export { compareRuns, firstDivergence, type Divergence } from './determinism';
 export { UsageError, describeInternalError, errorMessage } from './errors';
 export { OutputFileError } from './file_io';

@@ -20,10 +20,19 @@ export function realiseScenario(scenario: ScenarioConfig, seed: string): Scenari
     scenario.nemesis === null
       ? []
       : drawRandomFaults(scenario.nemesis, new Rng(seed).fork('nemesis'));
+  // A drawn fault may outlast the workload phase, where the heal phase ends it: written out, it
+  // ends at run.duration.ms (the loader refuses a for.ms that ends after it).
+  const untilHeal = drawn.map((fault) =>
+    'forMs' in fault &&
+    typeof fault.forMs === 'number' &&
+    fault.atMs + fault.forMs > scenario.durationMs
+      ? { ...fault, forMs: scenario.durationMs - fault.atMs }
+      : fault,
+  );
   const number = Number(seed);
   const seeds =
     Number.isSafeInteger(number) && number >= 1 ? { first: number, last: number } : scenario.seeds;
-  return { ...scenario, faults: [...scenario.faults, ...drawn], nemesis: null, seeds };
+  return { ...scenario, faults: [...scenario.faults, ...untilHeal], nemesis: null, seeds };
 }
 
 /**
