@@ -56,6 +56,9 @@ export const BUG_IDS = [
   'KAFKA-15591',
   'KAFKA-16352',
   'KAFKA-19690',
+  'KAFKA-20090',
+  'KAFKA-20310',
+  'KAFKA-20357',
   'redpanda-data/redpanda#3039',
   'partition.skip.producer.epoch.check',
 ] as const;
@@ -122,6 +125,38 @@ export const BUG_ROWS: readonly BugRow[] = [
     introduced: '3.6',
     fixed: '4.2',
     source: 'KAFKA-19690, apache/kafka#20534 (backports #20577 to 3.9, #20618 to 4.1)',
+  },
+  {
+    id: 'KAFKA-20090',
+    changes:
+      'an abort by epoch fence (transaction timeout, InitProducerId) at an exhausted epoch does ' +
+      'not rotate the producerId: CompleteAbort stays at epoch 32767, a retried abort hands it ' +
+      'to the producer and its next commit cannot bump (transaction stuck Ongoing)',
+    introduced: '4.0',
+    fixed: '4.3',
+    source:
+      'KAFKA-20090, apache/kafka#21506 and #21469 (merged Feb 2026; 4.3.0 is the first release ' +
+      'after the merge)',
+  },
+  {
+    id: 'KAFKA-20310',
+    changes:
+      'TransactionLog.valueToBytes does not write previousProducerId and nextProducerId: a ' +
+      'coordinator failover between PrepareCommit and CompleteCommit at an exhausted epoch ' +
+      'completes without the rotation, and a retry after a rotation is fenced',
+    introduced: '4.0',
+    fixed: '4.3',
+    source: 'KAFKA-20310, apache/kafka#21828 (merged Mar 2026; first release after it 4.3.0)',
+  },
+  {
+    id: 'KAFKA-20357',
+    changes:
+      'lastProducerEpoch is not written to __transaction_state: an InitProducerId retried after ' +
+      'a coordinator failover (KIP-360), e.g. after a producerId rotation, is PRODUCER_FENCED',
+    introduced: '2.5',
+    fixed: '4.4',
+    source:
+      'KAFKA-20357, apache/kafka#22096 (merged Apr 2026, after the 4.3 branch; dated 4.4 here)',
   },
   {
     id: 'redpanda-data/redpanda#3039',
