@@ -23,6 +23,7 @@ export {
 } from './report_files';
 export { shrinkCommand, type ShrinkCommandOptions } from './commands/shrink';
 export { scenariosCommand } from './commands/scenarios';
+export { mutantsCommand, type MutantsCommandOptions } from './commands/mutants';
 export { compareRuns, firstDivergence, type Divergence } from './determinism';
 export { UsageError, describeInternalError, errorMessage } from './errors';
 export { OutputFileError } from './file_io';

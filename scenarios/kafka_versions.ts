@@ -52,6 +52,7 @@ export const NEWEST_KAFKA_VERSION = '4.5';
 /** A bug switch's public id: a JIRA key, or `owner/repo#N` for another project's tracker. */
 export const BUG_IDS = [
   'KAFKA-1211',
+  'KAFKA-6119',
   'KAFKA-15583',
   'KAFKA-15591',
   'KAFKA-16352',
@@ -91,6 +92,17 @@ export const BUG_ROWS: readonly BugRow[] = [
       'acks=all writes',
     fixed: '0.11',
     source: 'KIP-101, KAFKA-1211 (fixed with leader epochs in 0.11.0)',
+  },
+  {
+    id: 'KAFKA-6119',
+    changes:
+      'the coordinator aborts a timed-out transaction at its current epoch (an EndTxn(abort) of ' +
+      'its own) instead of fencing it with a bump: the producer, unaware, adds its next ' +
+      'partitions to a new transaction under the same epoch and commits only those',
+    fixed: '0.11.0.2',
+    source:
+      'KAFKA-6119, apache/kafka#4137 (TransactionCoordinator.abortTimedOutTransactions, ' +
+      'prepareFenceProducerEpoch)',
   },
   {
     id: 'KAFKA-15583',

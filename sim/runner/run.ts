@@ -375,6 +375,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       rotationNotLogged: scenario.bugs['KAFKA-20310'],
       lastProducerEpochNotLogged: scenario.bugs['KAFKA-20357'],
       noRotationOnFenceAbort: scenario.bugs['KAFKA-20090'],
+      timeoutAbortKeepsEpoch: scenario.bugs['KAFKA-6119'],
     },
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,

@@ -41,6 +41,11 @@ export interface CoordinatorSettings {
    * producerId, so the epoch can reach Short.MAX_VALUE with a transaction to come. @default false
    */
   readonly noRotationOnFenceAbort?: boolean;
+  /**
+   * KAFKA-6119 (0.11.0.0 and 0.11.0.1): a timed-out transaction is aborted at its current epoch
+   * instead of being fenced with a bump. @default false
+   */
+  readonly timeoutAbortKeepsEpoch?: boolean;
 }
 
 /** Timers the coordinator sets; `owner` lets the broker route them. */

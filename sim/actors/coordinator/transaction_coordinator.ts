@@ -322,6 +322,14 @@ export class TransactionCoordinator {
     for (const metadata of this.state.loaded()) {
       if (metadata.state !== 'Ongoing' || metadata.pendingState !== null) continue;
       if (metadata.txnStartUs + metadata.txnTimeoutMs * 1000 >= nowUs) continue;
+      if (this.settings.timeoutAbortKeepsEpoch === true) {
+        // KAFKA-6119 (before 0.11.0.2): an EndTxn(abort) at the current epoch, no fence, so the
+        // producer can open a new transaction under the same epoch without noticing.
+        ctx.trace(`transaction ${metadata.transactionalId} timed out: aborting at its epoch`);
+        const bump = metadata.clientTransactionVersion >= 2;
+        this.prepareEnd(metadata, false, bump, ctx, () => undefined);
+        continue;
+      }
       ctx.trace(`transaction ${metadata.transactionalId} timed out: aborting with an epoch bump`);
       this.fenceAndAbort(metadata, 'timeout', ctx, () => undefined);
     }
