@@ -44,7 +44,6 @@ export const clockSkewKind = defineFaultKind<ClockSkewFault>({
     'for.ms': fault.forMs ?? undefined,
   }),
   describe: (fault) => `clock skew of ${fault.target} by ${fault.skewMs} ms${lasting(fault.forMs)}`,
-  insideGuarantee: () => true,
   endMs: endOf,
   start(fault, { sim, view }) {
     const description = this.describe(fault);

@@ -65,7 +65,6 @@ export const coordinatorFailoverKind = defineFaultKind<CoordinatorFailoverFault>
   describe: (fault) =>
     `${crashWord(fault.mode)} of the ${fault.keyType === 'group' ? 'group ' : ''}coordinator ` +
     `of ${fault.key}${lasting(fault.forMs)}`,
-  insideGuarantee: (fault) => fault.mode === 'process',
   endMs: endOf,
   start(fault, { sim, view }) {
     const description = this.describe(fault);

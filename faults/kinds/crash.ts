@@ -52,7 +52,6 @@ export const crashKind = defineFaultKind<CrashFault>({
     mode: fault.mode,
   }),
   describe: (fault) => `${crashWord(fault.mode)} of ${fault.target}${lasting(fault.forMs)}`,
-  insideGuarantee: (fault) => fault.mode === 'process',
   endMs: endOf,
   start(fault, { sim, view }) {
     const description = this.describe(fault);

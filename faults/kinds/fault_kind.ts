@@ -107,8 +107,6 @@ export interface FaultKind<F extends FaultBase> {
   entryOf(fault: F): Record<string, unknown>;
   /** How the history and the report name it. */
   describe(fault: F): string;
-  /** Whether Kafka's exactly-once guarantee covers it (acks=all, idempotence, min.insync ≥ 2). */
-  insideGuarantee(fault: F): boolean;
   /** When it ends by itself, ms; null: at the heal phase, or at once when it has no duration. */
   endMs(fault: F): number | null;
   /** The longest extra delay it gives a message, ms (the heal phase waits that long). */

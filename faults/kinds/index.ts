@@ -115,11 +115,6 @@ export function describeFault(fault: ScriptedFault): string {
   return kindOf(fault).describe(fault);
 }
 
-/** Whether Kafka's exactly-once guarantee covers a fault (style rule 20). */
-export function isInsideGuarantee(fault: ScriptedFault): boolean {
-  return kindOf(fault).insideGuarantee(fault);
-}
-
 /** The end of a fault in ms, or null when it lasts until the heal phase (or is instantaneous). */
 export function faultEndMs(fault: ScriptedFault): number | null {
   return kindOf(fault).endMs(fault);

@@ -119,7 +119,6 @@ export const linkKind = defineFaultKind<LinkFault>({
     'for.ms': fault.forMs,
   }),
   describe: describeLink,
-  insideGuarantee: () => true,
   endMs: endOf,
   extraDelayMs: (fault) => fault.delayMs,
   start(fault, { sim, view, rng }) {

@@ -87,7 +87,6 @@ export const operatorKind = defineFaultKind<OperatorFault>({
     const from = fault.startOffset === null ? '' : ` --start-offset ${fault.startOffset}`;
     return `operator: kafka-transactions ${fault.action} ${where}${from}`;
   },
-  insideGuarantee: (fault) => fault.action !== 'abort',
   endMs: () => null,
   start(fault, { view }) {
     view.runOperatorAction(fault);

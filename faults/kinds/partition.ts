@@ -78,7 +78,6 @@ export const partitionKind = defineFaultKind<PartitionFault>({
     'for.ms': fault.forMs,
   }),
   describe,
-  insideGuarantee: () => true,
   endMs: endOf,
   start(fault, world) {
     const nodes: string[] = [];

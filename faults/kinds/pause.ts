@@ -34,7 +34,6 @@ export const pauseKind = defineFaultKind<PauseFault>({
     'for.ms': fault.forMs,
   }),
   describe: (fault) => `GC pause of ${fault.target} for ${fault.forMs} ms`,
-  insideGuarantee: () => true,
   endMs: endOf,
   start(fault, { sim, view }) {
     const description = this.describe(fault);

@@ -50,7 +50,6 @@ export const slowNodeKind = defineFaultKind<SlowNodeFault>({
   describe: (fault) =>
     `slow node ${fault.target}: every message handled ${fault.delayMs} ms late` +
     lasting(fault.forMs),
-  insideGuarantee: () => true,
   endMs: endOf,
   extraDelayMs: (fault) => fault.delayMs,
   start(fault, { sim, view, rng }) {

@@ -76,7 +76,6 @@ export const splitKind = defineFaultKind<SplitFault>({
   describe: (fault) =>
     `split: minority ${listed(fault.minority)} | majority ${listed(fault.majority)}` +
     lasting(fault.forMs),
-  insideGuarantee: () => true,
   endMs: endOf,
   start(fault, world) {
     const links = bothWays({ a: fault.minority, b: [...fault.majority, world.view.controller] });
@@ -143,7 +142,6 @@ export const bridgeKind = defineFaultKind<BridgeFault>({
   }),
   describe: (fault) =>
     `bridge ${fault.bridge}: ${listed(fault.left)} | ${listed(fault.right)}${lasting(fault.forMs)}`,
-  insideGuarantee: () => true,
   endMs: endOf,
   start(fault, world) {
     const links = bothWays({ a: fault.left, b: fault.right });

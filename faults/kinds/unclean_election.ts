@@ -39,7 +39,6 @@ export const uncleanElectionKind = defineFaultKind<UncleanElectionFault>({
     'at.ms': fault.atMs,
   }),
   describe: (fault) => `forced unclean leader election of ${fault.topic}-${fault.partition}`,
-  insideGuarantee: () => false,
   endMs: () => null,
   start(fault, { view }) {
     const description = this.describe(fault);

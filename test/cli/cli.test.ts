@@ -206,68 +206,7 @@ describe('exit 64: usage errors and invalid scenarios, one line, no stack', () =
   });
 });
 
-describe('eos-sim sweep and scenarios', () => {
-  it('sweeps seeds 1..3 and prints a summary', async () => {
-    const { code, stdout } = await cli(['sweep', ZOMBIE, '--seeds', '1..3', '--out', scratch.path]);
-    expect(code).toBe(0);
-    expect(stdout).toContain('sweep summary');
-    expect(stdout).toContain(`zombie-fencing (${ZOMBIE}) · seeds 1..3`);
-    expect(stdout).toContain('outcomes: pass 3');
-    expect(stdout).toContain('total: 1 scenario, 3 runs: every expectation met');
-  });
-
-  it('streams failing seeds with reproduce commands and exits 1', async () => {
-    const file = scratch.write(
-      'sweep-bug-not-expected.yaml',
-      editedScenario(ZOMBIE_BUG, (text) =>
-        text.replace('anomalies: [zombie-write]', 'anomalies: []').replace(/^ {2}detect.*\n/m, ''),
-      ),
-    );
-    const { code, stdout } = await cli(['sweep', file, '--seeds', '1..5', '--out', scratch.path]);
-    expect(code).toBe(1);
-    expect(stdout).toMatch(
-      /^FAIL zombie-fencing-no-epoch-check seed=\d+: (torn-transaction, )?zombie-write · /m,
-    );
-    expect(stdout).toMatch(new RegExp(`npx eos-sim run ${file} --seed \\d+`));
-    expect(stdout).toContain("violates Kafka's guarantee, NOT allowed here: ");
-    expect(stdout).toContain('expectation NOT met');
-  });
-
-  it('refuses two files with one scenario name, whose artifacts would collide', async () => {
-    const copy = scratch.write(
-      'copy.yaml',
-      editedScenario(ZOMBIE, (text) => `${text}\n`),
-    );
-    const out = `${scratch.path}/same-name`;
-    const argv = ['sweep', ZOMBIE, copy, '--seeds', '1..1', '--workers', '1', '--out', out];
-    const { code, stdout, stderr } = await cli(argv);
-    expect(code).toBe(64);
-    expect(stdout).toBe('');
-    expect(stderr).toBe(
-      `Usage error: ${ZOMBIE} and ${copy} have the same scenario name "zombie-fencing": ` +
-        'their failing seeds would share one artifact folder; give each file its own name\n',
-    );
-    const again = ['sweep', ZOMBIE, `./${ZOMBIE}`, '--seeds', '1..1', '--workers', '1'];
-    const twice = await cli([...again, '--out', out]);
-    expect(twice.code).toBe(0);
-    expect(twice.stdout).toContain('total: 1 scenario, 1 run');
-  });
-
-  it('prints the sweep summary as JSON with --json', async () => {
-    const { code, stdout } = await cli([
-      'sweep',
-      ZOMBIE,
-      '--seeds',
-      '2..3',
-      '--json',
-      '--out',
-      scratch.path,
-    ]);
-    expect(code).toBe(0);
-    const summary = JSON.parse(stdout) as { scenarios: Array<Record<string, unknown>> };
-    expect(summary.scenarios[0]).toMatchObject({ seedsRun: 2, expectationMet: true });
-  });
-
+describe('eos-sim scenarios', () => {
   it('lists the bundled scenarios', async () => {
     const { code, stdout } = await cli(['scenarios']);
     expect(code).toBe(0);

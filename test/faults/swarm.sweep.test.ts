@@ -58,7 +58,7 @@ describe('drawSwarm', () => {
  * Read-process-write pipelines are left out for now: under the swarm's fault rates the group
  * spends most of the fault phase rebalancing, so the pipeline commits a handful of transactions
  * and a misuse that needs traffic (no rewind, stale offsets) is seldom exercised. Tracked as an
- * open finding of issue 6; their plain detection is tested in test/pipeline/misuse.test.ts.
+ * open finding of issue 6; their plain detection is tested in test/pipeline/misuse.sweep.test.ts.
  */
 function isPipelineScenario(file: string): boolean {
   return loadScenario(file).clients.some((client) => client.role === 'pipeline');
