@@ -44,6 +44,9 @@ describe('EndTxn at the exhausted epoch (retryOnOverflow)', () => {
     const first = h.endTxn(32_766, true, V2);
     h.advanceBy(LOG_WRITE_US);
     expect(first).toEqual({ error: 'NONE', producerId: 1, producerEpoch: 0 });
+    // The producer starts its next transaction under the new id while the markers go out: retry
+    // (the Complete transition is pending, KAFKA-18660), not INVALID_PRODUCER_ID_MAPPING.
+    expect(h.addPartitions(0, [T0], { producerId: 1 }).error).toBe('CONCURRENT_TRANSACTIONS');
     h.answerMarkers('NONE');
     h.advanceBy(LOG_WRITE_US);
     expect(identity(h)).toEqual({ producerId: 1, producerEpoch: 0 });

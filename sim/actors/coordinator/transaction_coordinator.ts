@@ -218,9 +218,12 @@ export class TransactionCoordinator {
     const status = this.state.status(request.transactionalId);
     if (status !== 'NONE') return all(status);
     const metadata = this.state.get(request.transactionalId);
-    if (metadata === undefined || metadata.producerId !== request.producerId) {
-      return all('INVALID_PRODUCER_ID_MAPPING');
-    }
+    if (metadata === undefined) return all('INVALID_PRODUCER_ID_MAPPING');
+    // A pending transition first (KAFKA-18660): while the markers go out Kafka holds the Complete*
+    // transition pending, so a TV2 producer already answered with the rotated id is told to retry.
+    const pending = metadata.pendingState !== null || isPrepare(metadata.state);
+    if (!request.verifyOnly && pending) return all('CONCURRENT_TRANSACTIONS');
+    if (metadata.producerId !== request.producerId) return all('INVALID_PRODUCER_ID_MAPPING');
     if (request.verifyOnly) {
       if (metadata.producerEpoch !== request.producerEpoch) return all('PRODUCER_FENCED');
       if (isPrepare(metadata.state)) return all('CONCURRENT_TRANSACTIONS');
@@ -235,9 +238,7 @@ export class TransactionCoordinator {
         })),
       );
     }
-    if (metadata.pendingState !== null) return all('CONCURRENT_TRANSACTIONS');
     if (metadata.producerEpoch !== request.producerEpoch) return all('PRODUCER_FENCED');
-    if (isPrepare(metadata.state)) return all('CONCURRENT_TRANSACTIONS');
     const added = request.partitions.filter(
       (tp) => !metadata.topicPartitions.has(partitionKey(tp)),
     );
