@@ -1,8 +1,9 @@
 /**
  * The mutation score of the checkers: every bug switch turned on alone in a generic scenario
  * (not its hand-written reproducer) under swarm mode, seed after seed, until a run fails. A
- * failing seed counts as a catch only if the same seed and draw without the switch passes, so a
- * catch is the switch's doing and not the base's. The bases are the newest release (every bug
+ * failing seed counts as a catch only if the same seed and draw without the switch passes and
+ * executes different events, so a catch is the switch's doing and not the base's, nor only the
+ * guarantee model's (a switch on takes away the permissions of its anomaly kinds). The bases are the newest release (every bug
  * off) under transaction version 2, and the same scenario under transaction version 0 without
  * partition verification, where the pre-KIP-890 bugs can show.
  */
@@ -75,8 +76,10 @@ export function searchMutant(
       const mutant = { ...base.scenario, bugs: { ...base.scenario.bugs, [id]: true } };
       const report = swarmRun(mutant, seed);
       if (report.outcome === 'pass') continue;
-      // The control: the same seed and draw without the switch must pass.
-      if (swarmRun(base.scenario, seed).outcome !== 'pass') continue;
+      // The control: the same seed and draw without the switch must pass, and run differently
+      // (the same events mean the switch changed only the verdict's permissions, not Kafka).
+      const control = swarmRun(base.scenario, seed);
+      if (control.outcome !== 'pass' || control.eventHash === report.eventHash) continue;
       return { id, caught: true, seedsRun, seed, kind: kindOf(report), base: base.label };
     }
   }
