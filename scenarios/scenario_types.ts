@@ -10,6 +10,13 @@
 import type { ConsumerConfig, IsolationLevel, ProducerConfig } from '../sim/actors';
 import type { FaultSpec, RandomNemesisConfig } from './fault_specs';
 import type { BugId } from './kafka_versions';
+import type {
+  ClientSpec,
+  PipelineSpec,
+  PollsSpec,
+  SendsSpec,
+  TransactionsSpec,
+} from '../sim/config';
 
 export type { FaultSpec, RandomFaultKindSpec, RandomNemesisConfig, RatioSpec } from './fault_specs';
 
@@ -23,123 +30,25 @@ export type ProducerSettings = ProducerConfig;
 export type ConsumerSettings = ConsumerConfig;
 
 /** What a transactional producer's application does. */
-export interface TransactionalWorkload {
-  readonly type: 'transactions';
-  /** When the application starts (`start.ms`). */
-  readonly startMs: number;
-  /** How many transactions it runs (`transactions`). */
-  readonly transactions: number;
-  /** Records per transaction (`records.per.transaction`). */
-  readonly recordsPerTransaction: number;
-  /** Pause between two sends of one transaction (`send.interval.ms`). @default 10 */
-  readonly sendIntervalMs: number;
-  /**
-   * Records handed to `send()` back to back at each step (`records.per.send`), so a large
-   * transaction costs one application event per step rather than per record. @default 1
-   */
-  readonly recordsPerSend: number;
-  /** Pause between transactions (`transaction.interval.ms`). @default 50 */
-  readonly transactionIntervalMs: number;
-  /** Every n-th transaction is aborted by the application; 0 never (`abort.every`). @default 0 */
-  readonly abortEvery: number;
-  /**
-   * What the application does when fenced (`on.fenced`): `stop` ends the instance; `restart`
-   * starts a new producer instance that calls initTransactions again. @default 'stop'
-   */
-  readonly onFenced: 'stop' | 'restart';
-  /**
-   * `close.when.done`: after its last transaction the application closes the producer
-   * (`KafkaProducer.close()`), so the liveness check does not ask it for more. @default false
-   */
-  readonly closeWhenDone: boolean;
-  /** The topics it writes; records go to partitions drawn from the seed. */
-  readonly topics: readonly string[];
-  /** `partitioner`: `explicit` (a random partition per record) or Java's `default`. */
-  readonly partitioner?: 'explicit' | 'default';
-  /** `keys`: record keys used in turn, hashed by murmur2 (the default partitioner). */
-  readonly keys?: readonly string[];
-}
+export type TransactionalWorkload = TransactionsSpec;
 
 /** What a non-transactional producer's application does. */
-export interface SendWorkload {
-  readonly type: 'sends';
-  readonly startMs: number;
-  /** How many records it sends in all, one `send` operation each (`sends`). */
-  readonly sends: number;
-  /** Pause between two steps (`send.interval.ms`). @default 10 */
-  readonly sendIntervalMs: number;
-  /** Records sent back to back at each step, one `send` operation each. @default 1 */
-  readonly recordsPerSend: number;
-  readonly topics: readonly string[];
-  /** `partitioner`: `explicit` (a random partition per record) or Java's `default`. */
-  readonly partitioner?: 'explicit' | 'default';
-  /** `keys`: record keys used in turn, hashed by murmur2 (the default partitioner). */
-  readonly keys?: readonly string[];
-}
+export type SendWorkload = SendsSpec;
 
 /** What a consumer's application does: poll every `poll.interval.ms`. */
-export interface PollWorkload {
-  readonly type: 'polls';
-  readonly startMs: number;
-  /** @default 100 */
-  readonly pollIntervalMs: number;
-  readonly topics: readonly string[];
-}
+export type PollWorkload = PollsSpec;
+
+/** What a read-process-write pipeline instance does. */
+export type PipelineWorkload = PipelineSpec;
 
 /** A producer client of the scenario. */
-export interface ProducerClient {
-  readonly role: 'producer';
-  readonly name: string;
-  readonly settings: ProducerSettings;
-  readonly workload: TransactionalWorkload | SendWorkload;
-}
+export type ProducerClient = Extract<ClientSpec, { readonly role: 'producer' }>;
 
 /** A consumer client of the scenario. */
-export interface ConsumerClient {
-  readonly role: 'consumer';
-  readonly name: string;
-  readonly settings: ConsumerSettings;
-  readonly workload: PollWorkload;
-}
-
-/** What a read-process-write pipeline instance does (see `PipelineSpec` in the workload). */
-export interface PipelineWorkload {
-  readonly type: 'pipeline';
-  readonly startMs: number;
-  /** Input topics (`topics`). */
-  readonly topics: readonly string[];
-  /** `output.topic`. */
-  readonly outputTopic: string;
-  /** `poll.interval.ms`: the wait after an empty poll. @default 100 */
-  readonly pollIntervalMs: number;
-  /** `abort.every`: every n-th transaction is aborted by the application. @default 0 */
-  readonly abortEvery: number;
-  /** `offsets.commit`. @default 'transaction' */
-  readonly offsetsCommit: 'transaction' | 'commit-sync' | 'auto-commit';
-  /** `send.offsets.group.metadata`. @default true */
-  readonly sendOffsetsGroupMetadata: boolean;
-  /** `rewind.after.abort`. @default true */
-  readonly rewindAfterAbort: boolean;
-  /** `transactional.id.on.restart`. @default 'same' */
-  readonly transactionalIdOnRestart: 'same' | 'random';
-  /** `require.stable`. @default true */
-  readonly requireStable: boolean;
-  /** `on.fatal`. @default 'restart' */
-  readonly onFatal: 'stop' | 'restart';
-  /** `restart.delay.ms`. @default 1000 */
-  readonly restartDelayMs: number;
-}
+export type ConsumerClient = Extract<ClientSpec, { readonly role: 'consumer' }>;
 
 /** A read-process-write pipeline instance: a group consumer and a transactional producer. */
-export interface PipelineClient {
-  readonly role: 'pipeline';
-  readonly name: string;
-  readonly settings: {
-    readonly producer: ProducerSettings;
-    readonly consumer: ConsumerSettings;
-  };
-  readonly workload: PipelineWorkload;
-}
+export type PipelineClient = Extract<ClientSpec, { readonly role: 'pipeline' }>;
 
 /** Any client. */
 export type ClientConfig = ProducerClient | ConsumerClient | PipelineClient;

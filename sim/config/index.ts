@@ -17,3 +17,10 @@ export {
   type ErrorParam,
 } from './schema_helpers';
 export { JAVA_INT_MAX, LIMITS } from './limits';
+export type {
+  ClientSpec,
+  PipelineSpec,
+  PollsSpec,
+  SendsSpec,
+  TransactionsSpec,
+} from './client_specs';
