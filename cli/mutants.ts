@@ -3,9 +3,10 @@
  * (not its hand-written reproducer) under swarm mode, seed after seed, until a run fails. A
  * failing seed counts as a catch only if the same seed and draw without the switch passes and
  * executes different events, so a catch is the switch's doing and not the base's, nor only the
- * guarantee model's (a switch on takes away the permissions of its anomaly kinds). The bases are the newest release (every bug
- * off) under transaction version 2, and the same scenario under transaction version 0 without
- * partition verification, where the pre-KIP-890 bugs can show.
+ * guarantee model's (a switch on takes away the permissions of its anomaly kinds). The bases
+ * are the newest release (every bug off) under transaction version 2, and the same scenario
+ * under transaction version 0 without partition verification, where the pre-KIP-890 bugs can
+ * show.
  */
 import { BUG_ROWS, type BugId, type ScenarioConfig } from '../scenarios';
 import { drawSwarm, runScenario, type RunReport } from '../sim/runner';
