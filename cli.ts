@@ -27,6 +27,7 @@ import {
   mergeCommand,
   checkCommand,
   runCommand,
+  mutantsCommand,
   scenariosCommand,
   shrinkCommand,
   stopWhenWrapperDies,
@@ -107,6 +108,25 @@ function inventSeed(): string {
 function colourWanted(io: CliIo): boolean {
   const noColour = process.env['NO_COLOR'];
   return io.stdout.isTTY === true && (noColour === undefined || noColour === '');
+}
+
+/** Adds `mutants` to `program`. */
+function addMutantsCommand(
+  program: Command,
+  options: { context: CliContext; setExitCode: (code: ExitCode) => void },
+): void {
+  const { context, setExitCode } = options;
+  program
+    .command('mutants')
+    .description('Turn each bug switch on alone under swarm mode and report the first catch')
+    .option('--seeds <range>', 'seed budget A..B; default: 1..20')
+    .option('--base <file>', 'the generic scenario; default: transactions-random-faults.yaml')
+    .option('--switch <ids>', 'only these bug switches, comma-separated')
+    .action((flags: { seeds?: string; base?: string; switch?: string }) =>
+      setExitCode(
+        mutantsCommand({ seeds: flags.seeds, base: flags.base, switches: flags.switch }, context),
+      ),
+    );
 }
 
 /** Adds `sweep` and `report merge` to `program`. */
@@ -299,6 +319,7 @@ function buildProgram(context: CliContext, setExitCode: (code: ExitCode) => void
     .command('scenarios')
     .description('List the bundled scenarios')
     .action(() => setExitCode(scenariosCommand(context)));
+  addMutantsCommand(program, { context, setExitCode });
   // Only the top level takes extra words (to name an unknown command); set after the
   // subcommands were added, so they keep commander's refusal of excess arguments.
   program.allowExcessArguments();

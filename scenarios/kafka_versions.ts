@@ -52,10 +52,14 @@ export const NEWEST_KAFKA_VERSION = '4.5';
 /** A bug switch's public id: a JIRA key, or `owner/repo#N` for another project's tracker. */
 export const BUG_IDS = [
   'KAFKA-1211',
+  'KAFKA-6119',
   'KAFKA-15583',
   'KAFKA-15591',
   'KAFKA-16352',
   'KAFKA-19690',
+  'KAFKA-20090',
+  'KAFKA-20310',
+  'KAFKA-20357',
   'redpanda-data/redpanda#3039',
   'partition.skip.producer.epoch.check',
 ] as const;
@@ -90,6 +94,17 @@ export const BUG_ROWS: readonly BugRow[] = [
     source: 'KIP-101, KAFKA-1211 (fixed with leader epochs in 0.11.0)',
   },
   {
+    id: 'KAFKA-6119',
+    changes:
+      'the coordinator aborts a timed-out transaction at its current epoch (an EndTxn(abort) of ' +
+      'its own) instead of fencing it with a bump: the producer, unaware, adds its next ' +
+      'partitions to a new transaction under the same epoch and commits only those',
+    fixed: '0.11.0.2',
+    source:
+      'KAFKA-6119, apache/kafka#4137 (TransactionCoordinator.abortTimedOutTransactions, ' +
+      'prepareFenceProducerEpoch)',
+  },
+  {
     id: 'KAFKA-15583',
     changes:
       'the high watermark advances while the ISR is below min.insync.replicas (Partition.' +
@@ -122,6 +137,38 @@ export const BUG_ROWS: readonly BugRow[] = [
     introduced: '3.6',
     fixed: '4.2',
     source: 'KAFKA-19690, apache/kafka#20534 (backports #20577 to 3.9, #20618 to 4.1)',
+  },
+  {
+    id: 'KAFKA-20090',
+    changes:
+      'an abort by epoch fence (transaction timeout, InitProducerId) at an exhausted epoch does ' +
+      'not rotate the producerId: CompleteAbort stays at epoch 32767, a retried abort hands it ' +
+      'to the producer and its next commit cannot bump (transaction stuck Ongoing)',
+    introduced: '4.0',
+    fixed: '4.3',
+    source:
+      'KAFKA-20090, apache/kafka#21506 and #21469 (merged Feb 2026; 4.3.0 is the first release ' +
+      'after the merge)',
+  },
+  {
+    id: 'KAFKA-20310',
+    changes:
+      'TransactionLog.valueToBytes does not write previousProducerId and nextProducerId: a ' +
+      'coordinator failover between PrepareCommit and CompleteCommit at an exhausted epoch ' +
+      'completes without the rotation, and a retry after a rotation is fenced',
+    introduced: '4.0',
+    fixed: '4.3',
+    source: 'KAFKA-20310, apache/kafka#21828 (merged Mar 2026; first release after it 4.3.0)',
+  },
+  {
+    id: 'KAFKA-20357',
+    changes:
+      'lastProducerEpoch is not written to __transaction_state: an InitProducerId retried after ' +
+      'a coordinator failover (KIP-360), e.g. after a producerId rotation, is PRODUCER_FENCED',
+    introduced: '2.5',
+    fixed: '4.4',
+    source:
+      'KAFKA-20357, apache/kafka#22096 (merged Apr 2026, after the 4.3 branch; dated 4.4 here)',
   },
   {
     id: 'redpanda-data/redpanda#3039',

@@ -1,6 +1,7 @@
 /**
  * `fatal-txn-error`: a transactional producer that follows Kafka's client rules was told
- * INVALID_TXN_STATE, the fatal "not part of an ongoing transaction" error. Kafka promises such a
+ * INVALID_TXN_STATE, the fatal "not part of an ongoing transaction" error, or, alone on its
+ * transactional.id, INVALID_PRODUCER_ID_MAPPING. Kafka promises such a
  * client only fencing (PRODUCER_FENCED, INVALID_PRODUCER_EPOCH), abortable and retriable errors:
  * a producer whose transaction timed out during a pause must get the abortable
  * INVALID_PRODUCER_EPOCH (KAFKA-19690, case BUG-16), and a coordinator must never be driven into
@@ -14,12 +15,50 @@ import type { CheckContext } from './check_context';
 /** The fatal error a well-behaved client never gets. */
 const UNEXPECTED_FATAL_ERROR = 'INVALID_TXN_STATE';
 
-/** One anomaly per init or txn operation that completed with INVALID_TXN_STATE. */
+/**
+ * Fatal too, and never due to a producer alone on its transactional.id: the coordinator does not
+ * know the producerId it handed out (a producerId rotation it forgot, KAFKA-20310) or refuses a
+ * retry of a rotation it made (endTransaction's retryOnOverflow). Another instance of the id
+ * may rotate it legitimately, so ops after another process's init of the id are not counted;
+ * transactional.id expiration (transactional.id.expiration.ms, 7 days) is not modelled.
+ */
+const UNKNOWN_IDENTITY_ERROR = 'INVALID_PRODUCER_ID_MAPPING';
+
+/** transactionalId → when another process than `process` first invoked an init of it. */
+function sharedSince(context: CheckContext): Map<string, Map<string, number>> {
+  const firstInit = new Map<string, Map<string, number>>();
+  for (const op of context.history) {
+    if (op.f !== 'init' || op.type !== 'invoke') continue;
+    const byProcess = firstInit.get(op.value.transactionalId) ?? new Map<string, number>();
+    if (!byProcess.has(op.process)) byProcess.set(op.process, op.timeUs);
+    firstInit.set(op.value.transactionalId, byProcess);
+  }
+  return firstInit;
+}
+
+/** Whether `op`'s error is one a well-behaved producer alone on its id never gets. */
+function isUnexpectedFatal(
+  op: { error?: string; process: string; timeUs: number; value: { transactionalId: string } },
+  inits: Map<string, Map<string, number>>,
+): boolean {
+  if (op.error === UNEXPECTED_FATAL_ERROR) return true;
+  if (op.error !== UNKNOWN_IDENTITY_ERROR) return false;
+  const others = [...(inits.get(op.value.transactionalId) ?? new Map<string, number>())].filter(
+    ([process, timeUs]) => process !== op.process && timeUs <= op.timeUs,
+  );
+  return others.length === 0;
+}
+
+/**
+ * One anomaly per init or txn operation that completed with INVALID_TXN_STATE, or with
+ * INVALID_PRODUCER_ID_MAPPING while its producer was alone on its transactional.id.
+ */
 export function checkFatalTxnError(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
+  const inits = sharedSince(context);
   for (const op of context.history) {
-    if (op.type === 'invoke' || op.error !== UNEXPECTED_FATAL_ERROR) continue;
-    if (op.f !== 'txn' && op.f !== 'init') continue;
+    if (op.type === 'invoke' || (op.f !== 'txn' && op.f !== 'init')) continue;
+    if (!isUnexpectedFatal(op, inits)) continue;
     const identity =
       op.value.producerId === undefined
         ? ''
@@ -28,7 +67,7 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
       kind: 'fatal-txn-error',
       message:
         `Client ${op.client}'s ${op.f} of transactional.id ${op.value.transactionalId}` +
-        `${identity} failed with the fatal ${UNEXPECTED_FATAL_ERROR} at ${op.timeUs}us, where ` +
+        `${identity} failed with the fatal ${op.error ?? ''} at ${op.timeUs}us, where ` +
         'Kafka gives a client that follows the protocol an abortable or fencing error',
       client: op.client,
       process: op.process,

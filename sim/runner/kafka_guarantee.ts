@@ -93,6 +93,10 @@ export function switchesOf(scenario: ScenarioConfig): GuaranteeSwitches {
 const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'partition.skip.producer.epoch.check': ['zombie-write', 'torn-transaction', 'aborted-read'],
   'KAFKA-19690': ['fatal-txn-error'],
+  'KAFKA-6119': ['torn-transaction', 'lost-write'],
+  'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
+  'KAFKA-20310': ['fatal-txn-error'],
+  'KAFKA-20357': ['fatal-txn-error'],
 };
 
 /** A fault the history says started, by kind and the nemesis's description. */

@@ -375,6 +375,10 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       transactionStateLogNumPartitions: scenario.broker.transactionStateLogNumPartitions,
       transactionVersion: scenario.protocol.transactionVersion,
       staleMarkerResponseRemovesCompletion: scenario.bugs['KAFKA-16352'],
+      rotationNotLogged: scenario.bugs['KAFKA-20310'],
+      lastProducerEpochNotLogged: scenario.bugs['KAFKA-20357'],
+      noRotationOnFenceAbort: scenario.bugs['KAFKA-20090'],
+      timeoutAbortKeepsEpoch: scenario.bugs['KAFKA-6119'],
     },
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,

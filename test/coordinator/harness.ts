@@ -9,6 +9,7 @@ import {
   TRANSACTION_LOG_LOAD_US,
   TransactionCoordinator,
   transactionStatePartitionFor,
+  type CoordinatorSettings,
   type CoordinatorTimer,
   type EndTxnRequest,
   type KafkaErrorCode,
@@ -54,13 +55,15 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
   private nextId = 1;
   private producerIds = 0;
 
-  constructor(options: { transactionVersion?: number } = {}) {
+  /** `options`: the transaction version and any other coordinator setting (bug switches). */
+  constructor(options: Partial<CoordinatorSettings> = {}) {
     this.coordinator = new TransactionCoordinator(
       {
         transactionMaxTimeoutMs: 900_000,
         abortTimedOutTransactionCleanupIntervalMs: CLEANUP_INTERVAL_MS,
         transactionStateLogNumPartitions: NUM_PARTITIONS,
-        transactionVersion: options.transactionVersion ?? 0,
+        transactionVersion: 0,
+        ...options,
       },
       {
         leaderOf: () => BROKER,

@@ -10,7 +10,7 @@
  *   against an abort answers PRODUCER_FENCED).
  */
 import type { EndTxnRequest, KafkaErrorCode } from '../protocol';
-import type { TransactionMetadata } from './transaction_metadata';
+import { EXHAUSTED_PRODUCER_EPOCH, type TransactionMetadata } from './transaction_metadata';
 
 /** The outcome of the checks. */
 export type EndTxnDecision =
@@ -29,13 +29,45 @@ export function decideEndTxn(
   metadata: TransactionMetadata,
   request: EndTxnRequest,
 ): EndTxnDecision {
-  if (metadata.producerId !== request.producerId) return error('INVALID_PRODUCER_ID_MAPPING');
+  const overflow = isRetryOnOverflow(metadata, request);
+  if (metadata.producerId !== request.producerId && !overflow) {
+    return error('INVALID_PRODUCER_ID_MAPPING');
+  }
   if (metadata.pendingState !== null && metadata.pendingState !== 'PrepareEpochFence') {
     return error('CONCURRENT_TRANSACTIONS');
   }
+  if (overflow) return decideOverflowRetry(metadata, request.committed);
   return request.transactionVersion >= 2
     ? decideVersion2(metadata, request.committed, request.producerEpoch)
     : decideVersion0(metadata, request.committed, request.producerEpoch);
+}
+
+/**
+ * endTransaction's retryOnOverflow (TV2, Kafka 4.0): the request carries the producerId before a
+ * rotation at the exhausted epoch, and the rotation has happened (epoch 0 under the new id): a
+ * retry of the EndTxn whose answer was lost, not a stranger.
+ */
+function isRetryOnOverflow(metadata: TransactionMetadata, request: EndTxnRequest): boolean {
+  return (
+    metadata.clientTransactionVersion >= 2 &&
+    metadata.pendingState !== 'PrepareEpochFence' &&
+    metadata.previousProducerId === request.producerId &&
+    metadata.producerId !== request.producerId &&
+    request.producerEpoch === EXHAUSTED_PRODUCER_EPOCH &&
+    metadata.producerEpoch === 0
+  );
+}
+
+/** A retry on overflow is valid only once the transaction completed (CompleteCommit/Abort). */
+function decideOverflowRetry(metadata: TransactionMetadata, committed: boolean): EndTxnDecision {
+  switch (metadata.state) {
+    case 'CompleteCommit':
+      return committed ? { type: 'retry-done' } : error('INVALID_TXN_STATE');
+    case 'CompleteAbort':
+      return committed ? error('PRODUCER_FENCED') : { type: 'retry-done' };
+    default:
+      return error('PRODUCER_FENCED');
+  }
 }
 
 /** TransactionCoordinator.endTransaction for transaction versions 0 and 1. */

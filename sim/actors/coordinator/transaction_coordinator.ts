@@ -14,16 +14,14 @@
  * new leader of the partition rebuilds the cache from the log and finishes transactions found in
  * Prepare* (TransactionStateManager.loadTransactionsForTxnTopicPartition).
  */
-import type { ActorContext, NodeId } from '../../kernel';
+import type { NodeId } from '../../kernel';
 import type {
   AddPartitionsToTxnRequest,
   EndTxnRequest,
   InitProducerIdRequest,
   KafkaErrorCode,
-  KafkaMessage,
   KafkaObservation,
   TopicPartition,
-  TransactionLogRecord,
   WriteTxnMarkersResponse,
 } from '../protocol';
 import { partitionKey } from '../protocol';
@@ -33,6 +31,7 @@ import { MarkerSender } from './marker_sender';
 import { TransactionStateManager } from './transaction_state_manager';
 import {
   EXHAUSTED_PRODUCER_EPOCH,
+  MAX_PRODUCER_EPOCH,
   applyTransit,
   assertValidTransition,
   isIdle,
@@ -43,75 +42,20 @@ import {
   type TxnTransit,
 } from './transaction_metadata';
 import { coordinatorErrorFor } from './coordinator_errors';
-
-/** Broker settings the coordinator uses, from Kafka's config keys. */
-export interface CoordinatorSettings {
-  /** `transaction.max.timeout.ms`. @default 900000 */
-  readonly transactionMaxTimeoutMs: number;
-  /** `transaction.abort.timed.out.transaction.cleanup.interval.ms`. @default 10000 */
-  readonly abortTimedOutTransactionCleanupIntervalMs: number;
-  /** `transaction.state.log.num.partitions`. @default 50 */
-  readonly transactionStateLogNumPartitions: number;
-  /** The cluster's `transaction.version` feature level: 0, 1 or 2. @default 2 */
-  readonly transactionVersion: number;
-  /**
-   * KAFKA-16352 (before 3.8): a WriteTxnMarkers response under an older coordinator epoch
-   * removes the pending completion of the reloaded transaction. @default false
-   */
-  readonly staleMarkerResponseRemovesCompletion?: boolean;
-}
+import type {
+  CoordinatorHost,
+  CoordinatorSettings,
+  CoordinatorTimer,
+  Ctx,
+} from './coordinator_settings';
+import { isValidProducerId, nextIdentity } from './init_producer_id_rules';
 
 /** How long reading a `__transaction_state` partition takes when a broker becomes its leader. */
 export const TRANSACTION_LOG_LOAD_US = 2_000;
 /** Backoff before retrying a Complete* write that failed (Kafka retries it). */
 const COMPLETE_RETRY_BACKOFF_US = 100_000;
 
-/** Timers the coordinator sets; `owner` lets the broker route them. */
-export type CoordinatorTimer =
-  | { readonly owner: 'coordinator'; readonly type: 'timeout-scan' }
-  | {
-      readonly owner: 'coordinator';
-      readonly type: 'load';
-      readonly partition: number;
-      readonly coordinatorEpoch: number;
-    }
-  | {
-      readonly owner: 'coordinator';
-      readonly type: 'complete-retry';
-      readonly transactionalId: string;
-    }
-  | {
-      readonly owner: 'coordinator';
-      readonly type: 'marker-retry';
-      readonly transactionalId: string;
-    }
-  | {
-      readonly owner: 'coordinator';
-      readonly type: 'marker-timeout';
-      readonly correlationId: number;
-    };
-
-type Ctx = ActorContext<KafkaMessage>;
-
-/** What the coordinator needs from its broker. */
-export interface CoordinatorHost {
-  /** The leader of a data partition, or null when it has none now. */
-  leaderOf(tp: TopicPartition): NodeId | null;
-  /** A fresh producerId (durable counter, as the controller's id blocks are). */
-  allocateProducerId(): number;
-  /**
-   * Appends one record to `__transaction_state-<partition>` as its leader with acks=all; `done`
-   * gets NONE once it is replicated, or the produce error.
-   */
-  appendTransactionLog(
-    partition: number,
-    record: TransactionLogRecord,
-    ctx: Ctx,
-    done: (error: KafkaErrorCode) => void,
-  ): void;
-  /** Every record of this broker's replica of `__transaction_state-<partition>`, oldest first. */
-  readTransactionLog(partition: number): readonly TransactionLogRecord[];
-}
+export type { CoordinatorHost, CoordinatorSettings, CoordinatorTimer };
 
 /** Per-partition results of an AddPartitionsToTxn. */
 export type AddPartitionsResults = ReadonlyArray<TopicPartition & { error: KafkaErrorCode }>;
@@ -227,7 +171,7 @@ export class TransactionCoordinator {
     }
     const metadata = this.metadataOrCreate(transactionalId, request.transactionTimeoutMs, ctx);
     if (metadata.pendingState !== null) return respond('CONCURRENT_TRANSACTIONS', -1, -1);
-    if (expectsEpoch && metadata.producerEpoch !== -1 && request.producerId !== metadata.producerId)
+    if (expectsEpoch && !isValidProducerId(metadata, request))
       return respond('PRODUCER_FENCED', -1, -1);
     if (isPrepare(metadata.state)) return respond('CONCURRENT_TRANSACTIONS', -1, -1);
     if (metadata.state === 'Ongoing') {
@@ -237,15 +181,14 @@ export class TransactionCoordinator {
       );
       return;
     }
-    const next = this.nextIdentity(metadata, expectsEpoch ? request.producerEpoch : null);
+    const next = nextIdentity(metadata, expectsEpoch ? request.producerEpoch : null);
     if (next === 'PRODUCER_FENCED') return respond('PRODUCER_FENCED', -1, -1);
     if (next === 'unchanged') return respond('NONE', metadata.producerId, metadata.producerEpoch);
     const transit = transitOf(metadata, {
       state: 'Empty',
-      producerId: next.producerId,
+      producerId: next.rotate ? this.host.allocateProducerId() : metadata.producerId,
       producerEpoch: next.producerEpoch,
-      lastProducerEpoch:
-        expectsEpoch && next.producerId === metadata.producerId ? metadata.producerEpoch : -1,
+      lastProducerEpoch: next.lastProducerEpoch,
       txnTimeoutMs: request.transactionTimeoutMs,
       topicPartitions: [],
       txnStartUs: -1,
@@ -253,7 +196,6 @@ export class TransactionCoordinator {
     });
     this.write(metadata, transit, ctx, (error) => {
       if (error !== 'NONE') return respond(error, -1, -1);
-      metadata.nextProducerId = -1;
       this.recordGrant(metadata, 'init', ctx);
       respond('NONE', metadata.producerId, metadata.producerEpoch);
     });
@@ -276,9 +218,12 @@ export class TransactionCoordinator {
     const status = this.state.status(request.transactionalId);
     if (status !== 'NONE') return all(status);
     const metadata = this.state.get(request.transactionalId);
-    if (metadata === undefined || metadata.producerId !== request.producerId) {
-      return all('INVALID_PRODUCER_ID_MAPPING');
-    }
+    if (metadata === undefined) return all('INVALID_PRODUCER_ID_MAPPING');
+    // A pending transition first (KAFKA-18660): while the markers go out Kafka holds the Complete*
+    // transition pending, so a TV2 producer already answered with the rotated id is told to retry.
+    const pending = metadata.pendingState !== null || isPrepare(metadata.state);
+    if (!request.verifyOnly && pending) return all('CONCURRENT_TRANSACTIONS');
+    if (metadata.producerId !== request.producerId) return all('INVALID_PRODUCER_ID_MAPPING');
     if (request.verifyOnly) {
       if (metadata.producerEpoch !== request.producerEpoch) return all('PRODUCER_FENCED');
       if (isPrepare(metadata.state)) return all('CONCURRENT_TRANSACTIONS');
@@ -293,9 +238,7 @@ export class TransactionCoordinator {
         })),
       );
     }
-    if (metadata.pendingState !== null) return all('CONCURRENT_TRANSACTIONS');
     if (metadata.producerEpoch !== request.producerEpoch) return all('PRODUCER_FENCED');
-    if (isPrepare(metadata.state)) return all('CONCURRENT_TRANSACTIONS');
     const added = request.partitions.filter(
       (tp) => !metadata.topicPartitions.has(partitionKey(tp)),
     );
@@ -353,12 +296,14 @@ export class TransactionCoordinator {
     ctx: Ctx,
     answer: (error: KafkaErrorCode) => void,
   ): void {
+    // Kafka's prepareTransitionTo refuses a negative epoch: a bump past Short.MAX_VALUE throws
+    // and the request fails (before KAFKA-20090's fix a client could be left at 32767).
+    if (bump && metadata.producerEpoch >= MAX_PRODUCER_EPOCH) return answer('UNKNOWN_SERVER_ERROR');
     const exhausted = bump && metadata.producerEpoch >= EXHAUSTED_PRODUCER_EPOCH;
     // At exhaustion a TV2 transaction rotates to a new id when it completes (isEpochExhausted).
-    if (exhausted && metadata.nextProducerId === -1)
-      metadata.nextProducerId = this.host.allocateProducerId();
     const transit = transitOf(metadata, {
       state: committed ? 'PrepareCommit' : 'PrepareAbort',
+      nextProducerId: exhausted ? this.host.allocateProducerId() : -1,
       producerEpoch: bump ? metadata.producerEpoch + 1 : metadata.producerEpoch,
       lastProducerEpoch: bump ? metadata.producerEpoch : metadata.lastProducerEpoch,
       txnLastUpdateUs: ctx.nowUs(),
@@ -378,6 +323,14 @@ export class TransactionCoordinator {
     for (const metadata of this.state.loaded()) {
       if (metadata.state !== 'Ongoing' || metadata.pendingState !== null) continue;
       if (metadata.txnStartUs + metadata.txnTimeoutMs * 1000 >= nowUs) continue;
+      if (this.settings.timeoutAbortKeepsEpoch === true) {
+        // KAFKA-6119 (before 0.11.0.2): an EndTxn(abort) at the current epoch, no fence, so the
+        // producer can open a new transaction under the same epoch without noticing.
+        ctx.trace(`transaction ${metadata.transactionalId} timed out: aborting at its epoch`);
+        const bump = metadata.clientTransactionVersion >= 2;
+        this.prepareEnd(metadata, false, bump, ctx, () => undefined);
+        continue;
+      }
       ctx.trace(`transaction ${metadata.transactionalId} timed out: aborting with an epoch bump`);
       this.fenceAndAbort(metadata, 'timeout', ctx, () => undefined);
     }
@@ -397,6 +350,12 @@ export class TransactionCoordinator {
     onDurable: (error: KafkaErrorCode) => void,
   ): void {
     assertValidTransition(metadata, 'PrepareEpochFence');
+    // prepareFenceProducerEpoch throws at Short.MAX_VALUE: the transaction stays Ongoing. Only
+    // reachable with KAFKA-20090 on (a client left at 32767); the fix rotates before it.
+    if (metadata.producerEpoch >= MAX_PRODUCER_EPOCH && !metadata.hasFailedEpochFence) {
+      ctx.trace(`cannot fence ${metadata.transactionalId}: epoch ${metadata.producerEpoch}`);
+      return onDurable('UNKNOWN_SERVER_ERROR');
+    }
     if (!metadata.hasFailedEpochFence) {
       metadata.producerEpoch += 1;
       metadata.lastProducerEpoch = -1;
@@ -405,10 +364,18 @@ export class TransactionCoordinator {
     const fence = { from: metadata.state, to: 'PrepareEpochFence' as const };
     this.observeTransition({ ...fence, metadata, coordinatorEpoch }, ctx);
     metadata.pendingState = 'PrepareEpochFence';
+    const version2 = this.settings.transactionVersion >= 2;
+    // KAFKA-20090's fix: a fence that leaves the epoch exhausted rotates the producerId at
+    // completion too (endTransaction without the !isEpochFence guard).
+    const rotate =
+      version2 &&
+      metadata.producerEpoch >= EXHAUSTED_PRODUCER_EPOCH &&
+      this.settings.noRotationOnFenceAbort !== true;
     const transit = transitOf(metadata, {
       state: 'PrepareAbort',
+      nextProducerId: rotate ? this.host.allocateProducerId() : -1,
       txnLastUpdateUs: ctx.nowUs(),
-      clientTransactionVersion: this.settings.transactionVersion >= 2 ? 2 : 0,
+      clientTransactionVersion: version2 ? 2 : 0,
     });
     this.write(metadata, transit, ctx, (error) => {
       metadata.hasFailedEpochFence = error !== 'NONE';
@@ -445,16 +412,14 @@ export class TransactionCoordinator {
       state: metadata.state === 'PrepareCommit' ? 'CompleteCommit' : 'CompleteAbort',
       producerId: rotate ? metadata.nextProducerId : metadata.producerId,
       producerEpoch: rotate ? 0 : metadata.producerEpoch,
-      lastProducerEpoch: rotate ? -1 : metadata.lastProducerEpoch,
+      // prepareComplete keeps the epoch the markers carried as lastProducerEpoch.
+      lastProducerEpoch: metadata.producerEpoch,
       topicPartitions: [],
       txnStartUs: -1,
       txnLastUpdateUs: ctx.nowUs(),
     });
     this.write(metadata, transit, ctx, (error) => {
-      if (error === 'NONE') {
-        metadata.nextProducerId = -1;
-        return;
-      }
+      if (error === 'NONE') return;
       // COORDINATOR_NOT_AVAILABLE on the Complete write is retried (Kafka's completion handler).
       if (error === 'COORDINATOR_NOT_AVAILABLE') {
         ctx.setTimer(COMPLETE_RETRY_BACKOFF_US, {
@@ -483,7 +448,8 @@ export class TransactionCoordinator {
     metadata.pendingState = transit.state;
     this.state.put(metadata);
     const partition = this.state.partitionFor(metadata.transactionalId);
-    const record = { transactionalId: metadata.transactionalId, value: persistedValue(transit) };
+    const value = persistedValue(transit, this.persistedFields());
+    const record = { transactionalId: metadata.transactionalId, value };
     this.host.appendTransactionLog(partition, record, ctx, (appendError) => {
       if (!this.state.isCurrent(metadata, coordinatorEpoch)) return done('NOT_COORDINATOR');
       metadata.pendingState = null;
@@ -545,6 +511,7 @@ export class TransactionCoordinator {
         clientTransactionVersion: 0,
         hasFailedEpochFence: false,
         nextProducerId: -1,
+        previousProducerId: -1,
       };
       this.state.put(metadata);
       this.observe(ctx, {
@@ -557,23 +524,13 @@ export class TransactionCoordinator {
     return metadata;
   }
 
-  /** handleInitProducerId for Empty/Complete*: the identity the next InitProducerId grants. */
-  private nextIdentity(
-    metadata: TransactionMetadata,
-    expectedEpoch: number | null,
-  ): { producerId: number; producerEpoch: number } | 'unchanged' | 'PRODUCER_FENCED' {
-    const current = metadata.producerEpoch;
-    if (
-      current >= EXHAUSTED_PRODUCER_EPOCH &&
-      (expectedEpoch === null || expectedEpoch === current)
-    ) {
-      return { producerId: this.host.allocateProducerId(), producerEpoch: 0 };
-    }
-    if (expectedEpoch === null || expectedEpoch === current || current === -1) {
-      return { producerId: metadata.producerId, producerEpoch: current + 1 };
-    }
-    if (expectedEpoch === metadata.lastProducerEpoch) return 'unchanged';
-    return 'PRODUCER_FENCED';
+  /** Which rotation fields reach the log: only flexible values (TV 1+) carry tagged fields. */
+  private persistedFields(): { rotation: boolean; lastProducerEpoch: boolean } {
+    const flexible = this.settings.transactionVersion >= 1;
+    return {
+      rotation: flexible && this.settings.rotationNotLogged !== true,
+      lastProducerEpoch: flexible && this.settings.lastProducerEpochNotLogged !== true,
+    };
   }
 
   private recordGrant(meta: TransactionMetadata, reason: GrantReason, ctx: Ctx): void {

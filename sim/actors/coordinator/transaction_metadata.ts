@@ -31,16 +31,19 @@ export const VALID_PREVIOUS_STATES: ReadonlyMap<TransactionState, readonly Trans
 
 /**
  * An epoch at or above this is exhausted: the producerId is rotated
- * (TransactionMetadata.isEpochExhausted).
+ * (TransactionMetadata.isEpochExhausted, `Short.MaxValue - 1`).
  */
 export const EXHAUSTED_PRODUCER_EPOCH = 32_766;
+
+/** Java's Short.MAX_VALUE: the producerEpoch is an int16 and no transition may go past it. */
+export const MAX_PRODUCER_EPOCH = 32_767;
 
 /** One transactional.id at its coordinator. */
 export interface TransactionMetadata {
   readonly transactionalId: string;
   producerId: number;
   producerEpoch: number;
-  /** In memory only: the epoch before the last bump, for retried bumps (KIP-360, TV2). */
+  /** The epoch before the last bump, for retried bumps (KIP-360, TV2); logged from KAFKA-20357. */
   lastProducerEpoch: number;
   txnTimeoutMs: number;
   state: TransactionState;
@@ -62,15 +65,32 @@ export interface TransactionMetadata {
    */
   hasFailedEpochFence: boolean;
   /**
-   * In memory only: the id a TV2 transaction rotates to at epoch exhaustion
-   * (TransactionMetadata.isEpochExhausted).
+   * The id a TV2 transaction rotates to when it completes at an exhausted epoch
+   * (TransactionCoordinator.endTransaction, prepareComplete); -1 when none.
    */
   nextProducerId: number;
+  /**
+   * The producerId before the last transition (TxnTransitMetadata.prevProducerId): after a
+   * rotation, the id a retried EndTxn or InitProducerId still carries.
+   */
+  previousProducerId: number;
 }
 
 /** What a transition writes, plus the in-memory fields it sets (Kafka's TxnTransitMetadata). */
 export interface TxnTransit extends TransactionLogValue {
   readonly lastProducerEpoch: number;
+  readonly previousProducerId: number;
+  readonly nextProducerId: number;
+}
+
+/**
+ * Which rotation fields reach `__transaction_state`. They are tagged fields of the flexible value
+ * (transaction.version 1 and up); TransactionLog.valueToBytes wrote previousProducerId and
+ * nextProducerId only after KAFKA-20310, lastProducerEpoch only after KAFKA-20357.
+ */
+export interface PersistedFields {
+  readonly rotation: boolean;
+  readonly lastProducerEpoch: boolean;
 }
 
 /** Asserts that `target` may follow the current state, as Kafka's table says. */
@@ -109,6 +129,9 @@ export function transitOf(
     topicPartitions: [...metadata.topicPartitions.values()],
     txnStartUs: metadata.txnStartUs,
     clientTransactionVersion: metadata.clientTransactionVersion,
+    previousProducerId: metadata.producerId,
+    // Only prepareAbortOrCommit carries a nextProducerId; every other transition clears it.
+    nextProducerId: -1,
     ...changes,
   };
 }
@@ -124,11 +147,21 @@ export function applyTransit(metadata: TransactionMetadata, transit: TxnTransit)
   metadata.txnStartUs = transit.txnStartUs;
   metadata.txnLastUpdateUs = transit.txnLastUpdateUs;
   metadata.clientTransactionVersion = transit.clientTransactionVersion;
+  metadata.previousProducerId = transit.previousProducerId;
+  metadata.nextProducerId = transit.nextProducerId;
 }
 
 /** The persisted part of a transit: what the `__transaction_state` record holds. */
-export function persistedValue(transit: TxnTransit): TransactionLogValue {
+export function persistedValue(transit: TxnTransit, fields: PersistedFields): TransactionLogValue {
+  const rotation = fields.rotation
+    ? { previousProducerId: transit.previousProducerId, nextProducerId: transit.nextProducerId }
+    : {};
+  const lastEpoch = fields.lastProducerEpoch
+    ? { lastProducerEpoch: transit.lastProducerEpoch }
+    : {};
   return {
+    ...rotation,
+    ...lastEpoch,
     producerId: transit.producerId,
     producerEpoch: transit.producerEpoch,
     txnTimeoutMs: transit.txnTimeoutMs,
@@ -152,7 +185,7 @@ export function metadataFromLog(
     transactionalId,
     producerId: value.producerId,
     producerEpoch: value.producerEpoch,
-    lastProducerEpoch: -1,
+    lastProducerEpoch: value.lastProducerEpoch ?? -1,
     txnTimeoutMs: value.txnTimeoutMs,
     state: value.state,
     pendingState: null,
@@ -161,7 +194,8 @@ export function metadataFromLog(
     txnLastUpdateUs: value.txnLastUpdateUs,
     clientTransactionVersion: value.clientTransactionVersion,
     hasFailedEpochFence: false,
-    nextProducerId: -1,
+    nextProducerId: value.nextProducerId ?? -1,
+    previousProducerId: value.previousProducerId ?? -1,
   };
 }
 

@@ -1,0 +1,69 @@
+/**
+ * Goal: pin what `fatal-txn-error` counts. INVALID_TXN_STATE always; INVALID_PRODUCER_ID_MAPPING
+ * only while the producer is alone on its transactional.id (a coordinator that forgot the
+ * producerId it rotated to, KAFKA-20310, or refused the retry of its rotation), not after another
+ * instance's InitProducerId, which may legitimately have rotated the id. Method: hand-built
+ * histories through checkHistory with an empty oracle.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkHistory } from '../../sim/checker';
+import { historyOf, oracleOf, record, txn, type OpDraft } from './builders';
+
+/** An InitProducerId of `transactionalId` by `process` at `atUs`. */
+function init(process: string, transactionalId: string, atUs: number): OpDraft[] {
+  const client = process.split('#')[0] ?? process;
+  const base = { process, client, f: 'init' as const, value: { transactionalId } };
+  return [
+    { ...base, timeUs: atUs, type: 'invoke' },
+    { ...base, timeUs: atUs + 5, type: 'ok' },
+  ] as OpDraft[];
+}
+
+/** A failed transaction of client A whose completion carries `error`. */
+function failedTxn(error: string, atUs: number): OpDraft[] {
+  const [invoke, done] = txn({
+    client: 'A',
+    transactionalId: 'tx',
+    commit: true,
+    sends: [record(0, 1)],
+    atUs,
+    type: 'info',
+    producerId: 0,
+    producerEpoch: 32_766,
+  });
+  return [invoke as OpDraft, { ...(done as OpDraft), error } as OpDraft];
+}
+
+function fatalKinds(history: ReturnType<typeof historyOf>): string[] {
+  return checkHistory(history, oracleOf({}))
+    .anomalies.filter((anomaly) => anomaly.kind === 'fatal-txn-error')
+    .map((anomaly) => anomaly.message);
+}
+
+describe('fatal-txn-error', () => {
+  it('counts INVALID_PRODUCER_ID_MAPPING to a producer alone on its transactional.id', () => {
+    const messages = fatalKinds(
+      historyOf(init('A#0', 'tx', 0), failedTxn('INVALID_PRODUCER_ID_MAPPING', 100)),
+    );
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('INVALID_PRODUCER_ID_MAPPING');
+  });
+
+  it('near-miss: not after another instance initialized the same transactional.id', () => {
+    const history = historyOf(
+      init('A#0', 'tx', 0),
+      init('B#0', 'tx', 50),
+      failedTxn('INVALID_PRODUCER_ID_MAPPING', 100),
+    );
+    expect(fatalKinds(history)).toEqual([]);
+  });
+
+  it('still counts INVALID_TXN_STATE with another instance around', () => {
+    const history = historyOf(
+      init('A#0', 'tx', 0),
+      init('B#0', 'tx', 50),
+      failedTxn('INVALID_TXN_STATE', 100),
+    );
+    expect(fatalKinds(history)).toHaveLength(1);
+  });
+});

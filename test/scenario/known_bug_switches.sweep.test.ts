@@ -1,0 +1,81 @@
+/**
+ * Goal: prove each historical bug switch both ways on its bundled pair under
+ * `scenarios/known-bugs/`: the reproducer (the switch on, by its `kafka.version` or set in
+ * `bugs:`) is caught with its expected anomaly kind on at least its `expect.detect.percent.min`
+ * share of the seeds (or, for a stall, fails to converge on every seed) and meets every other
+ * expectation on each seed; the fixed counterpart (the
+ * release with the fix) meets every expectation on every seed: no anomaly, the fencing it
+ * expects, a converged liveness check. Method: run each file over `sweepSeeds` (a modest default;
+ * `SIM_SEEDS` widens it); a seed fails when its run outcome is not `pass`.
+ */
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../sim/runner/run';
+import { loadScenario } from '../../scenarios';
+import { sweepSeeds } from '../seed_range';
+
+/** A bug's reproducer, its fixed counterpart, and the default seeds of each. */
+interface BugPair {
+  readonly bug: string;
+  readonly reproducer: string;
+  readonly fixed: string;
+  readonly seeds: string;
+}
+
+const PAIRS: readonly BugPair[] = [
+  {
+    bug: 'KAFKA-6119',
+    reproducer: 'scenarios/known-bugs/timeout-abort-without-fence.yaml',
+    fixed: 'scenarios/known-bugs/timeout-abort-without-fence-fixed.yaml',
+    seeds: '1..20',
+  },
+  // The epoch-exhaustion pairs commit 32,767 transactions per run (about two minutes of CPU).
+  {
+    bug: 'KAFKA-20310',
+    reproducer: 'scenarios/known-bugs/epoch-rotation-lost-in-failover.yaml',
+    fixed: 'scenarios/known-bugs/epoch-rotation-lost-in-failover-fixed.yaml',
+    seeds: '1..2',
+  },
+  {
+    bug: 'KAFKA-20090',
+    reproducer: 'scenarios/known-bugs/fence-abort-at-exhausted-epoch.yaml',
+    fixed: 'scenarios/known-bugs/fence-abort-at-exhausted-epoch-fixed.yaml',
+    seeds: '1..2',
+  },
+];
+
+/** Runs `file` over `seeds`: the seeds whose outcome was not `pass`, and those with `kind`. */
+function sweep(file: string, seeds: readonly string[], kind: string | undefined) {
+  const scenario = loadScenario(file);
+  const failed: string[] = [];
+  let caught = 0;
+  for (const seed of seeds) {
+    const { report } = runScenario(scenario, { seed, messageLog: false });
+    if (report.outcome !== 'pass') failed.push(`${seed}: ${report.outcome}`);
+    const kinds = report.check.anomalyTypes as readonly string[];
+    if (kind !== undefined && kinds.includes(kind)) caught += 1;
+  }
+  return { failed, caught, scenario };
+}
+
+describe('historical bug switches, reproducer and fixed counterpart', () => {
+  for (const pair of PAIRS) {
+    it(`${pair.bug}: ${pair.reproducer} is caught at its stated rate`, () => {
+      const seeds = sweepSeeds(pair.seeds);
+      const expected = loadScenario(pair.reproducer).expect;
+      const kind = expected.anomalies[0];
+      // A stall reproducer (expect.stall) passes a seed only when it fails to converge.
+      expect(kind !== undefined || expected.stall).toBe(true);
+      const result = sweep(pair.reproducer, seeds, kind);
+      expect(result.failed).toEqual([]);
+      if (kind === undefined) return;
+      const percent = (100 * result.caught) / seeds.length;
+      expect(percent).toBeGreaterThanOrEqual(result.scenario.expect.detectPercentMin);
+    });
+
+    it(`${pair.bug}: ${pair.fixed} is clean on every seed`, () => {
+      const result = sweep(pair.fixed, sweepSeeds(pair.seeds), undefined);
+      expect(result.scenario.expect.anomalies).toEqual([]);
+      expect(result.failed).toEqual([]);
+    });
+  }
+});
