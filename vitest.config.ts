@@ -24,6 +24,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fast',
+          isolate: false,
           include: ['**/*.test.ts'],
           exclude: ['**/node_modules/**', 'out/**', 'sweep-out/**', '.eos-sim/**', SWEEP_FILES],
         },

@@ -27,10 +27,6 @@ export const SLOW_SCENARIOS: ReadonlySet<string> = new Set([
   'examples/lso-worked-example.yaml',
   'examples/lso-worked-example-small.yaml',
   'scenarios/epoch-exhaustion-lost-endtxn-response.yaml',
-  'scenarios/known-bugs/epoch-rotation-lost-in-failover.yaml',
-  'scenarios/known-bugs/epoch-rotation-lost-in-failover-fixed.yaml',
-  'scenarios/known-bugs/fence-abort-at-exhausted-epoch.yaml',
-  'scenarios/known-bugs/fence-abort-at-exhausted-epoch-fixed.yaml',
 ]);
 
 /** The one scenario of {@link SLOW_SCENARIOS} too large for `--check-determinism` in any tier. */
