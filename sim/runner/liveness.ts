@@ -190,14 +190,25 @@ function committedOffsetsOf(world: LivenessWorld, groupId: string): Map<string, 
 }
 
 /** Fencing errors per client in the history. */
-function fencingErrorCounts(history: History): Map<string, number> {
+function fencingErrorCounts(history: History): ReadonlyMap<string, number> {
+  return fencingErrorCounter(history)();
+}
+
+/**
+ * Fencing errors per client, read incrementally: each call folds in only the operations
+ * appended since the last one, so a predicate checked after every event (the probe's `done`)
+ * costs what the new operations cost, not the whole history again.
+ */
+function fencingErrorCounter(history: History): () => ReadonlyMap<string, number> {
   const counts = new Map<string, number>();
-  for (const op of history) {
-    if (isFencingError(op.error)) {
-      counts.set(op.client, (counts.get(op.client) ?? 0) + 1);
+  let read = 0;
+  return () => {
+    for (; read < history.length; read++) {
+      const op = history[read] as History[number];
+      if (isFencingError(op.error)) counts.set(op.client, (counts.get(op.client) ?? 0) + 1);
     }
-  }
-  return counts;
+    return counts;
+  };
 }
 
 /**
@@ -228,10 +239,9 @@ function noProgress(history: History, withoutProgress: readonly string[]): strin
  * instance of their transactional.id took over, which is what fencing is for.
  */
 function fencedInProbe(
-  history: History,
+  fencing: ReadonlyMap<string, number>,
   producers: ReadonlyArray<{ name: string; client: ClientActor }>,
 ): string[] {
-  const fencing = fencingErrorCounts(history);
   return producers
     .filter(({ name, client }) => client.stoppedForGood && (fencing.get(name) ?? 0) > 0)
     .map(({ name }) => name);
@@ -271,8 +281,9 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
       else notes.push(`${spec.name} ${notProbedReason(spec, client, world.history)}: not probed`);
     });
   });
+  const fencingErrors = fencingErrorCounter(world.history);
   const stuck = (): string[] => {
-    const fenced = new Set(fencedInProbe(world.history, producers));
+    const fenced = new Set(fencedInProbe(fencingErrors(), producers));
     return producers
       .filter(({ name, client }) => !client.probeDone && !fenced.has(name))
       .map(({ name }) => name);
@@ -298,7 +309,7 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   };
   sim.runUntil(sim.nowUs + boundUs, done);
   const problems: string[] = [];
-  for (const name of fencedInProbe(world.history, producers)) {
+  for (const name of fencedInProbe(fencingErrors(), producers)) {
     notes.push(`${name} fenced for good during the probe (on.fenced: stop): not asked for more`);
   }
   const withoutProgress = stuck();
