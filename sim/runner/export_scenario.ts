@@ -6,8 +6,8 @@
  * in the scenario it is given) it replays without the seed's nemesis and swarm draws.
  */
 import { Rng } from '../kernel';
-import { drawRandomFaults } from '../../faults';
 import { writeScenarioYaml, type ScenarioConfig } from '../../scenarios';
+import { drawnFaults } from './drawn_faults';
 import { reproduceCommand } from './reproduce';
 
 /**
@@ -16,23 +16,11 @@ import { reproduceCommand } from './reproduce';
  * // null
  */
 export function realiseScenario(scenario: ScenarioConfig, seed: string): ScenarioConfig {
-  const drawn =
-    scenario.nemesis === null
-      ? []
-      : drawRandomFaults(scenario.nemesis, new Rng(seed).fork('nemesis'));
-  // A drawn fault may outlast the workload phase, where the heal phase ends it: written out, it
-  // ends at run.duration.ms (the loader refuses a for.ms that ends after it).
-  const untilHeal = drawn.map((fault) =>
-    'forMs' in fault &&
-    typeof fault.forMs === 'number' &&
-    fault.atMs + fault.forMs > scenario.durationMs
-      ? { ...fault, forMs: scenario.durationMs - fault.atMs }
-      : fault,
-  );
+  const drawn = drawnFaults(scenario, new Rng(seed).fork('nemesis'));
   const number = Number(seed);
   const seeds =
     Number.isSafeInteger(number) && number >= 1 ? { first: number, last: number } : scenario.seeds;
-  return { ...scenario, faults: [...scenario.faults, ...untilHeal], nemesis: null, seeds };
+  return { ...scenario, faults: [...scenario.faults, ...drawn], nemesis: null, seeds };
 }
 
 /**

@@ -15,7 +15,8 @@ import {
   type ClientDeps,
 } from '../workload';
 import { checkHistory } from '../checker';
-import { Nemesis, drawRandomFaults } from '../../faults';
+import { Nemesis } from '../../faults';
+import { drawnFaults } from './drawn_faults';
 import type { ScenarioConfig } from '../../scenarios';
 import { clusterViewOf } from './cluster_view';
 import { lostMarkers, runLivenessProbe } from './liveness';
@@ -245,10 +246,7 @@ function scheduleFaults(input: {
     operator,
   });
   const nemesis = new Nemesis(sim, input.recorder, sim.rootRng.fork('faults'), view);
-  const drawn =
-    scenario.nemesis === null
-      ? []
-      : drawRandomFaults(scenario.nemesis, sim.rootRng.fork('nemesis'));
+  const drawn = drawnFaults(scenario, sim.rootRng.fork('nemesis'));
   nemesis.schedule([...scenario.faults, ...drawn]);
   return nemesis;
 }
