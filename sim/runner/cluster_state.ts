@@ -7,6 +7,7 @@
  * actor state directly and nothing is checked against it.
  */
 import { nodeId, type MessageInFlight } from '../kernel';
+import { firstBatchEndingAtOrAfter } from '../actors';
 import type { LogBatch, PartitionLog, PartitionReplica } from '../actors';
 import type { ScenarioConfig } from '../../scenarios';
 import type {
@@ -25,18 +26,6 @@ import type { World } from './run';
 /** Batches shown on each side of an offset that matters, and at the end of the log. */
 export const BATCHES_AROUND = 2;
 export const BATCHES_AT_END = 4;
-
-/** The index of the batch holding `offset`, or of the first batch after it. */
-function batchIndexAt(batches: readonly LogBatch[], offset: number): number {
-  let low = 0;
-  let high = batches.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((batches[middle] as LogBatch).lastOffset < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 /** A transaction log record in one line. */
 function transactionLogText(batch: LogBatch): string | undefined {
@@ -78,7 +67,7 @@ export function logExcerpt(log: PartitionLog): Array<BatchLine | OmittedBatches>
     log.lastStableOffset,
     log.highWatermark,
     ...[...log.openTransactions.values()],
-  ].map((offset) => batchIndexAt(batches, offset));
+  ].map((offset) => firstBatchEndingAtOrAfter(batches, offset));
   const shown = new Set<number>();
   for (const anchor of anchors) {
     for (let index = anchor - BATCHES_AROUND; index <= anchor + BATCHES_AROUND; index++) {

@@ -16,7 +16,7 @@ import type {
   LogBatch,
   TopicPartition,
 } from '../protocol';
-import { batchSizeInBytes, partitionKey } from '../protocol';
+import { batchSizeInBytes, firstBatchEndingAtOrAfter, partitionKey } from '../protocol';
 import type { PartitionLog } from './partition_log';
 import type { PartitionReplica } from './partition_replica';
 
@@ -79,7 +79,7 @@ export function bytesBetween(
   enough: number,
 ): number {
   let bytes = 0;
-  for (let index = firstEndingAtOrAfter(batches, from); index < batches.length; index++) {
+  for (let index = firstBatchEndingAtOrAfter(batches, from); index < batches.length; index++) {
     const batch = batches[index] as LogBatch;
     if (batch.baseOffset >= to || bytes >= enough) break;
     bytes += batchSizeInBytes(batch);
@@ -103,15 +103,4 @@ export function hasError(partitions: ReadonlyArray<{ error: KafkaErrorCode }>): 
 /** The keys a parked fetch watches (TopicPartitionOperationKey). */
 export function watchKeys(partitions: readonly TopicPartition[]): ReadonlySet<string> {
   return new Set(partitions.map(partitionKey));
-}
-
-function firstEndingAtOrAfter(batches: readonly LogBatch[], offset: number): number {
-  let low = 0;
-  let high = batches.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((batches[middle] as LogBatch).lastOffset < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

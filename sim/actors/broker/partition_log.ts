@@ -11,7 +11,12 @@
  */
 import { assert } from '../../kernel';
 import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
-import { NO_PRODUCER_ID, batchSizeInBytes, lastSequenceOf } from '../protocol';
+import {
+  NO_PRODUCER_ID,
+  batchSizeInBytes,
+  firstBatchEndingAtOrAfter,
+  lastSequenceOf,
+} from '../protocol';
 import type { ProducedBatch } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
@@ -584,13 +589,6 @@ export class PartitionLog {
   }
 
   private firstBatchEndingAtOrAfter(offset: number): number {
-    let low = 0;
-    let high = this.batches.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((this.batches[middle] as LogBatch).lastOffset < offset) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstBatchEndingAtOrAfter(this.batches, offset);
   }
 }

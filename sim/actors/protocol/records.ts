@@ -78,3 +78,19 @@ export function lastSequenceOf(batch: {
   if (batch.baseSequence === NO_SEQUENCE) return NO_SEQUENCE;
   return incrementSequence(batch.baseSequence, batch.values.length - 1);
 }
+
+/**
+ * The index of the first batch of `batches` (ordered by offset) whose last offset is at or
+ * after `offset`: the batch holding `offset`, or the first one after it; `batches.length` when
+ * none (a binary search, as UnifiedLog's segment and offset-index lookups are).
+ */
+export function firstBatchEndingAtOrAfter(batches: readonly LogBatch[], offset: number): number {
+  let low = 0;
+  let high = batches.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((batches[middle] as LogBatch).lastOffset < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
