@@ -5,8 +5,20 @@
  */
 import type { ConsumerConfig, ProducerConfig } from '../actors';
 
+/** How a producer's application routes its records to partitions (`partitioner`, `keys`). */
+export interface RecordRouting {
+  /**
+   * How each record finds its partition: `explicit` (the application names a random partition,
+   * as `new ProducerRecord(topic, partition, …)` does) or `default` (Java's default partitioner:
+   * murmur2 of the key, sticky for keyless records). @default 'explicit', 'default' with keys
+   */
+  readonly partitioner?: 'explicit' | 'default';
+  /** Record keys, used in turn (record i gets keys[i mod n]); none: keyless records. */
+  readonly keys?: readonly string[];
+}
+
 /** What a transactional producer's application does. */
-export interface TransactionsSpec {
+export interface TransactionsSpec extends RecordRouting {
   readonly type: 'transactions';
   /** When the application starts (`start.ms`). */
   readonly startMs: number;
@@ -37,18 +49,10 @@ export interface TransactionsSpec {
   readonly closeWhenDone: boolean;
   /** The topics it writes (`topics`). */
   readonly topics: readonly string[];
-  /**
-   * How each record finds its partition: `explicit` (the application names a random partition,
-   * as `new ProducerRecord(topic, partition, …)` does) or `default` (Java's default partitioner:
-   * murmur2 of the key, sticky for keyless records). @default 'explicit', 'default' with keys
-   */
-  readonly partitioner?: 'explicit' | 'default';
-  /** Record keys, used in turn (record i gets keys[i mod n]); none: keyless records. */
-  readonly keys?: readonly string[];
 }
 
 /** What a non-transactional producer's application does. */
-export interface SendsSpec {
+export interface SendsSpec extends RecordRouting {
   readonly type: 'sends';
   readonly startMs: number;
   /** How many records it sends in all, one `send` operation each (`sends`). */
@@ -58,14 +62,6 @@ export interface SendsSpec {
   /** Records sent back to back at each step, one `send` operation each. @default 1 */
   readonly recordsPerSend: number;
   readonly topics: readonly string[];
-  /**
-   * How each record finds its partition: `explicit` (the application names a random partition,
-   * as `new ProducerRecord(topic, partition, …)` does) or `default` (Java's default partitioner:
-   * murmur2 of the key, sticky for keyless records). @default 'explicit', 'default' with keys
-   */
-  readonly partitioner?: 'explicit' | 'default';
-  /** Record keys, used in turn (record i gets keys[i mod n]); none: keyless records. */
-  readonly keys?: readonly string[];
 }
 
 /** What a consumer's application does: poll every `poll.interval.ms`. */
