@@ -63,15 +63,11 @@ export function growthSection(): readonly BenchFigure[] {
   }));
   const [fewest] = result.seeds;
   const most = result.seeds[result.seeds.length - 1];
-  const seedRatio =
-    fewest === undefined || most === undefined
-      ? []
-      : [
-          {
-            name: `CPU time per seed, ${most.seedsCount} / ${fewest.seedsCount} seeds: 1 when linear`,
-            value: most.cpuMsPerSeed / fewest.cpuMsPerSeed,
-            unit: 'ratio',
-          },
-        ];
-  return [...durations, ...seeds, ...seedRatio];
+  const seedRatio = (): BenchFigure[] => {
+    if (fewest === undefined || most === undefined) return [];
+    const counts = `${most.seedsCount} / ${fewest.seedsCount} seeds`;
+    const value = most.cpuMsPerSeed / fewest.cpuMsPerSeed;
+    return [{ name: `CPU time per seed, ${counts}: 1 when linear`, value, unit: 'ratio' }];
+  };
+  return [...durations, ...seeds, ...seedRatio()];
 }
