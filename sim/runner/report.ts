@@ -15,7 +15,9 @@ import type {
   RunOutcome,
   RunPhase,
   RunReport,
+  RunTimeline,
 } from './report_types';
+import type { RunMetrics } from './metrics_types';
 import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
@@ -169,6 +171,7 @@ export function buildReport(input: ReportInput): RunReport {
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
     .map((verdict) => verdict.kind);
   const fenced = fencedClients(history);
+  const lazy: { timeline?: RunTimeline; metrics?: RunMetrics } = {};
   const expectations: ExpectationResult[] = [
     {
       name: 'no anomaly outside expect.anomalies',
@@ -210,8 +213,14 @@ export function buildReport(input: ReportInput): RunReport {
     fencedClients: fenced,
     faults: oracle.faults,
     explanations: explain(input),
-    timeline: buildTimeline(history, oracle, input.phases ?? []),
-    metrics: buildMetrics(history, oracle, input.phases ?? []),
+    // Only reports read the timeline and the metrics, never a verdict: a sweep worker's passing
+    // seed never computes them.
+    get timeline(): RunTimeline {
+      return (lazy.timeline ??= buildTimeline(history, oracle, input.phases ?? []));
+    },
+    get metrics(): RunMetrics {
+      return (lazy.metrics ??= buildMetrics(history, oracle, input.phases ?? []));
+    },
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
     reproduce: reproduceCommand(

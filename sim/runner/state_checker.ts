@@ -160,18 +160,18 @@ export class StateChecker {
     stamped: StampedObservation,
   ): void {
     const { logStartOffset, lastStableOffset, highWatermark, logEndOffset } = observation;
-    const where = { ...at(stamped), ...tpOf(observation), broker: observation.broker };
-    const offsets =
-      `logStartOffset ${logStartOffset}, lastStableOffset ${lastStableOffset}, ` +
-      `highWatermark ${highWatermark}, logEndOffset ${logEndOffset}`;
+    // Runs on every offset move: the violation's text and place are built only when one is found.
     const ordered =
       logStartOffset <= lastStableOffset &&
       lastStableOffset <= highWatermark &&
       highWatermark <= logEndOffset;
     if (!ordered) {
+      const offsets =
+        `logStartOffset ${logStartOffset}, lastStableOffset ${lastStableOffset}, ` +
+        `highWatermark ${highWatermark}, logEndOffset ${logEndOffset}`;
       this.record({
         invariant: 'offsets-ordered',
-        ...where,
+        ...placeOf(stamped, observation),
         description: `replica on ${observation.broker}: ${offsets}`,
       });
     }
@@ -183,7 +183,7 @@ export class StateChecker {
     if (observedEnd !== logEndOffset) {
       this.record({
         invariant: 'log-end-offset-matches-log',
-        ...where,
+        ...placeOf(stamped, observation),
         description:
           `replica on ${observation.broker} reports logEndOffset ${logEndOffset}, ` +
           `its log ends at ${observedEnd}`,
@@ -201,7 +201,7 @@ export class StateChecker {
     if (backwards.length > 0) {
       this.record({
         invariant: 'leader-offsets-monotonic',
-        ...where,
+        ...placeOf(stamped, observation),
         description:
           `leader ${observation.broker} went back within leaderEpoch ${served.leaderEpoch}: ` +
           backwards.join(', '),
@@ -255,12 +255,11 @@ export class StateChecker {
     const facts = this.facts.get(key) ?? factsOf([]);
     this.facts.set(key, facts);
     const batch = observation.batch;
-    const where = { ...at(stamped), ...tpOf(observation), broker: observation.broker };
     const broken = brokenBy(facts, batch, this.settings.transactionVersion);
     for (const { invariant, description } of broken) {
       this.record({
         invariant,
-        ...where,
+        ...placeOf(stamped, observation),
         producerId: batch.producerId,
         producerEpoch: batch.producerEpoch,
         description: `${description} at offset ${batch.baseOffset} on ${observation.broker}`,
@@ -354,15 +353,16 @@ export class StateChecker {
   }
 }
 
+const NOTHING_BROKEN: ReadonlyArray<{ invariant: string; description: string }> = Object.freeze([]);
+
 /** The invariants a batch appended to a replica with `facts` breaks. */
 export function brokenBy(
   facts: ReplicaFacts,
   batch: LogBatch,
   transactionVersion: number,
-): Array<{ invariant: string; description: string }> {
-  if (batch.producerId === NO_PRODUCER_ID) return [];
-  const broken: Array<{ invariant: string; description: string }> = [];
-  const identity = `producerId ${batch.producerId} epoch ${batch.producerEpoch}`;
+): ReadonlyArray<{ invariant: string; description: string }> {
+  if (batch.producerId === NO_PRODUCER_ID) return NOTHING_BROKEN;
+  let broken: Array<{ invariant: string; description: string }> | undefined;
   const epochKey = `${batch.producerId}:${batch.producerEpoch}`;
   if (batch.control === undefined) {
     const last = facts.sequences.get(epochKey);
@@ -371,36 +371,38 @@ export function brokenBy(
       last !== undefined &&
       !follows(last, batch.baseSequence)
     ) {
-      broken.push({
+      (broken ??= []).push({
         invariant: 'sequences-gap-free',
-        description: `${identity}: baseSequence ${batch.baseSequence} after sequence ${last}`,
+        description:
+          `${identityOf(batch)}: baseSequence ${batch.baseSequence} ` + `after sequence ${last}`,
       });
     }
-    return broken;
+    return broken ?? NOTHING_BROKEN;
   }
   const coordinatorEpoch = batch.coordinatorEpoch ?? 0;
   const lastCoordinatorEpoch = facts.coordinatorEpochs.get(batch.producerId);
   if (lastCoordinatorEpoch !== undefined && coordinatorEpoch < lastCoordinatorEpoch) {
-    broken.push({
+    (broken ??= []).push({
       invariant: 'coordinator-epoch-monotonic',
       description:
-        `${batch.control} marker of ${identity} with coordinatorEpoch ${coordinatorEpoch} ` +
-        `after ${lastCoordinatorEpoch}`,
+        `${batch.control} marker of ${identityOf(batch)} ` +
+        `with coordinatorEpoch ${coordinatorEpoch} after ${lastCoordinatorEpoch}`,
     });
   }
   const earlier = facts.markers.get(epochKey);
   if (transactionVersion >= 2 && earlier !== undefined) {
     const completes = facts.open.has(batch.producerId);
-    if (earlier.control !== batch.control || (completes && earlier.completed > 0)) {
-      broken.push({
+    const bothComplete = completes && earlier.completed > 0;
+    if (earlier.control !== batch.control || bothComplete) {
+      (broken ??= []).push({
         invariant: 'one-marker-per-epoch',
         description:
-          `${batch.control} marker of ${identity} after a ${earlier.control} marker of the same ` +
-          `epoch${completes && earlier.completed > 0 ? ', both ending a transaction' : ''}`,
+          `${batch.control} marker of ${identityOf(batch)} after a ${earlier.control} ` +
+          `marker of the same epoch${bothComplete ? ', both ending a transaction' : ''}`,
       });
     }
   }
-  return broken;
+  return broken ?? NOTHING_BROKEN;
 }
 
 /** The facts of a log, from its batches in order. */
@@ -434,6 +436,10 @@ function applyBatch(facts: ReplicaFacts, batch: LogBatch): void {
   facts.open.delete(batch.producerId);
 }
 
+function identityOf(batch: LogBatch): string {
+  return `producerId ${batch.producerId} epoch ${batch.producerEpoch}`;
+}
+
 /** True when `next` directly follows `last`, wrapping at int32 max as Kafka does. */
 function follows(last: number, next: number): boolean {
   return next === last + 1 || (last === SEQUENCE_MAX && next === 0);
@@ -441,6 +447,22 @@ function follows(last: number, next: number): boolean {
 
 function replicaKey(ref: { topic: string; partition: number; broker: string }): string {
   return `${partitionKey(ref)}@${ref.broker}`;
+}
+
+/** Where a replica's violation happened, as a violation records it. */
+interface ViolationPlace {
+  readonly timeUs: number;
+  readonly eventIndex: number;
+  readonly topic: string;
+  readonly partition: number;
+  readonly broker: string;
+}
+
+function placeOf(
+  stamped: StampedObservation,
+  ref: { topic: string; partition: number; broker: string },
+): ViolationPlace {
+  return { ...at(stamped), ...tpOf(ref), broker: ref.broker };
 }
 
 function tpOf(ref: { topic: string; partition: number }): { topic: string; partition: number } {

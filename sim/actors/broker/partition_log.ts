@@ -533,10 +533,11 @@ export class PartitionLog {
     this.batches.push(batch);
     this.logEndOffset = batch.lastOffset + 1;
     this.epochCache.assign(batch.leaderEpoch, batch.baseOffset);
+    const { broker, topic, partition } = this;
     if (origin === 'leader' && batch.control !== undefined) {
-      this.observe({ kind: 'MarkerWritten', ...this.replicaRef(), batch });
+      this.observe({ kind: 'MarkerWritten', broker, topic, partition, batch });
     } else {
-      this.observe({ kind: 'BatchAppended', ...this.replicaRef(), origin, batch });
+      this.observe({ kind: 'BatchAppended', broker, topic, partition, origin, batch });
     }
   }
 
@@ -571,6 +572,10 @@ export class PartitionLog {
    * lastStableOffset ≤ highWatermark ≤ logEndOffset` on them.
    */
   private reportOffsets(): void {
+    const highWatermarkMoved = this.highWatermark !== this.reported.highWatermark;
+    const lastStableOffsetMoved = this.lastStableOffset !== this.reported.lastStableOffset;
+    // Runs after every append and high watermark move: build nothing when neither moved.
+    if (!highWatermarkMoved && !lastStableOffsetMoved) return;
     const offsets = {
       ...this.replicaRef(),
       logStartOffset: this.logStartOffset,
@@ -578,11 +583,11 @@ export class PartitionLog {
       highWatermark: this.highWatermark,
       logEndOffset: this.logEndOffset,
     };
-    if (this.highWatermark !== this.reported.highWatermark) {
+    if (highWatermarkMoved) {
       this.reported.highWatermark = this.highWatermark;
       this.observe({ kind: 'HighWatermarkChanged', ...offsets });
     }
-    if (this.lastStableOffset !== this.reported.lastStableOffset) {
+    if (lastStableOffsetMoved) {
       this.reported.lastStableOffset = this.lastStableOffset;
       this.observe({ kind: 'LastStableOffsetChanged', ...offsets });
     }
