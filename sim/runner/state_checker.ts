@@ -80,13 +80,13 @@ export class StateChecker {
         const { topic, partition, broker, toOffset } = observation;
         const log = this.cluster.replica(topic, partition, broker).batches;
         const kept = log.filter((batch) => batch.lastOffset < toOffset);
-        this.facts.set(replicaKey(observation), factsOf(kept));
+        this.facts.set(this.replicaKeyOf(observation), factsOf(kept));
         return;
       }
       case 'LeaderEpochStarted':
         return this.checkLeaderEpoch(observation, stamped);
       case 'LeaderEpochEnded':
-        this.served.delete(replicaKey(observation));
+        this.served.delete(this.replicaKeyOf(observation));
         return;
       case 'ProducerEpochGranted':
         return this.checkGrant(observation, stamped);
@@ -189,7 +189,7 @@ export class StateChecker {
           `its log ends at ${observedEnd}`,
       });
     }
-    const served = this.served.get(replicaKey(observation));
+    const served = this.served.get(this.replicaKeyOf(observation));
     if (served === undefined) return;
     const backwards: string[] = [];
     if (highWatermark < served.highWatermark) {
@@ -239,7 +239,7 @@ export class StateChecker {
       observation.partition,
       observation.broker,
     );
-    this.served.set(replicaKey(observation), {
+    this.served.set(this.replicaKeyOf(observation), {
       leaderEpoch: observation.leaderEpoch,
       highWatermark: replica.highWatermark,
       lastStableOffset: replica.lastStableOffset,
@@ -251,7 +251,7 @@ export class StateChecker {
     observation: Extract<KafkaObservation, { kind: 'BatchAppended' | 'MarkerWritten' }>,
     stamped: StampedObservation,
   ): void {
-    const key = replicaKey(observation);
+    const key = this.replicaKeyOf(observation);
     const facts = this.facts.get(key) ?? factsOf([]);
     this.facts.set(key, facts);
     const batch = observation.batch;
@@ -342,6 +342,10 @@ export class StateChecker {
         this.prepared.delete(key);
       }
     }
+  }
+
+  private replicaKeyOf(ref: { topic: string; partition: number; broker: string }): string {
+    return this.cluster.replicaKey(ref.topic, ref.partition, ref.broker);
   }
 
   private record(violation: OracleInvariantViolation): void {
@@ -443,10 +447,6 @@ function identityOf(batch: LogBatch): string {
 /** True when `next` directly follows `last`, wrapping at int32 max as Kafka does. */
 function follows(last: number, next: number): boolean {
   return next === last + 1 || (last === SEQUENCE_MAX && next === 0);
-}
-
-function replicaKey(ref: { topic: string; partition: number; broker: string }): string {
-  return `${partitionKey(ref)}@${ref.broker}`;
 }
 
 /** Where a replica's violation happened, as a violation records it. */
