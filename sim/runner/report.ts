@@ -162,21 +162,14 @@ function stallExpectation(input: ReportInput): ExpectationResult[] {
   ];
 }
 
-/** Builds the report of one run. */
-export function buildReport(input: ReportInput): RunReport {
-  const { scenario, check, history, oracle } = input;
-  const permissions = kafkaPermissions({
-    scenario,
-    faults: faultsThatHappened(history),
-    replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
-  });
-  const verdicts = judgeAnomalies(check, permissions, scenario.expect);
-  const unexpected = verdicts
-    .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
-    .map((verdict) => verdict.kind);
-  const fenced = fencedClients(history);
-  const lazy: { timeline?: RunTimeline; metrics?: RunMetrics } = {};
-  const expectations: ExpectationResult[] = [
+/** What the run was expected to show, and whether it did. */
+function expectationsOf(
+  input: ReportInput,
+  verdicts: readonly KindVerdict[],
+  unexpected: readonly string[],
+): ExpectationResult[] {
+  const { scenario, check } = input;
+  return [
     {
       name: 'no anomaly outside expect.anomalies',
       met: unexpected.length === 0 && check.valid !== 'unknown',
@@ -192,6 +185,23 @@ export function buildReport(input: ReportInput): RunReport {
         : 'not found on this seed',
     })),
   ];
+}
+
+/** Builds the report of one run. */
+export function buildReport(input: ReportInput): RunReport {
+  const { scenario, check, history, oracle } = input;
+  const permissions = kafkaPermissions({
+    scenario,
+    faults: faultsThatHappened(history),
+    replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
+  });
+  const verdicts = judgeAnomalies(check, permissions, scenario.expect);
+  const unexpected = verdicts
+    .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
+    .map((verdict) => verdict.kind);
+  const fenced = fencedClients(history);
+  const lazy: { timeline?: RunTimeline; metrics?: RunMetrics } = {};
+  const expectations = expectationsOf(input, verdicts, unexpected);
   let outcome: RunOutcome = expectations.every((expectation) => expectation.met) ? 'pass' : 'fail';
   if (outcome === 'pass' && !input.liveness.converged && scenario.expect.liveness) {
     outcome = 'liveness';

@@ -368,25 +368,36 @@ export class ReplicaManager {
     const follower = request.replicaId;
     const context = this.fetchSessions.open(request);
     if ('error' in context) return respond({ error: context.error, sessionId: 0, partitions: [] });
-    const sessionId = context.session.id;
     const first = this.readSession(context, follower, false, ctx);
     if (request.maxWaitMs <= 0 || mustAnswerNow(first, request.minBytes)) {
-      return respond({ sessionId, partitions: this.fetchSessions.select(context, first) });
+      const partitions = this.fetchSessions.select(context, first);
+      return respond({ sessionId: context.session.id, partitions });
     }
     const fetched = [...context.session.partitions.values()].map((cached) => cached.params);
     const parked = { isolation: 'LOG_END' as const, minBytes: request.minBytes };
     this.delayed.waitForData(
       {
         partitionKeys: new Set(context.session.partitions.keys()),
-        canComplete: () => canCompleteFetch(fetched, parked, this.fetchState),
+        canComplete: canCompleteFetch.bind(undefined, fetched, parked, this.fetchState),
         waitUs: request.maxWaitMs * 1000,
-        complete: () => {
-          const answers = this.readSession(context, follower, true, ctx);
-          respond({ sessionId, partitions: this.fetchSessions.select(context, answers) });
-        },
+        complete: this.completeParkedFetch.bind(this, context, follower, respond, ctx),
       },
       ctx,
     );
+  }
+
+  /** DelayedFetch.onComplete: the session read again (bound: tsx names each new closure). */
+  private completeParkedFetch(
+    context: { readonly session: FetchSession; readonly full: boolean },
+    follower: string,
+    respond: (answer: FetchAnswer) => void,
+    ctx: Ctx,
+  ): void {
+    const partitions = this.fetchSessions.select(
+      context,
+      this.readSession(context, follower, true, ctx),
+    );
+    respond({ sessionId: context.session.id, partitions });
   }
 
   /** Every partition of a follower's session read, in session order (null: left out). */
