@@ -385,6 +385,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       replicaLagTimeMaxMs: scenario.broker.replicaLagTimeMaxMs,
       replicaFetchWaitMaxMs: scenario.broker.replicaFetchWaitMaxMs,
       replicaFetchMinBytes: scenario.broker.replicaFetchMinBytes,
+      logFlushIntervalMessages: scenario.broker.logFlushIntervalMessages,
       producerIdExpirationMs: scenario.broker.producerIdExpirationMs,
       producerIdExpirationCheckIntervalMs: scenario.broker.producerIdExpirationCheckIntervalMs,
       strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],

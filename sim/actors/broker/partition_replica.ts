@@ -35,6 +35,8 @@ export interface ReplicationSettings {
   readonly producerIdExpirationMs?: number;
   /** `producer.id.expiration.check.interval.ms`. @default 600000 */
   readonly producerIdExpirationCheckIntervalMs?: number;
+  /** `log.flush.interval.messages`; null is Kafka's Long.MAX_VALUE (no flush by count). */
+  readonly logFlushIntervalMessages?: number | null;
 }
 
 /** What the leader knows of one follower (Kafka's Replica). */

@@ -77,7 +77,12 @@ export class ReplicaManager {
     for (const state of options.initialStates) {
       this.metadata.set(partitionKey(state), state);
       if (!state.replicas.includes(options.brokerId)) continue;
-      const log = new PartitionLog(state.topic, state.partition, options.bugs);
+      const log = new PartitionLog(
+        state.topic,
+        state.partition,
+        options.bugs,
+        options.replication.logFlushIntervalMessages ?? null,
+      );
       const minIsr = options.minInsyncReplicasOf(state.topic);
       const settings =
         minIsr === null
