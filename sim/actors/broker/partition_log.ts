@@ -9,7 +9,8 @@
  * UnifiedLog.lastStableOffset, aborted index TransactionIndex, fetch
  * LocalLog.collectAbortedTransactions. Offsets are exclusive upper bounds, as in Kafka.
  */
-import { assert } from '../../kernel';
+import { assert, BoundedMap, pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
 import {
   NO_PRODUCER_ID,
@@ -84,13 +85,15 @@ export const DIRTY_EXPIRE_US = 30_000_000;
 /** A partition replica acting as leader. */
 export class PartitionLog {
   private batches: LogBatch[] = [];
-  private producers = new Map<number, ProducerStateEntry>();
+  private producers = new BoundedMap<number, ProducerStateEntry>(COLLECTION_BOUNDS.producerStates);
   private readonly transactions = new TransactionIndex();
   /**
    * Volatile: verifications in progress, by producerId (KIP-890;
    * ReplicaManager.maybeStartTransactionVerificationForPartitions).
    */
-  private verifications = new Map<number, VerificationEntry>();
+  private verifications = new BoundedMap<number, VerificationEntry>(
+    COLLECTION_BOUNDS.verifications,
+  );
   private nextGuard = 1;
   logStartOffset = 0;
   logEndOffset = 0;
@@ -461,8 +464,8 @@ export class PartitionLog {
   }
 
   private rebuildProducerState(): void {
-    this.producers = new Map();
-    this.verifications = new Map();
+    this.producers = new BoundedMap(COLLECTION_BOUNDS.producerStates);
+    this.verifications = new BoundedMap(COLLECTION_BOUNDS.verifications);
     this.transactions.clear();
     for (const batch of this.batches) this.replayBatch(batch);
   }
@@ -530,7 +533,7 @@ export class PartitionLog {
 
   private pushBatch(batch: LogBatch, origin: 'leader' | 'follower'): void {
     assert(batch.baseOffset === this.logEndOffset, 'a batch is appended at the log end offset');
-    this.batches.push(batch);
+    pushWithin(COLLECTION_BOUNDS.logBatches, this.batches, batch);
     this.logEndOffset = batch.lastOffset + 1;
     this.epochCache.assign(batch.leaderEpoch, batch.baseOffset);
     if (origin === 'leader' && batch.control !== undefined) {

@@ -11,6 +11,8 @@
  * volatile.
  */
 import { assert, type Actor, type ActorContext, type Envelope, type NodeId } from '../../kernel';
+import { BoundedMap, BoundedSet, pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   AlterPartitionRequest,
   BrokerHeartbeatRequest,
@@ -69,9 +71,13 @@ const SESSION_CHECK_INTERVAL_US = 500_000;
 
 /** The controller node. */
 export class Controller implements Actor<KafkaMessage> {
-  private readonly partitions = new Map<string, PartitionState>();
-  private readonly lastHeartbeatUs = new Map<string, number>();
-  private readonly fenced = new Set<string>();
+  private readonly partitions = new BoundedMap<string, PartitionState>(
+    COLLECTION_BOUNDS.controllerPartitions,
+  );
+  private readonly lastHeartbeatUs = new BoundedMap<string, number>(
+    COLLECTION_BOUNDS.controllerBrokers,
+  );
+  private readonly fenced = new BoundedSet<string>(COLLECTION_BOUNDS.controllerBrokers);
   /** Oracle: every election. */
   readonly elections: ElectionRecord[] = [];
   private correlationIds = 1;
@@ -343,7 +349,8 @@ export class Controller implements Actor<KafkaMessage> {
     kind: ElectionRecord['kind'],
   ): void {
     const { leader, leaderEpoch } = next;
-    this.elections.push({ timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind });
+    const election = { timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind };
+    pushWithin(COLLECTION_BOUNDS.elections, this.elections, election);
     this.observe(ctx, { kind: 'LeaderElected', ...tp, leader, leaderEpoch, election: kind });
   }
 

@@ -16,6 +16,8 @@
  * (`maybeUpdateProducerIdAndEpoch`). A batch is never re-stamped when it is retried.
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } from '../protocol';
 import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../protocol';
 import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
@@ -61,8 +63,12 @@ interface InFlightRequest {
 /** The data path of one producer. */
 export class RecordSender {
   readonly partitions = new Map<string, PartitionSendState>();
-  private readonly inFlightPerBroker = new Map<NodeId, number>();
-  private readonly requests = new Map<number, InFlightRequest>();
+  private readonly inFlightPerBroker = new BoundedMap<NodeId, number>(
+    COLLECTION_BOUNDS.clientBrokers,
+  );
+  private readonly requests = new BoundedMap<number, InFlightRequest>(
+    COLLECTION_BOUNDS.clientRequests,
+  );
   /** TransactionManager's epochBumpRequired and partitionsToRewriteSequences. */
   private epochBumpRequired = false;
   private readonly rewritePartitions = new Set<string>();
