@@ -10,15 +10,16 @@
  * LocalLog.collectAbortedTransactions. Offsets are exclusive upper bounds, as in Kafka.
  */
 import { assert, BoundedMap, pushWithin } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { assertOffsetsOrdered } from './log_invariants';
 import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
 import {
+  COLLECTION_BOUNDS,
   NO_PRODUCER_ID,
   batchSizeInBytes,
   firstBatchEndingAtOrAfter,
   lastSequenceOf,
+  type ProducedBatch,
 } from '../protocol';
-import type { ProducedBatch } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
 import { TransactionIndex } from './transaction_index';
@@ -565,6 +566,7 @@ export class PartitionLog {
       this.lastStableOffset = lastStableOffset;
       this.lastStableOffsetChanges.push({ timeUs: nowUs, offset: lastStableOffset });
     }
+    assertOffsetsOrdered(this);
     this.reportOffsets();
   }
 

@@ -16,6 +16,7 @@ import type {
 } from '../protocol';
 import { BoundedMap, pushWithin } from '../../kernel';
 import { COLLECTION_BOUNDS } from '../protocol';
+import { assertLeaderEpochForward } from './log_invariants';
 import { IGNORE_OBSERVATIONS } from '../protocol';
 import type { PartitionLog } from './partition_log';
 
@@ -154,6 +155,7 @@ export class PartitionReplica {
     this.role = 'leader';
     this.isr = [...this.state.isr];
     this.pendingIsr = null;
+    assertLeaderEpochForward(this.log, this.state.leaderEpoch);
     this.log.leaderEpoch = this.state.leaderEpoch;
     this.leaderEpochStartOffset = this.log.logEndOffset;
     this.log.epochCache.assign(this.state.leaderEpoch, this.log.logEndOffset);
@@ -182,6 +184,7 @@ export class PartitionReplica {
     this.isr = [];
     this.pendingIsr = null;
     this.followers = new BoundedMap(COLLECTION_BOUNDS.followers);
+    assertLeaderEpochForward(this.log, this.state.leaderEpoch);
     this.log.leaderEpoch = this.state.leaderEpoch;
     if (!this.settings.leaderEpochTruncation) {
       this.truncate(this.log.highWatermark, 'high-watermark', nowUs);

@@ -11,7 +11,7 @@
  * volatile.
  */
 import { assert, type Actor, type ActorContext, type Envelope, type NodeId } from '../../kernel';
-import { BoundedMap, BoundedSet, pushWithin } from '../../kernel';
+import { BoundedMap, BoundedSet, invariant, pushWithin } from '../../kernel';
 import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   AlterPartitionRequest,
@@ -336,6 +336,14 @@ export class Controller implements Actor<KafkaMessage> {
     assert(
       previous === undefined || state.leaderEpoch >= previous.leaderEpoch,
       `leader epoch of ${partitionKey(state)} must not go backwards`,
+    );
+    const where = (): string => `${partitionKey(state)}: ${JSON.stringify(state)}`;
+    const { leader, replicas } = state;
+    invariant(leader === null || replicas.includes(leader), 'leader is a replica', where);
+    invariant(
+      state.isr.every((id) => replicas.includes(id)),
+      'ISR within replicas',
+      where,
     );
     this.partitions.set(partitionKey(state), state);
     if (this.ctx !== null) this.observe(this.ctx, { kind: 'PartitionStateChanged', state });

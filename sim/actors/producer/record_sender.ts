@@ -18,6 +18,7 @@
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
 import { COLLECTION_BOUNDS } from '../protocol';
+import { assertInFlightWithin, assertSequenceFollows } from './sender_invariants';
 import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } from '../protocol';
 import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../protocol';
 import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
@@ -492,6 +493,7 @@ export class RecordSender {
     batch.producerEpoch = identity.producerEpoch;
     batch.baseSequence = state.nextSequence;
     state.nextSequence = incrementSequence(state.nextSequence, batch.records.length);
+    assertSequenceFollows(state.inFlight.at(-1), batch);
   }
 
   private transmit(batch: ProducerBatch, broker: NodeId, ctx: Ctx): void {
@@ -500,6 +502,7 @@ export class RecordSender {
     const state = this.stateOf(batch.tp);
     state.inFlight.push(batch);
     this.inFlightPerBroker.set(broker, (this.inFlightPerBroker.get(broker) ?? 0) + 1);
+    assertInFlightWithin(this.inFlightPerBroker.get(broker) ?? 0, this.config);
     const timerId = ctx.setTimer(this.config.requestTimeoutMs * 1000, {
       owner: 'producer',
       type: 'produce-timeout',

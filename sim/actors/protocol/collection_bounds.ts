@@ -129,11 +129,6 @@ export const COLLECTION_BOUNDS = {
     'coordinator partitions one broker leads',
     BOUND_BASIS.internalTopicPartitions,
   ),
-  transactionPartitions: bound(
-    'PARTITIONS_PER_TRANSACTION_MAX',
-    'partitions of one transaction',
-    PARTITIONS,
-  ),
   markerJobs: bound(
     'MARKER_JOBS_MAX',
     'transactions one coordinator writes markers for',
@@ -157,7 +152,6 @@ export const COLLECTION_BOUNDS = {
   clientPartitions: bound('CLIENT_PARTITIONS_MAX', 'partitions one client tracks', PARTITIONS),
   clientRequests: bound('CLIENT_REQUESTS_MAX', 'requests one client has in flight', REQUESTS),
   clientBrokers: bound('CLIENT_BROKERS_MAX', 'brokers one client tracks', BROKERS),
-  bufferedFetches: bound('BUFFERED_FETCHES_MAX', 'fetch responses one consumer buffers', REQUESTS),
   generations: bound('GENERATIONS_MAX', 'generations one consumer joined', OPERATIONS),
   queuedOffsetCommits: bound(
     'QUEUED_TXN_OFFSET_COMMITS_MAX',
