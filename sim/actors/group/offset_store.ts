@@ -80,7 +80,7 @@ export class OffsetStore {
   addPending(producerId: number, offset: StoredOffset): void {
     let offsets = this.pending.get(producerId);
     if (offsets === undefined) {
-      offsets = new BoundedMap(COLLECTION_BOUNDS.clientPartitions);
+      offsets = new BoundedMap(COLLECTION_BOUNDS.committedOffsets);
       this.pending.set(producerId, offsets);
     }
     offsets.set(partitionKey(offset), offset);

@@ -63,7 +63,9 @@ interface InFlightRequest {
 
 /** The data path of one producer. */
 export class RecordSender {
-  readonly partitions = new Map<string, PartitionSendState>();
+  readonly partitions = new BoundedMap<string, PartitionSendState>(
+    COLLECTION_BOUNDS.clientPartitions,
+  );
   private readonly inFlightPerBroker = new BoundedMap<NodeId, number>(
     COLLECTION_BOUNDS.clientBrokers,
   );

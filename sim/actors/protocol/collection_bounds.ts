@@ -121,7 +121,7 @@ export const COLLECTION_BOUNDS = {
   // Transaction coordinator.
   transactionalIds: bound(
     'TRANSACTIONAL_IDS_MAX',
-    'transactional ids one coordinator holds',
+    'transactional ids of one __transaction_state partition',
     OPERATIONS,
   ),
   coordinatorPartitions: bound(
@@ -136,16 +136,12 @@ export const COLLECTION_BOUNDS = {
   ),
   markerRequests: bound('MARKER_REQUESTS_MAX', 'WriteTxnMarkers requests in flight', REQUESTS),
   // Group coordinator.
-  groups: bound('GROUPS_MAX', 'groups one coordinator holds', OPERATIONS),
+  groups: bound('GROUPS_MAX', 'groups of one __consumer_offsets partition', OPERATIONS),
   groupMembers: bound('GROUP_MEMBERS_MAX', 'members of one group (joined or pending)', REQUESTS),
-  committedOffsets: bound(
-    'COMMITTED_OFFSETS_MAX',
-    'committed offsets one coordinator holds',
-    OPERATIONS,
-  ),
+  committedOffsets: bound('COMMITTED_OFFSETS_MAX', 'committed offsets of one group', OPERATIONS),
   pendingOffsetCommits: bound(
     'PENDING_TRANSACTIONAL_OFFSETS_MAX',
-    'producers with pending transactional offsets',
+    'producers with pending transactional offsets in one group',
     OPERATIONS,
   ),
   // Clients.
