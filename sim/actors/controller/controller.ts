@@ -16,6 +16,7 @@ import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   AlterPartitionRequest,
   BrokerHeartbeatRequest,
+  ElectionRule,
   KafkaMessage,
   KafkaObservation,
   PartitionState,
@@ -42,6 +43,14 @@ export interface ControllerSettings {
    * scenario's default comes from the runner.
    */
   readonly eligibleLeaderReplicasEnabled?: boolean;
+  /**
+   * Whether a broker registering after an unclean shutdown leaves every ISR and ELR
+   * (ReplicationControlManager.handleBrokerUncleanShutdown, KAFKA-15586). Kafka gates it on the
+   * metadata version (`MetadataVersion.isElrSupported`, 4.0-IV1), not on the ELR feature: a
+   * 4.0+ cluster with `eligible.leader.replicas.version=0` removes the broker from an ISR too,
+   * except its last member (without ELR the ISR is never emptied). @default the ELR setting
+   */
+  readonly uncleanShutdownDetection?: boolean;
   /** A topic's `min.insync.replicas` before capping at its replication factor. @default 1 */
   readonly minInsyncReplicasOf?: (topic: string) => number;
 }
@@ -63,6 +72,8 @@ export interface ElectionRecord {
   readonly leader: string | null;
   readonly leaderEpoch: number;
   readonly kind: 'clean' | 'unclean' | 'offline';
+  /** KIP-966's rule when the leader came from outside the ISR. */
+  readonly rule?: ElectionRule;
 }
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -189,10 +200,10 @@ export class Controller implements Actor<KafkaMessage> {
    * `handleBrokerUncleanShutdown` (KIP-966, KAFKA-15586): a broker that registers without the
    * broker epoch of a clean shutdown leaves every ISR and ELR, as its log may have lost its
    * unflushed tail. The model has no controlled shutdown, so every restart is unclean. A no-op
-   * with ELR off.
+   * before Kafka 4.0 (see {@link ControllerSettings.uncleanShutdownDetection}).
    */
   private uncleanShutdown(broker: string, ctx: Ctx): void {
-    if (!this.elrEnabled()) return;
+    if (!(this.settings.uncleanShutdownDetection ?? this.elrEnabled())) return;
     this.changeEach(
       (state) => state.isr.includes(broker) || state.elr.includes(broker),
       (state) => ({
@@ -201,6 +212,8 @@ export class Controller implements Actor<KafkaMessage> {
       }),
       (replica) => replica !== broker,
       ctx,
+      // The fenced set is unchanged: with no partition changed there is no record to publish.
+      { publishUnchanged: false },
     );
   }
 
@@ -224,6 +237,7 @@ export class Controller implements Actor<KafkaMessage> {
     request: (state: PartitionState) => PartitionChangeRequest,
     acceptable: (replica: string) => boolean,
     ctx: Ctx,
+    { publishUnchanged } = { publishUnchanged: true },
   ): void {
     const changed: PartitionState[] = [];
     for (const state of this.partitions.values()) {
@@ -231,7 +245,7 @@ export class Controller implements Actor<KafkaMessage> {
       const next = this.change(state, request(state), acceptable, ctx);
       if (next !== null) changed.push(next);
     }
-    this.publish(changed, ctx);
+    if (changed.length > 0 || publishUnchanged) this.publish(changed, ctx);
   }
 
   /** Builds, records and stores one partition change; null for a no-op. */
@@ -258,7 +272,11 @@ export class Controller implements Actor<KafkaMessage> {
       }
       // An ELR election is clean (KAFKA-18940); the last known leader is elected uncleanly.
       const tp = { topic: next.topic, partition: next.partition };
-      this.recordElection(ctx, tp, next, ELECTION_KIND[result.election]);
+      const rule =
+        result.election === 'elr' || result.election === 'last-known-leader'
+          ? result.election
+          : undefined;
+      this.recordElection(ctx, tp, next, ELECTION_KIND[result.election], rule);
     }
     return this.store(next);
   }
@@ -355,11 +373,20 @@ export class Controller implements Actor<KafkaMessage> {
     tp: TopicPartition,
     next: PartitionState,
     kind: ElectionRecord['kind'],
+    rule?: ElectionRule,
   ): void {
     const { leader, leaderEpoch } = next;
-    const election = { timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind };
+    const how = rule === undefined ? {} : { rule };
+    const election = { timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind, ...how };
     pushWithin(COLLECTION_BOUNDS.elections, this.elections, election);
-    this.observe(ctx, { kind: 'LeaderElected', ...tp, leader, leaderEpoch, election: kind });
+    this.observe(ctx, {
+      kind: 'LeaderElected',
+      ...tp,
+      leader,
+      leaderEpoch,
+      election: kind,
+      ...how,
+    });
   }
 
   private observe(ctx: Ctx, observation: KafkaObservation): void {
