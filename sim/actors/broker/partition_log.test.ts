@@ -215,7 +215,7 @@ describe('epoch and sequence checks (ProducerAppendInfo.checkSequence)', () => {
     expect(partition.appendAsLeader(batch({ baseSequence: 1 }), 20)).toEqual(
       refused('INVALID_TXN_STATE'),
     );
-    expect(partition.openTransactions).toEqual(new Map([[PID, 0]]));
+    expect([...partition.openTransactions]).toEqual([[PID, 0]]);
     expect(partition.logEndOffset).toBe(1);
   });
 
@@ -367,7 +367,7 @@ describe('markers (TransactionMarkerChannelManager.addTxnMarkersToSend)', () => 
       'INVALID_PRODUCER_EPOCH',
     );
     expect(partition.logEndOffset).toBe(1);
-    expect(partition.openTransactions).toEqual(new Map([[PID, 0]]));
+    expect([...partition.openTransactions]).toEqual([[PID, 0]]);
   });
 
   it('refuses a marker from an older coordinator epoch with TRANSACTION_COORDINATOR_FENCED', () => {
@@ -404,7 +404,7 @@ describe('bug switch skipProducerEpochCheck (Appendix A12)', () => {
     const stale = batch({ producerEpoch: 0, baseSequence: 1, isTransactional: true });
     expect(partition.appendAsLeader(stale, 30)).toEqual(appended(2));
     expect(partition.producerState(PID)?.producerEpoch).toBe(1);
-    expect(partition.openTransactions).toEqual(new Map([[PID, 2]]));
+    expect([...partition.openTransactions]).toEqual([[PID, 2]]);
     expect(partition.appendMarker(marker({ producerEpoch: 2, committed: true }), 40)).toBe('NONE');
     expect(partition.lastStableOffset).toBe(4);
     expect(partition.read(0, 'read_committed', 64).abortedTransactions).toEqual([

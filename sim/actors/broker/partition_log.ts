@@ -9,15 +9,17 @@
  * UnifiedLog.lastStableOffset, aborted index TransactionIndex, fetch
  * LocalLog.collectAbortedTransactions. Offsets are exclusive upper bounds, as in Kafka.
  */
-import { assert } from '../../kernel';
+import { assert, BoundedMap, pushWithin } from '../../kernel';
+import { assertOffsetsOrdered } from './log_invariants';
 import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
 import {
+  COLLECTION_BOUNDS,
   NO_PRODUCER_ID,
   batchSizeInBytes,
   firstBatchEndingAtOrAfter,
   lastSequenceOf,
+  type ProducedBatch,
 } from '../protocol';
-import type { ProducedBatch } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
 import { RecoveryPoint } from './log_flush';
@@ -78,13 +80,15 @@ export interface OffsetChange {
 /** A partition replica acting as leader. */
 export class PartitionLog {
   private batches: LogBatch[] = [];
-  private producers = new Map<number, ProducerStateEntry>();
+  private producers = new BoundedMap<number, ProducerStateEntry>(COLLECTION_BOUNDS.producerStates);
   private readonly transactions = new TransactionIndex();
   /**
    * Volatile: verifications in progress, by producerId (KIP-890;
    * ReplicaManager.maybeStartTransactionVerificationForPartitions).
    */
-  private verifications = new Map<number, VerificationEntry>();
+  private verifications = new BoundedMap<number, VerificationEntry>(
+    COLLECTION_BOUNDS.verifications,
+  );
   private nextGuard = 1;
   logStartOffset = 0;
   logEndOffset = 0;
@@ -462,8 +466,8 @@ export class PartitionLog {
   }
 
   private rebuildProducerState(): void {
-    this.producers = new Map();
-    this.verifications = new Map();
+    this.producers = new BoundedMap(COLLECTION_BOUNDS.producerStates);
+    this.verifications = new BoundedMap(COLLECTION_BOUNDS.verifications);
     this.transactions.clear();
     for (const batch of this.batches) this.replayBatch(batch);
   }
@@ -531,7 +535,7 @@ export class PartitionLog {
 
   private pushBatch(batch: LogBatch, origin: 'leader' | 'follower'): void {
     assert(batch.baseOffset === this.logEndOffset, 'a batch is appended at the log end offset');
-    this.batches.push(batch);
+    pushWithin(COLLECTION_BOUNDS.logBatches, this.batches, batch);
     this.logEndOffset = batch.lastOffset + 1;
     this.recoveryPoint.appended(batch);
     this.epochCache.assign(batch.leaderEpoch, batch.baseOffset);
@@ -565,6 +569,7 @@ export class PartitionLog {
       this.lastStableOffset = lastStableOffset;
       this.lastStableOffsetChanges.push({ timeUs: nowUs, offset: lastStableOffset });
     }
+    assertOffsetsOrdered(this);
     this.reportOffsets();
   }
 
