@@ -120,6 +120,8 @@ const brokerSchema = section({
   'replica.lag.time.max.ms': ms(1).default(30000),
   'replica.fetch.wait.max.ms': ms(0).default(500),
   'replica.fetch.min.bytes': integer({ min: 1, max: JAVA_INT_MAX }).default(1),
+  // Kafka's default is Long.MAX_VALUE (never flush by count): absent here.
+  'log.flush.interval.messages': integer({ min: 1, max: Number.MAX_SAFE_INTEGER }).optional(),
   'producer.id.expiration.ms': ms(1).default(86400000),
   'producer.id.expiration.check.interval.ms': ms(1).default(600000),
   'broker.session.timeout.ms': ms(1).default(9000),

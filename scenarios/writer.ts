@@ -185,6 +185,9 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'replica.lag.time.max.ms': broker.replicaLagTimeMaxMs,
       'replica.fetch.wait.max.ms': broker.replicaFetchWaitMaxMs,
       'replica.fetch.min.bytes': broker.replicaFetchMinBytes,
+      ...(broker.logFlushIntervalMessages === null
+        ? {}
+        : { 'log.flush.interval.messages': broker.logFlushIntervalMessages }),
       'producer.id.expiration.ms': broker.producerIdExpirationMs,
       'producer.id.expiration.check.interval.ms': broker.producerIdExpirationCheckIntervalMs,
       'broker.session.timeout.ms': broker.brokerSessionTimeoutMs,
