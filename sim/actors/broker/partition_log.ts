@@ -22,6 +22,7 @@ import {
 } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
+import { OffsetsReporter } from './offsets_reporter';
 import { RecoveryPoint } from './log_flush';
 import { TransactionIndex } from './transaction_index';
 import {
@@ -101,8 +102,7 @@ export class PartitionLog {
   /** Where this replica's observations go, and the broker it names in them. */
   private observe: ObservationSink = IGNORE_OBSERVATIONS;
   private broker = '';
-  /** The offsets last reported, so only changes are observed. */
-  private reported = { highWatermark: 0, lastStableOffset: 0 };
+  private readonly offsetsReporter = new OffsetsReporter();
   /** The leader epoch stamped on batches this replica appends as leader. */
   leaderEpoch = 0;
   readonly epochCache = new LeaderEpochCache();
@@ -571,34 +571,7 @@ export class PartitionLog {
       this.lastStableOffsetChanges.push({ timeUs: nowUs, offset: lastStableOffset });
     }
     assertOffsetsOrdered(this);
-    this.reportOffsets();
-  }
-
-  /**
-   * Observes the high watermark and last stable offset when they moved, each with all four
-   * offsets as they stand now: the runner's state checker asserts `logStartOffset ≤
-   * lastStableOffset ≤ highWatermark ≤ logEndOffset` on them.
-   */
-  private reportOffsets(): void {
-    const highWatermarkMoved = this.highWatermark !== this.reported.highWatermark;
-    const lastStableOffsetMoved = this.lastStableOffset !== this.reported.lastStableOffset;
-    // Runs after every append and high watermark move: build nothing when neither moved.
-    if (!highWatermarkMoved && !lastStableOffsetMoved) return;
-    const offsets = {
-      ...this.replicaRef(),
-      logStartOffset: this.logStartOffset,
-      lastStableOffset: this.lastStableOffset,
-      highWatermark: this.highWatermark,
-      logEndOffset: this.logEndOffset,
-    };
-    if (highWatermarkMoved) {
-      this.reported.highWatermark = this.highWatermark;
-      this.observe({ kind: 'HighWatermarkChanged', ...offsets });
-    }
-    if (lastStableOffsetMoved) {
-      this.reported.lastStableOffset = this.lastStableOffset;
-      this.observe({ kind: 'LastStableOffsetChanged', ...offsets });
-    }
+    this.offsetsReporter.report(this.broker, this, this.observe);
   }
 
   private firstBatchEndingAtOrAfter(offset: number): number {

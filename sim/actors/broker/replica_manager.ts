@@ -385,26 +385,19 @@ export class ReplicaManager {
     this.delayed.waitForData(
       {
         partitionKeys: new Set(context.session.partitions.keys()),
+        // Bound, not a closure: tsx names every new closure (Object.defineProperty).
         canComplete: canCompleteFetch.bind(undefined, fetched, parked, this.fetchState),
         waitUs: request.maxWaitMs * 1000,
-        complete: this.completeParkedFetch.bind(this, context, follower, respond, ctx),
+        complete: () => {
+          const answers = this.readSession(context, follower, true, ctx);
+          respond({
+            sessionId: context.session.id,
+            partitions: this.fetchSessions.select(context, answers),
+          });
+        },
       },
       ctx,
     );
-  }
-
-  /** DelayedFetch.onComplete: the session read again (bound: tsx names each new closure). */
-  private completeParkedFetch(
-    context: { readonly session: FetchSession; readonly full: boolean },
-    follower: string,
-    respond: (answer: FetchAnswer) => void,
-    ctx: Ctx,
-  ): void {
-    const partitions = this.fetchSessions.select(
-      context,
-      this.readSession(context, follower, true, ctx),
-    );
-    respond({ sessionId: context.session.id, partitions });
   }
 
   /** Every partition of a follower's session read, in session order (null: left out). */
