@@ -25,6 +25,7 @@ import { LeaderEpochCache } from './leader_epoch_cache';
 import { OffsetsReporter } from './offsets_reporter';
 import { RecoveryPoint } from './log_flush';
 import { TransactionIndex } from './transaction_index';
+import { replayBatch } from './producer_state_reload';
 import {
   emptyEntry,
   findDuplicateBatch,
@@ -408,7 +409,7 @@ export class PartitionLog {
       if (batch.lastOffset < this.logEndOffset) continue;
       assert(batch.baseOffset === this.logEndOffset, 'a follower appends at its log end offset');
       this.pushBatch(batch, 'follower');
-      this.replayBatch(batch);
+      replayBatch(batch, this.producers, this.transactions, this.batchesToRetain);
       appended = true;
     }
     // Nothing appended, nothing to recompute: an idle partition of a fetch costs no more.
@@ -469,48 +470,8 @@ export class PartitionLog {
     this.producers = new BoundedMap(COLLECTION_BOUNDS.producerStates);
     this.verifications = new BoundedMap(COLLECTION_BOUNDS.verifications);
     this.transactions.clear();
-    for (const batch of this.batches) this.replayBatch(batch);
-  }
-
-  /**
-   * Applies one batch to producer and transaction state without validation (ProducerAppendInfo;
-   * ProducerStateManager.truncateAndReload).
-   */
-  private replayBatch(batch: LogBatch): void {
-    if (batch.producerId === NO_PRODUCER_ID) return;
-    const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
-    this.producers.set(batch.producerId, entry);
-    if (batch.control !== undefined) {
-      const firstOffset = entry.currentTxnFirstOffset;
-      recordMarker(entry, {
-        producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
-        coordinatorEpoch: batch.coordinatorEpoch ?? 0,
-        appendUs: batch.appendUs,
-      });
-      if (firstOffset !== -1) {
-        this.transactions.complete({
-          producerId: batch.producerId,
-          firstOffset,
-          markerOffset: batch.baseOffset,
-          committed: batch.control === 'COMMIT',
-        });
-      }
-      return;
-    }
-    recordDataBatch(entry, {
-      batchesToRetain: this.batchesToRetain,
-      producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
-      metadata: {
-        firstSequence: batch.baseSequence,
-        lastSequence: lastSequenceOf(batch),
-        firstOffset: batch.baseOffset,
-        lastOffset: batch.lastOffset,
-      },
-      appendUs: batch.appendUs,
-    });
-    if (batch.isTransactional && entry.currentTxnFirstOffset === -1) {
-      entry.currentTxnFirstOffset = batch.baseOffset;
-      this.transactions.open(batch.producerId, batch.baseOffset);
+    for (const batch of this.batches) {
+      replayBatch(batch, this.producers, this.transactions, this.batchesToRetain);
     }
   }
 
