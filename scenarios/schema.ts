@@ -111,6 +111,8 @@ const brokerSchema = section({
   'transaction.max.timeout.ms': ms(1).default(900000),
   'transaction.abort.timed.out.transaction.cleanup.interval.ms': ms(1).default(10000),
   'transaction.state.log.num.partitions': internalPartitions.default(50),
+  'transactional.id.expiration.ms': ms(1).default(604800000),
+  'transaction.remove.expired.transaction.cleanup.interval.ms': ms(1).default(3600000),
   'transaction.state.log.replication.factor': replicas.default(3),
   'transaction.state.log.min.isr': replicas.default(2),
   // Defaults by kafka.version: true from 3.6 (KIP-890 part 1).

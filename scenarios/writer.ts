@@ -180,6 +180,9 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       'transaction.abort.timed.out.transaction.cleanup.interval.ms':
         broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
       'transaction.state.log.num.partitions': broker.transactionStateLogNumPartitions,
+      'transactional.id.expiration.ms': broker.transactionalIdExpirationMs,
+      'transaction.remove.expired.transaction.cleanup.interval.ms':
+        broker.transactionRemoveExpiredTransactionCleanupIntervalMs,
       'min.insync.replicas': broker.minInsyncReplicas,
       'unclean.leader.election.enable': broker.uncleanLeaderElectionEnable,
       'replica.lag.time.max.ms': broker.replicaLagTimeMaxMs,

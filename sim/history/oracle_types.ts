@@ -127,6 +127,16 @@ export interface OracleCoordinatorTransaction {
   readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
 }
 
+/**
+ * A coordinator removed an expired transactional.id (`transactional.id.expiration.ms`,
+ * TransactionStateManager.removeExpiredTransactionalIds): it no longer knows `producerId`.
+ */
+export interface TransactionalIdExpiration {
+  readonly timeUs: number;
+  readonly transactionalId: string;
+  readonly producerId: number;
+}
+
 /** A fault active during part of the run (for explanations). */
 export interface FaultInterval {
   readonly description: string;
@@ -139,6 +149,11 @@ export interface FaultInterval {
 export interface Oracle {
   readonly partitions: readonly OraclePartition[];
   readonly epochGrants: readonly EpochGrant[];
+  /**
+   * transactional.ids their coordinator expired, in time order (absent outside the simulator or
+   * when none did): the coordinator then answers INVALID_PRODUCER_ID_MAPPING to the old producerId.
+   */
+  readonly transactionalIdExpirations?: readonly TransactionalIdExpiration[];
   /** Leader elections, in time order (absent outside the simulator). */
   readonly elections?: readonly OracleElection[];
   /** Log truncations on any replica, in time order (absent outside the simulator). */

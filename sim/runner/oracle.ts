@@ -91,6 +91,9 @@ export function buildOracle(sources: OracleSources): Oracle {
   return {
     partitions,
     epochGrants: [...cluster.epochGrants],
+    ...(cluster.transactionalIdExpirations.length === 0
+      ? {}
+      : { transactionalIdExpirations: [...cluster.transactionalIdExpirations] }),
     coordinatorTransitions: transitionCounts(cluster),
     coordinatorTransactions: coordinatorTransactions(sources),
     ...consumerGroupsOf(cluster),

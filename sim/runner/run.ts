@@ -371,6 +371,9 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       abortTimedOutTransactionCleanupIntervalMs:
         scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
       transactionStateLogNumPartitions: scenario.broker.transactionStateLogNumPartitions,
+      transactionalIdExpirationMs: scenario.broker.transactionalIdExpirationMs,
+      removeExpiredTransactionalIdsIntervalMs:
+        scenario.broker.transactionRemoveExpiredTransactionCleanupIntervalMs,
       transactionVersion: scenario.protocol.transactionVersion,
       staleMarkerResponseRemovesCompletion: scenario.bugs['KAFKA-16352'],
       rotationNotLogged: scenario.bugs['KAFKA-20310'],

@@ -237,6 +237,8 @@ export function newBroker(
       transactionMaxTimeoutMs: 900_000,
       abortTimedOutTransactionCleanupIntervalMs: 10_000,
       transactionStateLogNumPartitions: INTERNAL_PARTITIONS,
+      transactionalIdExpirationMs: 604_800_000,
+      removeExpiredTransactionalIdsIntervalMs: 3_600_000,
       transactionVersion: options.transactionVersion ?? 0,
     },
     replication: {

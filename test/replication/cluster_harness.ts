@@ -396,6 +396,8 @@ function newBroker(setup: {
       transactionMaxTimeoutMs: 900_000,
       abortTimedOutTransactionCleanupIntervalMs: 10_000,
       transactionStateLogNumPartitions: 1,
+      transactionalIdExpirationMs: 604_800_000,
+      removeExpiredTransactionalIdsIntervalMs: 3_600_000,
       transactionVersion: 2,
     },
     replication: {
