@@ -137,6 +137,33 @@ export interface TransactionalIdExpiration {
   readonly producerId: number;
 }
 
+/** When one partition leader counted in `PartitionsWithLateTransactionsCount` (KIP-664). */
+export interface LateTransactionInterval {
+  readonly broker: string;
+  readonly topic: string;
+  readonly partition: number;
+  /** The producer of the oldest open transaction there. */
+  readonly producerId: number;
+  readonly fromUs: number;
+  /** null: still late at the end of the run. */
+  readonly toUs: number | null;
+}
+
+/** Kafka's `PartitionsWithLateTransactionsCount` over a run, summed over the brokers. */
+export interface LateTransactionsGauge {
+  /** `transaction.max.timeout.ms` + 5 minutes (LATE_TRANSACTION_BUFFER_MS). */
+  readonly thresholdMs: number;
+  /** When the count first became non-zero; null when it never did. */
+  readonly firstNonZeroUs: number | null;
+  readonly max: number;
+  /** When `max` was first reached; null when the count stayed 0. */
+  readonly maxAtUs: number | null;
+  /** The count at the end of the run. */
+  readonly atEnd: number;
+  /** Every interval in which a partition leader counted, by start time. */
+  readonly intervals: readonly LateTransactionInterval[];
+}
+
 /** A fault active during part of the run (for explanations). */
 export interface FaultInterval {
   readonly description: string;
@@ -175,6 +202,8 @@ export interface Oracle {
    * partition's last stable offset stay pinned. Absent: Kafka's default, 900000.
    */
   readonly transactionMaxTimeoutMs?: number;
+  /** Kafka's PartitionsWithLateTransactionsCount over the run (absent outside the simulator). */
+  readonly lateTransactions?: LateTransactionsGauge;
   /**
    * Every consumer group at its group coordinator at the end of the run, sorted by groupId
    * (absent outside the simulator or without groups). The eos-violation checker reads the

@@ -15,6 +15,7 @@ import {
 } from '../actors';
 import type {
   FaultInterval,
+  LateTransactionsGauge,
   Oracle,
   OracleCoordinatorTransaction,
   OracleGroup,
@@ -39,6 +40,8 @@ export interface OracleSources {
   readonly transactionMaxTimeoutMs: number;
   /** Virtual time now, at the end of the run. */
   readonly endUs: number;
+  /** PartitionsWithLateTransactionsCount over the run (KIP-664). */
+  readonly lateTransactions?: LateTransactionsGauge;
 }
 
 /** The oracle of a finished run. */
@@ -98,6 +101,9 @@ export function buildOracle(sources: OracleSources): Oracle {
     coordinatorTransactions: coordinatorTransactions(sources),
     ...consumerGroupsOf(cluster),
     transactionMaxTimeoutMs: sources.transactionMaxTimeoutMs,
+    ...(sources.lateTransactions === undefined
+      ? {}
+      : { lateTransactions: sources.lateTransactions }),
     endUs: sources.endUs,
     elections: [...cluster.elections],
     truncations,
