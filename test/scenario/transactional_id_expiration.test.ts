@@ -8,10 +8,13 @@
  * fresh producerId. Method: run seed 1 with the world driven by the test (fixed 1 ms network
  * delay, so times are exact), collect the coordinator's TransactionalIdExpired observations and
  * its state transitions, pair each client's InitProducerId with its answer, and read the
- * `__transaction_state` partitions at the end.
+ * `__transaction_state` partitions at the end; then run it through the runner and check its
+ * history again with the oracle's expirations removed (the idle producer's error is then flagged).
  */
 import { describe, expect, it } from 'vitest';
 import type { KafkaMessage, KafkaObservation } from '../../sim/actors';
+import { checkHistory } from '../../sim/checker';
+import { runScenario } from '../../sim/runner';
 import { buildWorld } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 
@@ -109,5 +112,21 @@ describe('transactional.id.expiration.ms (removeExpiredTransactionalIds)', () =>
     expect(kept.tombstones).toEqual([]);
     // TV2: the commit bumped tx-long to epoch 1; the new instance's InitProducerId bumps it to 2.
     expect(kept.inits.at(-1)).toBe('20006000 N NONE pid 1000 epoch 2');
+  });
+
+  it('passes end to end, and fatal-txn-error fires without the expirations in the oracle', () => {
+    const scenario = loadScenario('scenarios/transactional-id-expiration.yaml');
+    const run = runScenario(scenario, { seed: '1', messageLog: false });
+    expect(run.report.outcome).toBe('pass');
+    expect(run.oracle.transactionalIdExpirations?.map((e) => e.transactionalId)).toEqual([
+      'tx-idle',
+      'tx-short',
+      'tx-long',
+    ]);
+    const { transactionalIdExpirations: _dropped, ...blind } = run.oracle;
+    const flagged = checkHistory(run.history, blind).anomalies.filter(
+      (anomaly) => anomaly.kind === 'fatal-txn-error',
+    );
+    expect(flagged.map((anomaly) => `${anomaly.client} ${anomaly.timeUs}`)).toEqual(['I 7532000']);
   });
 });
