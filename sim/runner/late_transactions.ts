@@ -81,7 +81,10 @@ export class LateTransactionTracker {
     ) {
       return;
     }
-    if (previous !== undefined) this.close(replica, previous, stamped.timeUs, false);
+    if (previous !== undefined) {
+      const late = this.lateInterval(replica, previous, stamped.timeUs, false);
+      if (late !== null) this.intervals.push(late);
+    }
     this.segments.set(replica, { ...next, sinceUs: stamped.timeUs });
   }
 
@@ -124,12 +127,10 @@ export class LateTransactionTracker {
     return -1;
   }
 
-  private close(replica: ObservedReplica, segment: Segment, endUs: number, open: boolean): void {
-    const late = this.lateInterval(replica, segment, endUs, open);
-    if (late !== null) this.intervals.push(late);
-  }
-
-  /** When within [sinceUs, endUs) the segment counted as late, if it did. */
+  /**
+   * When within [sinceUs, endUs) the segment counted as late, if it did; `stillLate` for a
+   * segment the run ended in (the interval then has no end).
+   */
   private lateInterval(
     replica: ObservedReplica,
     segment: Segment,
