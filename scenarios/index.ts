@@ -14,6 +14,7 @@ export {
   KAFKA_VERSIONS,
   NEWEST_KAFKA_VERSION,
   bugsOf,
+  compareVersions,
   defaultsOf,
   isModelledVersion,
   type BugId,

@@ -70,6 +70,12 @@ export interface OracleElection {
   readonly leader: string | null;
   readonly leaderEpoch: number;
   readonly kind: 'clean' | 'unclean' | 'offline';
+  /**
+   * KIP-966's rule when the leader came from outside the ISR: `elr` (the eligible leader
+   * replicas) or `last-known-leader` (ISR and ELR empty, PartitionChangeBuilder
+   * .canElectLastKnownLeader). Absent for an ISR election and outside the simulator.
+   */
+  readonly rule?: 'elr' | 'last-known-leader';
 }
 
 /** Records a replica removed from its log, and why. */

@@ -11,7 +11,7 @@
  * version, bugs by JIRA id) changes one function.
  */
 import type { AnomalyKind } from '../checker';
-import type { History } from '../history';
+import type { History, OracleElection, OracleTruncation } from '../history';
 import type { ClientConfig, ScenarioConfig } from '../../scenarios';
 
 /** One thing Kafka permits under this configuration, and why. */
@@ -144,6 +144,14 @@ function producersOf(clients: readonly ClientConfig[]) {
 export interface GuaranteeInput {
   readonly scenario: ScenarioConfig;
   readonly faults: readonly HappenedFault[];
+  /**
+   * The oracle's elections and truncations, when the run has them (the simulator's oracle):
+   * what the controller actually did, for the permissions that depend on it.
+   */
+  readonly replication?: {
+    readonly elections: readonly OracleElection[];
+    readonly truncations: readonly OracleTruncation[];
+  };
 }
 
 /**
@@ -217,6 +225,8 @@ function durabilityPermissions(input: GuaranteeInput, switches: GuaranteeSwitche
   }
   const powerLoss = powerLossPermission(input, switches);
   if (powerLoss !== null) permissions.push(powerLoss);
+  const lastKnownLeader = lastKnownLeaderPermission(input);
+  if (lastKnownLeader !== null) permissions.push(lastKnownLeader);
   if (!switches.leaderEpochTruncation && faults.length > 0) {
     permissions.push(
       dataLoss({
@@ -267,6 +277,49 @@ function powerLossPermission(
     source:
       'Kafka documentation, Design: Replication and Operations: Application vs. OS Flush ' +
       'Management; KIP-966',
+  });
+}
+
+/**
+ * KIP-966's last resort: with ISR and ELR both empty the controller elects the last known
+ * leader as soon as it is unfenced, whatever unclean.leader.election.enable says, and counts the
+ * election as unclean. A broker registering after an unclean shutdown (a process crash as much
+ * as a power loss) leaves every ISR and ELR, so the replicas that still hold the records can be
+ * out of both while the last leader comes back from a power loss without its unflushed tail:
+ * everything after it is truncated from the others. Granted only when that happened: an election
+ * by this rule of a broker whose log lost a tail to power loss before it. Any other loss after a
+ * last-known-leader election still violates the guarantee.
+ */
+function lastKnownLeaderPermission(input: GuaranteeInput): Permission | null {
+  const replication = input.replication;
+  if (replication === undefined) return null;
+  const powerLost = replication.truncations.filter((cut) => cut.reason === 'power-loss');
+  const elected = replication.elections.find(
+    (election) =>
+      election.rule === 'last-known-leader' &&
+      powerLost.some(
+        (cut) =>
+          cut.broker === election.leader &&
+          cut.topic === election.topic &&
+          cut.partition === election.partition &&
+          cut.timeUs <= election.timeUs,
+      ),
+  );
+  if (elected === undefined) return null;
+  return dataLoss({
+    id: 'last-known-leader',
+    setting:
+      `eligible.leader.replicas.version=1: ${elected.leader} elected ${elected.topic}-` +
+      `${elected.partition}'s last known leader at ${elected.timeUs}us after a power loss`,
+    because:
+      'with the ISR and the eligible leader replicas both empty the controller elects the ' +
+      'last known leader once it is unfenced, even with unclean.leader.election.enable=false, ' +
+      'and counts it as an unclean election; a replica that registered after an unclean ' +
+      'shutdown (a process crash too) had left the ISR and ELR, so the last leader came back ' +
+      'from its power loss without its unflushed tail and the others truncated to it',
+    source:
+      'KIP-966; Kafka documentation, Operations: Eligible Leader Replicas; ' +
+      'PartitionChangeBuilder.canElectLastKnownLeader; KAFKA-15586; KAFKA-19522',
   });
 }
 

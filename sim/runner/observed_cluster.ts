@@ -226,8 +226,17 @@ export class ObservedCluster {
         return;
       }
       case 'LeaderElected': {
-        const { topic, partition, leader, leaderEpoch, election } = observation;
-        this.elections.push({ timeUs, topic, partition, leader, leaderEpoch, kind: election });
+        const { topic, partition, leader, leaderEpoch, election, rule } = observation;
+        const how = rule === undefined ? {} : { rule };
+        this.elections.push({
+          timeUs,
+          topic,
+          partition,
+          leader,
+          leaderEpoch,
+          kind: election,
+          ...how,
+        });
         return;
       }
       case 'ProducerEpochGranted': {

@@ -163,7 +163,11 @@ function stallExpectation(input: ReportInput): ExpectationResult[] {
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
-  const permissions = kafkaPermissions({ scenario, faults: faultsThatHappened(history) });
+  const permissions = kafkaPermissions({
+    scenario,
+    faults: faultsThatHappened(history),
+    replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
+  });
   const verdicts = judgeAnomalies(check, permissions, scenario.expect);
   const unexpected = verdicts
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)

@@ -17,7 +17,7 @@ import {
 import { checkHistory } from '../checker';
 import { Nemesis } from '../../faults';
 import { drawnFaults } from './drawn_faults';
-import type { ScenarioConfig } from '../../scenarios';
+import { compareVersions, type ScenarioConfig } from '../../scenarios';
 import { clusterViewOf } from './cluster_view';
 import { lostMarkers, runLivenessProbe } from './liveness';
 import { buildOracle, coordinatorAtEnd } from './oracle';
@@ -206,6 +206,8 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     brokerSessionTimeoutMs: scenario.broker.brokerSessionTimeoutMs,
     uncleanLeaderElectionEnable: scenario.broker.uncleanLeaderElectionEnable,
     eligibleLeaderReplicasEnabled: scenario.protocol.eligibleLeaderReplicasVersion >= 1,
+    // MetadataVersion.isElrSupported (4.0-IV1): a 4.0+ controller, ELR on or off.
+    uncleanShutdownDetection: compareVersions(scenario.kafkaVersion, '4.0') >= 0,
     minInsyncReplicasOf: (topic) =>
       metadata.minInsyncReplicasOf(topic) ?? scenario.broker.minInsyncReplicas,
   });

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../sim/checker';
+import type { OracleElection, OracleTruncation } from '../../sim/history';
 import { loadScenario, type ScenarioConfig } from '../../scenarios';
 import { judgeAnomalies } from '../../sim/runner/guarantee_verdicts';
 import { kafkaPermissions, type HappenedFault } from '../../sim/runner/kafka_guarantee';
@@ -70,6 +71,47 @@ describe('kafkaPermissions', () => {
     const scenario = withElr(loadScenario(SAFE));
     expect(ids(scenario, [POWER_LOSS])).not.toContain('power-loss');
     expect(ids(scenario, [POWER_LOSS, POWER_LOSS])).toContain('power-loss');
+  });
+
+  describe('the last known leader (KIP-966) back from a power loss', () => {
+    const scenario = withElr(loadScenario(SAFE));
+    const cut = (broker: string, timeUs: number): OracleTruncation => ({
+      timeUs,
+      topic: 'orders',
+      partition: 0,
+      broker,
+      toOffset: 0,
+      reason: 'power-loss',
+      removed: [],
+    });
+    const elected = (rule: OracleElection['rule'], timeUs = 9_000_000): OracleElection => ({
+      timeUs,
+      topic: 'orders',
+      partition: 0,
+      leader: 'b2',
+      leaderEpoch: 3,
+      kind: 'unclean',
+      ...(rule === undefined ? {} : { rule }),
+    });
+    const permitted = (elections: OracleElection[], truncations: OracleTruncation[]) =>
+      kafkaPermissions({ scenario, faults: [POWER_LOSS], replication: { elections, truncations } })
+        .filter((permission) => permission.id === 'last-known-leader')
+        .map((permission) => permission.setting);
+
+    it('permits loss once that broker is elected by the rule after losing its tail', () => {
+      const [setting] = permitted([elected('last-known-leader')], [cut('b2', 5_000_000)]);
+      expect(setting).toBe(
+        "eligible.leader.replicas.version=1: b2 elected orders-0's last known leader at " +
+          '9000000us after a power loss',
+      );
+    });
+
+    it('permits nothing for another broker, a later power loss, or another rule', () => {
+      expect(permitted([elected('last-known-leader')], [cut('b1', 5_000_000)])).toEqual([]);
+      expect(permitted([elected('last-known-leader')], [cut('b2', 9_500_000)])).toEqual([]);
+      expect(permitted([elected('elr')], [cut('b2', 5_000_000)])).toEqual([]);
+      expect(permitted([elected(undefined)], [cut('b2', 5_000_000)])).toEqual([]);
+    });
   });
 
   it('acks=1 permits loss only once a fault happened', () => {

@@ -19,6 +19,9 @@ const BAD = [
   ['scenarios/hw-truncation-double-failover.yaml', 'truncated-by-legacy-hw-truncation'],
   // Not a misconfiguration but Kafka before KIP-966: the last ISR member is re-elected.
   ['scenarios/last-replica-standing-no-elr.yaml', 'lost-on-power-loss'],
+  // Kafka with ELR: the replica that kept the records left the ELR after a process crash, and
+  // the controller elects the power-lost last known leader (KIP-966's last resort).
+  ['scenarios/last-known-leader-power-loss.yaml', 'truncated-after-unclean-election'],
 ] as const;
 
 const SAFE = [

@@ -14,6 +14,7 @@ import { assert, type Actor, type ActorContext, type Envelope, type NodeId } fro
 import type {
   AlterPartitionRequest,
   BrokerHeartbeatRequest,
+  ElectionRule,
   KafkaMessage,
   KafkaObservation,
   PartitionState,
@@ -40,6 +41,14 @@ export interface ControllerSettings {
    * scenario's default comes from the runner.
    */
   readonly eligibleLeaderReplicasEnabled?: boolean;
+  /**
+   * Whether a broker registering after an unclean shutdown leaves every ISR and ELR
+   * (ReplicationControlManager.handleBrokerUncleanShutdown, KAFKA-15586). Kafka gates it on the
+   * metadata version (`MetadataVersion.isElrSupported`, 4.0-IV1), not on the ELR feature: a
+   * 4.0+ cluster with `eligible.leader.replicas.version=0` removes the broker from an ISR too,
+   * except its last member (without ELR the ISR is never emptied). @default the ELR setting
+   */
+  readonly uncleanShutdownDetection?: boolean;
   /** A topic's `min.insync.replicas` before capping at its replication factor. @default 1 */
   readonly minInsyncReplicasOf?: (topic: string) => number;
 }
@@ -61,6 +70,8 @@ export interface ElectionRecord {
   readonly leader: string | null;
   readonly leaderEpoch: number;
   readonly kind: 'clean' | 'unclean' | 'offline';
+  /** KIP-966's rule when the leader came from outside the ISR. */
+  readonly rule?: ElectionRule;
 }
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -183,10 +194,10 @@ export class Controller implements Actor<KafkaMessage> {
    * `handleBrokerUncleanShutdown` (KIP-966, KAFKA-15586): a broker that registers without the
    * broker epoch of a clean shutdown leaves every ISR and ELR, as its log may have lost its
    * unflushed tail. The model has no controlled shutdown, so every restart is unclean. A no-op
-   * with ELR off.
+   * before Kafka 4.0 (see {@link ControllerSettings.uncleanShutdownDetection}).
    */
   private uncleanShutdown(broker: string, ctx: Ctx): void {
-    if (!this.elrEnabled()) return;
+    if (!(this.settings.uncleanShutdownDetection ?? this.elrEnabled())) return;
     this.changeEach(
       (state) => state.isr.includes(broker) || state.elr.includes(broker),
       (state) => ({
@@ -195,6 +206,8 @@ export class Controller implements Actor<KafkaMessage> {
       }),
       (replica) => replica !== broker,
       ctx,
+      // The fenced set is unchanged: with no partition changed there is no record to publish.
+      { publishUnchanged: false },
     );
   }
 
@@ -218,6 +231,7 @@ export class Controller implements Actor<KafkaMessage> {
     request: (state: PartitionState) => PartitionChangeRequest,
     acceptable: (replica: string) => boolean,
     ctx: Ctx,
+    { publishUnchanged } = { publishUnchanged: true },
   ): void {
     const changed: PartitionState[] = [];
     for (const state of this.partitions.values()) {
@@ -225,7 +239,7 @@ export class Controller implements Actor<KafkaMessage> {
       const next = this.change(state, request(state), acceptable, ctx);
       if (next !== null) changed.push(next);
     }
-    this.publish(changed, ctx);
+    if (changed.length > 0 || publishUnchanged) this.publish(changed, ctx);
   }
 
   /** Builds, records and stores one partition change; null for a no-op. */
@@ -252,7 +266,11 @@ export class Controller implements Actor<KafkaMessage> {
       }
       // An ELR election is clean (KAFKA-18940); the last known leader is elected uncleanly.
       const tp = { topic: next.topic, partition: next.partition };
-      this.recordElection(ctx, tp, next, ELECTION_KIND[result.election]);
+      const rule =
+        result.election === 'elr' || result.election === 'last-known-leader'
+          ? result.election
+          : undefined;
+      this.recordElection(ctx, tp, next, ELECTION_KIND[result.election], rule);
     }
     return this.store(next);
   }
@@ -341,10 +359,19 @@ export class Controller implements Actor<KafkaMessage> {
     tp: TopicPartition,
     next: PartitionState,
     kind: ElectionRecord['kind'],
+    rule?: ElectionRule,
   ): void {
     const { leader, leaderEpoch } = next;
-    this.elections.push({ timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind });
-    this.observe(ctx, { kind: 'LeaderElected', ...tp, leader, leaderEpoch, election: kind });
+    const how = rule === undefined ? {} : { rule };
+    this.elections.push({ timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind, ...how });
+    this.observe(ctx, {
+      kind: 'LeaderElected',
+      ...tp,
+      leader,
+      leaderEpoch,
+      election: kind,
+      ...how,
+    });
   }
 
   private observe(ctx: Ctx, observation: KafkaObservation): void {

@@ -99,7 +99,16 @@ export interface LeaderElected {
   readonly leader: string | null;
   readonly leaderEpoch: number;
   readonly election: 'clean' | 'unclean' | 'offline';
+  /** KIP-966's rule when the leader did not come from the ISR: absent for an ISR election. */
+  readonly rule?: ElectionRule;
 }
+
+/**
+ * How KIP-966 elected a leader outside the ISR (PartitionChangeBuilder.electAnyLeader): `elr`
+ * from the eligible leader replicas (clean, KAFKA-18940), `last-known-leader` the last leader
+ * when ISR and ELR were both empty (`canElectLastKnownLeader`; unclean, KAFKA-19212).
+ */
+export type ElectionRule = 'elr' | 'last-known-leader';
 
 /** A transaction coordinator's view of one transactional.id. */
 export interface TransactionView {
