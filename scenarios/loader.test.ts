@@ -203,6 +203,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
     replicaLagTimeMaxMs: 30000,
     replicaFetchWaitMaxMs: 500,
     replicaFetchMinBytes: 1,
+    logFlushIntervalMessages: null,
     producerIdExpirationMs: 86400000,
     producerIdExpirationCheckIntervalMs: 600000,
     brokerSessionTimeoutMs: 9000,

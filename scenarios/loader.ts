@@ -367,6 +367,7 @@ function resolveBroker(
     replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
     replicaFetchWaitMaxMs: broker['replica.fetch.wait.max.ms'],
     replicaFetchMinBytes: broker['replica.fetch.min.bytes'],
+    logFlushIntervalMessages: broker['log.flush.interval.messages'] ?? null,
     producerIdExpirationMs: broker['producer.id.expiration.ms'],
     producerIdExpirationCheckIntervalMs: broker['producer.id.expiration.check.interval.ms'],
     brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],

@@ -81,6 +81,11 @@ export interface BrokerSettings {
   readonly replicaFetchWaitMaxMs: number;
   /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
   readonly replicaFetchMinBytes: number;
+  /**
+   * `log.flush.interval.messages`: a log is fsynced once this many messages were appended since
+   * its last flush; null for Kafka's default, Long.MAX_VALUE (flushing left to the OS).
+   */
+  readonly logFlushIntervalMessages: number | null;
   /** `producer.id.expiration.ms`: idle producer state is dropped after this. @default 86400000 */
   readonly producerIdExpirationMs: number;
   /** `producer.id.expiration.check.interval.ms`. @default 600000 */

@@ -5,7 +5,8 @@
  * the oracle it was computed from.
  */
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
-import { Broker, ClusterMetadata, Controller, CONTROLLER_ID, partitionKey } from '../actors';
+import { BOUND_BASIS, Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
+import { partitionKey } from '../actors';
 import { HistoryBoundExceededError, HistoryRecorder, type History, type Oracle } from '../history';
 import {
   ClientActor,
@@ -58,8 +59,8 @@ export interface RunResult {
   readonly messages: readonly MessageLogEntry[];
 }
 
-/** Bounds on the history of one run (style rule 32). */
-const HISTORY_OPS_MAX = 2_000_000;
+/** Bounds on the history of one run (style rule 32); the model's bounds derive from it. */
+const HISTORY_OPS_MAX = BOUND_BASIS.historyOpsMax;
 /** How long the final reads may take before the run counts as not converging. */
 const FINAL_READ_US_MAX = 120_000_000;
 
@@ -397,6 +398,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       replicaLagTimeMaxMs: scenario.broker.replicaLagTimeMaxMs,
       replicaFetchWaitMaxMs: scenario.broker.replicaFetchWaitMaxMs,
       replicaFetchMinBytes: scenario.broker.replicaFetchMinBytes,
+      logFlushIntervalMessages: scenario.broker.logFlushIntervalMessages,
       producerIdExpirationMs: scenario.broker.producerIdExpirationMs,
       producerIdExpirationCheckIntervalMs: scenario.broker.producerIdExpirationCheckIntervalMs,
       strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],

@@ -6,6 +6,8 @@
  * proposes ISR changes to the controller. Follower fetching lives in ReplicaFetcher.
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap, BoundedSet } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   AlterPartitionResponse,
   FetchPartition,
@@ -51,15 +53,15 @@ export type AppendOutcome = { error: KafkaErrorCode; baseOffset: number };
 /** The replicas and metadata of one broker. */
 export class ReplicaManager {
   /** Durable logs, wrapped in their replication state. */
-  readonly replicas = new Map<string, PartitionReplica>();
+  readonly replicas = new BoundedMap<string, PartitionReplica>(COLLECTION_BOUNDS.replicas);
   /** The metadata cache: the latest state of every partition this broker heard of. */
-  readonly metadata = new Map<string, PartitionState>();
+  readonly metadata = new BoundedMap<string, PartitionState>(COLLECTION_BOUNDS.metadataCache);
   readonly delayed = new DelayedOperations();
   /** Followers' fetch sessions on this broker as leader (KIP-227). */
   private readonly fetchSessions = new FetchSessionCache();
-  private alterRequests = new Map<number, string>();
+  private alterRequests = new BoundedMap<number, string>(COLLECTION_BOUNDS.alterPartitionRequests);
   /** Brokers the controller fences, as last published. */
-  private readonly fencedBrokers = new Set<string>();
+  private readonly fencedBrokers = new BoundedSet<string>(COLLECTION_BOUNDS.fencedBrokers);
   private correlationIds = 1;
   /**
    * Bumped whenever a replica may have changed its role or leader, so the fetcher can keep its
@@ -77,7 +79,12 @@ export class ReplicaManager {
     for (const state of options.initialStates) {
       this.metadata.set(partitionKey(state), state);
       if (!state.replicas.includes(options.brokerId)) continue;
-      const log = new PartitionLog(state.topic, state.partition, options.bugs);
+      const log = new PartitionLog(
+        state.topic,
+        state.partition,
+        options.bugs,
+        options.replication.logFlushIntervalMessages ?? null,
+      );
       const minIsr = options.minInsyncReplicasOf(state.topic);
       const settings =
         minIsr === null
@@ -131,7 +138,7 @@ export class ReplicaManager {
     this.rolesVersion += 1;
     this.delayed.clear();
     this.fetchSessions.clear();
-    this.alterRequests = new Map();
+    this.alterRequests = new BoundedMap(COLLECTION_BOUNDS.alterPartitionRequests);
     for (const replica of this.replicas.values()) {
       replica.endLeaderTerm(nowUs);
       replica.role = 'none';

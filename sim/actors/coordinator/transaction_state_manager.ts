@@ -8,6 +8,8 @@
  * stops leading, the cache of that partition is dropped (NOT_COORDINATOR).
  */
 import type { KafkaErrorCode, TransactionLogRecord } from '../protocol';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import {
   metadataFromLog,
   transactionStatePartitionFor,
@@ -23,7 +25,9 @@ interface PartitionCache {
 
 /** The owned partitions of one coordinator and their transactions. */
 export class TransactionStateManager {
-  private partitions = new Map<number, PartitionCache>();
+  private partitions = new BoundedMap<number, PartitionCache>(
+    COLLECTION_BOUNDS.coordinatorPartitions,
+  );
 
   constructor(readonly numPartitions: number) {}
 
@@ -84,7 +88,11 @@ export class TransactionStateManager {
   beginLoading(partition: number, coordinatorEpoch: number): boolean {
     const cache = this.partitions.get(partition);
     if (cache !== undefined && cache.coordinatorEpoch >= coordinatorEpoch) return false;
-    this.partitions.set(partition, { coordinatorEpoch, loading: true, transactions: new Map() });
+    this.partitions.set(partition, {
+      coordinatorEpoch,
+      loading: true,
+      transactions: new BoundedMap(COLLECTION_BOUNDS.transactionalIds),
+    });
     return true;
   }
 
@@ -149,7 +157,7 @@ export class TransactionStateManager {
 
   /** Forgets everything (crash). */
   clear(): void {
-    this.partitions = new Map();
+    this.partitions = new BoundedMap(COLLECTION_BOUNDS.coordinatorPartitions);
   }
 
   /** Every loaded transaction, by partition then insertion order. */

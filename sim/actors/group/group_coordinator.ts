@@ -15,6 +15,8 @@
  * pending offsets (Kafka's handleTxnCompletion, called by the broker once the marker is durable).
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   GroupLogRecord,
   GroupRequest,
@@ -133,7 +135,9 @@ export interface GroupSummary {
 
 /** The group coordinator of one broker. */
 export class GroupCoordinator {
-  private partitions = new Map<number, OwnedPartition>();
+  private partitions = new BoundedMap<number, OwnedPartition>(
+    COLLECTION_BOUNDS.coordinatorPartitions,
+  );
   private readonly membership: GroupMembership;
   private readonly membershipHost: MembershipHost;
   private memberIds = 0;
@@ -163,7 +167,7 @@ export class GroupCoordinator {
 
   /** The broker crashed: every group, session and parked request is gone. */
   onCrash(): void {
-    this.partitions = new Map();
+    this.partitions = new BoundedMap(COLLECTION_BOUNDS.coordinatorPartitions);
   }
 
   /** This broker became leader of `__consumer_offsets-<partition>` at `epoch`: load it. */
@@ -171,7 +175,11 @@ export class GroupCoordinator {
     const owned = this.partitions.get(partition);
     if (owned !== undefined && owned.epoch >= epoch) return;
     if (owned !== undefined) this.unloadGroups(owned, ctx);
-    this.partitions.set(partition, { epoch, loading: true, groups: new Map() });
+    this.partitions.set(partition, {
+      epoch,
+      loading: true,
+      groups: new BoundedMap(COLLECTION_BOUNDS.groups),
+    });
     ctx.trace(`group coordinator loading ${CONSUMER_OFFSETS_TOPIC}-${partition} at epoch ${epoch}`);
     ctx.setTimer(GROUP_LOG_LOAD_US, {
       owner: 'group',
