@@ -89,9 +89,31 @@ export class ObservedCluster {
   /** Time and index of the last observation. */
   last: { timeUs: number; eventIndex: number } = { timeUs: 0, eventIndex: 0 };
 
+  /** `topic-partition@broker` of each replica seen: broker → partition key → replica key. */
+  private readonly replicaKeys = new Map<string, Map<string, string>>();
+
+  /**
+   * `topic-partition@broker`, one string per replica: every observation looks its replica up,
+   * and a string made once keeps its hash.
+   */
+  replicaKey(topic: string, partition: number, broker: string): string {
+    const tpKey = partitionKey({ topic, partition });
+    let byPartition = this.replicaKeys.get(broker);
+    if (byPartition === undefined) {
+      byPartition = new Map();
+      this.replicaKeys.set(broker, byPartition);
+    }
+    let key = byPartition.get(tpKey);
+    if (key === undefined) {
+      key = `${tpKey}@${broker}`;
+      byPartition.set(tpKey, key);
+    }
+    return key;
+  }
+
   /** The observed replica of `topic-partition` on `broker`, created empty on first sight. */
   replica(topic: string, partition: number, broker: string): ObservedReplica {
-    const key = `${partitionKey({ topic, partition })}@${broker}`;
+    const key = this.replicaKey(topic, partition, broker);
     let replica = this.replicas.get(key);
     if (replica === undefined) {
       replica = {

@@ -15,7 +15,9 @@ import type {
   RunOutcome,
   RunPhase,
   RunReport,
+  RunTimeline,
 } from './report_types';
+import type { RunMetrics } from './metrics_types';
 import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
@@ -160,20 +162,14 @@ function stallExpectation(input: ReportInput): ExpectationResult[] {
   ];
 }
 
-/** Builds the report of one run. */
-export function buildReport(input: ReportInput): RunReport {
-  const { scenario, check, history, oracle } = input;
-  const permissions = kafkaPermissions({
-    scenario,
-    faults: faultsThatHappened(history),
-    replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
-  });
-  const verdicts = judgeAnomalies(check, permissions, scenario.expect);
-  const unexpected = verdicts
-    .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
-    .map((verdict) => verdict.kind);
-  const fenced = fencedClients(history);
-  const expectations: ExpectationResult[] = [
+/** What the run was expected to show, and whether it did. */
+function expectationsOf(
+  input: ReportInput,
+  verdicts: readonly KindVerdict[],
+  unexpected: readonly string[],
+): ExpectationResult[] {
+  const { scenario, check } = input;
+  return [
     {
       name: 'no anomaly outside expect.anomalies',
       met: unexpected.length === 0 && check.valid !== 'unknown',
@@ -189,6 +185,23 @@ export function buildReport(input: ReportInput): RunReport {
         : 'not found on this seed',
     })),
   ];
+}
+
+/** Builds the report of one run. */
+export function buildReport(input: ReportInput): RunReport {
+  const { scenario, check, history, oracle } = input;
+  const permissions = kafkaPermissions({
+    scenario,
+    faults: faultsThatHappened(history),
+    replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
+  });
+  const verdicts = judgeAnomalies(check, permissions, scenario.expect);
+  const unexpected = verdicts
+    .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
+    .map((verdict) => verdict.kind);
+  const fenced = fencedClients(history);
+  const lazy: { timeline?: RunTimeline; metrics?: RunMetrics } = {};
+  const expectations = expectationsOf(input, verdicts, unexpected);
   let outcome: RunOutcome = expectations.every((expectation) => expectation.met) ? 'pass' : 'fail';
   if (outcome === 'pass' && !input.liveness.converged && scenario.expect.liveness) {
     outcome = 'liveness';
@@ -214,8 +227,14 @@ export function buildReport(input: ReportInput): RunReport {
     fencedClients: fenced,
     faults: oracle.faults,
     explanations: explain(input),
-    timeline: buildTimeline(history, oracle, input.phases ?? []),
-    metrics: buildMetrics(history, oracle, input.phases ?? []),
+    // Only reports read the timeline and the metrics, never a verdict: a sweep worker's passing
+    // seed never computes them.
+    get timeline(): RunTimeline {
+      return (lazy.timeline ??= buildTimeline(history, oracle, input.phases ?? []));
+    },
+    get metrics(): RunMetrics {
+      return (lazy.metrics ??= buildMetrics(history, oracle, input.phases ?? []));
+    },
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
     reproduce: reproduceCommand(

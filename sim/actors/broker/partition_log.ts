@@ -22,6 +22,7 @@ import {
 } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
+import { OffsetsReporter } from './offsets_reporter';
 import { RecoveryPoint } from './log_flush';
 import { TransactionIndex } from './transaction_index';
 import { replayBatch } from './producer_state_reload';
@@ -102,8 +103,7 @@ export class PartitionLog {
   /** Where this replica's observations go, and the broker it names in them. */
   private observe: ObservationSink = IGNORE_OBSERVATIONS;
   private broker = '';
-  /** The offsets last reported, so only changes are observed. */
-  private reported = { highWatermark: 0, lastStableOffset: 0 };
+  private readonly offsetsReporter = new OffsetsReporter();
   /** The leader epoch stamped on batches this replica appends as leader. */
   leaderEpoch = 0;
   readonly epochCache = new LeaderEpochCache();
@@ -500,10 +500,11 @@ export class PartitionLog {
     this.logEndOffset = batch.lastOffset + 1;
     this.recoveryPoint.appended(batch);
     this.epochCache.assign(batch.leaderEpoch, batch.baseOffset);
+    const { broker, topic, partition } = this;
     if (origin === 'leader' && batch.control !== undefined) {
-      this.observe({ kind: 'MarkerWritten', ...this.replicaRef(), batch });
+      this.observe({ kind: 'MarkerWritten', broker, topic, partition, batch });
     } else {
-      this.observe({ kind: 'BatchAppended', ...this.replicaRef(), origin, batch });
+      this.observe({ kind: 'BatchAppended', broker, topic, partition, origin, batch });
     }
   }
 
@@ -531,30 +532,7 @@ export class PartitionLog {
       this.lastStableOffsetChanges.push({ timeUs: nowUs, offset: lastStableOffset });
     }
     assertOffsetsOrdered(this);
-    this.reportOffsets();
-  }
-
-  /**
-   * Observes the high watermark and last stable offset when they moved, each with all four
-   * offsets as they stand now: the runner's state checker asserts `logStartOffset ≤
-   * lastStableOffset ≤ highWatermark ≤ logEndOffset` on them.
-   */
-  private reportOffsets(): void {
-    const offsets = {
-      ...this.replicaRef(),
-      logStartOffset: this.logStartOffset,
-      lastStableOffset: this.lastStableOffset,
-      highWatermark: this.highWatermark,
-      logEndOffset: this.logEndOffset,
-    };
-    if (this.highWatermark !== this.reported.highWatermark) {
-      this.reported.highWatermark = this.highWatermark;
-      this.observe({ kind: 'HighWatermarkChanged', ...offsets });
-    }
-    if (this.lastStableOffset !== this.reported.lastStableOffset) {
-      this.reported.lastStableOffset = this.lastStableOffset;
-      this.observe({ kind: 'LastStableOffsetChanged', ...offsets });
-    }
+    this.offsetsReporter.report(this.broker, this, this.observe);
   }
 
   private firstBatchEndingAtOrAfter(offset: number): number {

@@ -54,6 +54,9 @@ type Ctx = ActorContext<KafkaMessage>;
 /** How long reading a `__consumer_offsets` partition takes when a broker becomes its leader. */
 export const GROUP_LOG_LOAD_US = 2_000;
 
+/** The serialised report of a coordinator serving no group. */
+const NO_GROUPS = '[]';
+
 /** Broker settings of the group coordinator, from Kafka's config keys. */
 export interface GroupCoordinatorSettings {
   /** `offsets.topic.num.partitions`. @default 50 */
@@ -142,7 +145,7 @@ export class GroupCoordinator {
   private readonly membershipHost: MembershipHost;
   private memberIds = 0;
   /** The groups last observed, serialised: they are reported only when they change. */
-  private reportedGroups = '[]';
+  private reportedGroups = NO_GROUPS;
 
   constructor(
     private readonly settings: GroupCoordinatorSettings,
@@ -231,6 +234,9 @@ export class GroupCoordinator {
    * event of its own rather than at each place a group changes.
    */
   reportGroups(observer: { observe(observation: KafkaObservation): void } | null): void {
+    // Runs after every event of the broker: a broker serving no group partition, that last
+    // reported no group, has nothing new to say.
+    if (this.partitions.size === 0 && this.reportedGroups === NO_GROUPS) return;
     const groups = this.groups().map((summary) => ({
       groupId: summary.groupId,
       partition: summary.partition,

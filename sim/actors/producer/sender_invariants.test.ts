@@ -1,7 +1,8 @@
 /**
  * Goal: the producer's sequence and in-flight invariants fire with their names when broken and
  * stay silent on what the sender does (a batch continuing the last one in flight, across the
- * int32 wrap; a new producerId or epoch starting over; exactly max in flight). Method: call the
+ * int32 wrap; a new producerId or epoch starting over; a batch an epoch bump re-stamps in
+ * place; exactly max in flight). Method: call the
  * asserts with hand-built batches.
  */
 import { describe, expect, it } from 'vitest';
@@ -35,6 +36,9 @@ describe('sender invariants', () => {
     assertSequenceFollows(batch(0, 2), batch(2, 3));
     assertSequenceFollows(batch(SEQUENCE_MAX - 1, 2), batch(0, 1));
     assertSequenceFollows(batch(5, 2), batch(0, 1, 1));
+    // An epoch bump re-stamps a batch in flight in place: it is then the last in flight itself.
+    const rewritten = batch(33, 10, 1);
+    assertSequenceFollows(rewritten, rewritten);
     assertInFlightWithin(5, { maxInFlightRequestsPerConnection: 5 });
   });
 

@@ -12,7 +12,8 @@ import type { ProducerBatch } from './producer_batch';
  * ProducerAppendInfo.checkSequence refuses a gap with OUT_OF_ORDER_SEQUENCE_NUMBER).
  */
 export function assertSequenceFollows(last: ProducerBatch | undefined, next: ProducerBatch): void {
-  if (last === undefined || last.baseSequence === NO_SEQUENCE) return;
+  // An idempotent epoch bump re-stamps the batches in flight in place: the last may be `next`.
+  if (last === undefined || last === next || last.baseSequence === NO_SEQUENCE) return;
   if (last.producerId !== next.producerId || last.producerEpoch !== next.producerEpoch) return;
   const expected = incrementSequence(last.baseSequence, last.records.length);
   invariant(
