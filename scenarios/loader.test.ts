@@ -193,6 +193,8 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
     transactionMaxTimeoutMs: 600000,
     transactionAbortTimedOutTransactionCleanupIntervalMs: 5000,
     transactionStateLogNumPartitions: 50,
+    transactionalIdExpirationMs: 604800000,
+    transactionRemoveExpiredTransactionCleanupIntervalMs: 3600000,
     transactionStateLogReplicationFactor: 3,
     transactionStateLogMinIsr: 2,
     transactionPartitionVerificationEnable: true,

@@ -354,6 +354,9 @@ function resolveBroker(
     transactionAbortTimedOutTransactionCleanupIntervalMs:
       broker['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
     transactionStateLogNumPartitions: broker['transaction.state.log.num.partitions'],
+    transactionalIdExpirationMs: broker['transactional.id.expiration.ms'],
+    transactionRemoveExpiredTransactionCleanupIntervalMs:
+      broker['transaction.remove.expired.transaction.cleanup.interval.ms'],
     transactionStateLogReplicationFactor: broker['transaction.state.log.replication.factor'],
     transactionStateLogMinIsr: broker['transaction.state.log.min.isr'],
     transactionPartitionVerificationEnable:

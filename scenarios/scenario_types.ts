@@ -61,6 +61,10 @@ export interface BrokerSettings {
   readonly transactionAbortTimedOutTransactionCleanupIntervalMs: number;
   /** `transaction.state.log.num.partitions`: places coordinators. @default 50 */
   readonly transactionStateLogNumPartitions: number;
+  /** `transactional.id.expiration.ms`: idle transactional.ids are removed. @default 604800000 */
+  readonly transactionalIdExpirationMs: number;
+  /** `transaction.remove.expired.transaction.cleanup.interval.ms`. @default 3600000 */
+  readonly transactionRemoveExpiredTransactionCleanupIntervalMs: number;
   /** `transaction.state.log.replication.factor` (capped at the broker count). @default 3 */
   readonly transactionStateLogReplicationFactor: number;
   /** `transaction.state.log.min.isr`. @default 2 */

@@ -18,7 +18,12 @@ import type {
 } from '../actors';
 import { NO_PRODUCER_ID, partitionKey } from '../actors';
 import type { StampedObservation } from '../kernel';
-import type { EpochGrant, OffsetChange, OracleElection } from '../history';
+import type {
+  EpochGrant,
+  OffsetChange,
+  OracleElection,
+  TransactionalIdExpiration,
+} from '../history';
 
 /** One broker's replica of one partition, as observed. */
 export interface ObservedReplica {
@@ -72,6 +77,7 @@ export class ObservedCluster {
   readonly truncations: ObservedTruncation[] = [];
   readonly elections: OracleElection[] = [];
   readonly epochGrants: EpochGrant[] = [];
+  readonly transactionalIdExpirations: TransactionalIdExpiration[] = [];
   /** Coordinator state transitions, keyed `from->to`. */
   readonly transitionCounts = new Map<string, number>();
   /** What each coordinator holds now: broker → transactionalId → view. */
@@ -276,6 +282,12 @@ export class ObservedCluster {
       }
       case 'TransactionLogUnloaded':
         return this.release(observation.coordinator, observation.stateLogPartition);
+      case 'TransactionalIdExpired': {
+        const { transactionalId, producerId } = observation.view;
+        this.transactionalIdExpirations.push({ timeUs, transactionalId, producerId });
+        this.coordinators.get(observation.coordinator)?.delete(transactionalId);
+        return;
+      }
       case 'ConsumerGroupsChanged':
         this.groups.set(observation.coordinator, observation.groups);
         return;

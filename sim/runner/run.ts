@@ -23,6 +23,7 @@ import { clusterViewOf } from './cluster_view';
 import { lostMarkers, runLivenessProbe } from './liveness';
 import { buildOracle, coordinatorAtEnd } from './oracle';
 import { ObservedCluster } from './observed_cluster';
+import { LateTransactionTracker } from './late_transactions';
 import { StateChecker } from './state_checker';
 import { MessageLog, type MessageLogEntry } from './message_log';
 import { buildReport } from './report';
@@ -82,6 +83,8 @@ export interface World {
   readonly observed: ObservedCluster;
   /** The invariants, checked on every observation. */
   readonly stateChecker: StateChecker;
+  /** PartitionsWithLateTransactionsCount, followed on every observation. */
+  readonly lateTransactions: LateTransactionTracker;
 }
 
 /** Runs `scenario` with `options.seed`. */
@@ -123,6 +126,7 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     transactionStateLogNumPartitions: numPartitions,
     transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
     endUs: sim.nowUs,
+    lateTransactions: world.lateTransactions.result(sim.nowUs),
   });
   const history = recorder.history;
   const check = checkHistory(history, oracle);
@@ -174,9 +178,14 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const stateChecker = new StateChecker(observed, {
     transactionVersion: scenario.protocol.transactionVersion,
   });
+  const lateTransactions = new LateTransactionTracker(
+    scenario.broker.transactionMaxTimeoutMs,
+    (batch) => observed.appendUs.get(batch) ?? batch.appendUs,
+  );
   sim.stateObserver = (stamped) => {
     stateChecker.observe(stamped);
     observed.observe(stamped);
+    lateTransactions.afterObservation(stamped, observed);
   };
   const metadata = clusterMetadataOf(scenario);
   const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
@@ -218,7 +227,7 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps });
   return {
     ...{ sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis },
-    ...{ observed, stateChecker },
+    ...{ observed, stateChecker, lateTransactions },
   };
 }
 
@@ -374,6 +383,9 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       abortTimedOutTransactionCleanupIntervalMs:
         scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
       transactionStateLogNumPartitions: scenario.broker.transactionStateLogNumPartitions,
+      transactionalIdExpirationMs: scenario.broker.transactionalIdExpirationMs,
+      removeExpiredTransactionalIdsIntervalMs:
+        scenario.broker.transactionRemoveExpiredTransactionCleanupIntervalMs,
       transactionVersion: scenario.protocol.transactionVersion,
       staleMarkerResponseRemovesCompletion: scenario.bugs['KAFKA-16352'],
       rotationNotLogged: scenario.bugs['KAFKA-20310'],

@@ -62,6 +62,8 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
       coordinatorSettings({
         abortTimedOutTransactionCleanupIntervalMs: CLEANUP_INTERVAL_MS,
         transactionStateLogNumPartitions: NUM_PARTITIONS,
+        transactionalIdExpirationMs: 604_800_000,
+        removeExpiredTransactionalIdsIntervalMs: 3_600_000,
         transactionVersion: 0,
         ...options,
       }),

@@ -53,8 +53,8 @@ export function testSimulation(options: {
 
 /**
  * A transaction coordinator's settings: Kafka's `transaction.max.timeout.ms` (900000) and
- * cleanup interval (10000), one `__transaction_state` partition and `transaction.version` 2
- * unless overridden.
+ * cleanup interval (10000), transactional.id expiration at Kafka's defaults (7 days, checked
+ * hourly), one `__transaction_state` partition and `transaction.version` 2 unless overridden.
  */
 export function coordinatorSettings(
   overrides: Partial<CoordinatorSettings> = {},
@@ -62,6 +62,8 @@ export function coordinatorSettings(
   return {
     transactionMaxTimeoutMs: 900_000,
     abortTimedOutTransactionCleanupIntervalMs: 10_000,
+    transactionalIdExpirationMs: 604_800_000,
+    removeExpiredTransactionalIdsIntervalMs: 3_600_000,
     transactionStateLogNumPartitions: 1,
     transactionVersion: 2,
     ...overrides,

@@ -121,6 +121,32 @@ export class TransactionStateManager {
     return [...cache.transactions.values()];
   }
 
+  /**
+   * Each loaded partition with its coordinator epoch and transactions, in partition order of
+   * ownership (TransactionStateManager.removeExpiredTransactionalIds walks the cache this way).
+   */
+  *loadedPartitions(): IterableIterator<{
+    partition: number;
+    coordinatorEpoch: number;
+    transactions: readonly TransactionMetadata[];
+  }> {
+    for (const [partition, cache] of this.partitions) {
+      if (cache.loading) continue;
+      yield {
+        partition,
+        coordinatorEpoch: cache.coordinatorEpoch,
+        transactions: [...cache.transactions.values()],
+      };
+    }
+  }
+
+  /** Removes an id's metadata from the cache (its tombstone is durable). */
+  remove(metadata: TransactionMetadata): void {
+    this.partitions
+      .get(this.partitionFor(metadata.transactionalId))
+      ?.transactions.delete(metadata.transactionalId);
+  }
+
   /** Drops an owned partition; returns the ids it held. */
   unload(partition: number): string[] {
     const cache = this.partitions.get(partition);
