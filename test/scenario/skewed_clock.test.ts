@@ -9,6 +9,8 @@
  * high watermark is no longer capped by the log end offset) and require an `invariant` anomaly
  * carrying the seed, the event index and the time, with the run failing.
  */
+import type { OffsetsReporter } from '../../sim/actors/broker/offsets_reporter';
+import type { ObservationSink } from '../../sim/actors/protocol';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PartitionLog } from '../../sim/actors';
@@ -67,7 +69,13 @@ describe('invariants in a real run', () => {
       mutated = true;
       const kept = this.highWatermark;
       this.highWatermark = this.logEndOffset + 1;
-      (this as unknown as { reportOffsets(): void }).reportOffsets();
+      // The replica observes its offsets through its private reporter (offsets_reporter.ts).
+      const replica = this as unknown as {
+        offsetsReporter: OffsetsReporter;
+        broker: string;
+        observe: ObservationSink;
+      };
+      replica.offsetsReporter.report(replica.broker, this, replica.observe);
       this.highWatermark = kept;
     });
     const { report, oracle } = runScenario(withSkew(SAFE, 2000), { seed: '1', messageLog: false });
