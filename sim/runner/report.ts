@@ -166,7 +166,13 @@ export function buildReport(input: ReportInput): RunReport {
   const permissions = kafkaPermissions({
     scenario,
     faults: faultsThatHappened(history),
-    replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
+    history,
+    // An oracle recorded outside the simulator has no replication facts: nothing is placed.
+    ...(oracle.elections === undefined && oracle.truncations === undefined
+      ? {}
+      : {
+          replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
+        }),
   });
   const verdicts = judgeAnomalies(check, permissions, scenario.expect);
   const unexpected = verdicts
