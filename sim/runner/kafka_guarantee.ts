@@ -214,30 +214,31 @@ function dataLoss(
   };
 }
 
+/** acks=0 or acks=1: loss where such a producer wrote, once a fault happened. */
+function acksPermission(input: GuaranteeInput): Permission | null {
+  const weakAcks = producersOf(input.scenario.clients).filter(
+    ({ settings }) => settings.acks !== -1,
+  );
+  if (weakAcks.length === 0 || input.faults.length === 0) return null;
+  const names = weakAcks.map(({ name }) => name);
+  return dataLoss(
+    {
+      id: 'acks',
+      setting: weakAcks.map(({ name, settings }) => `acks=${settings.acks} (${name})`).join(', '),
+      because:
+        'with acks=0 or acks=1 the leader answers before any follower has the records; if it ' +
+        'fails first, a follower without them becomes leader and the old leader truncates ' +
+        'them when it returns (acks=all waits for the whole in-sync replica set)',
+      source: 'Kafka documentation, Producer Configs: acks; Design: Replication',
+    },
+    input.history === undefined ? null : writtenScope(input.history, names),
+  );
+}
+
 /** Where acknowledged records may be lost: acks, unclean elections, power loss, old truncation. */
 function durabilityPermissions(input: GuaranteeInput, switches: GuaranteeSwitches): Permission[] {
   const { scenario, faults, replication } = input;
-  const permissions: Array<Permission | null> = [];
-  const weakAcks = producersOf(scenario.clients).filter(({ settings }) => settings.acks !== -1);
-  if (weakAcks.length > 0 && faults.length > 0) {
-    const names = weakAcks.map(({ name }) => name);
-    permissions.push(
-      dataLoss(
-        {
-          id: 'acks',
-          setting: weakAcks
-            .map(({ name, settings }) => `acks=${settings.acks} (${name})`)
-            .join(', '),
-          because:
-            'with acks=0 or acks=1 the leader answers before any follower has the records; if ' +
-            'it fails first, a follower without them becomes leader and the old leader ' +
-            'truncates them when it returns (acks=all waits for the whole in-sync replica set)',
-          source: 'Kafka documentation, Producer Configs: acks; Design: Replication',
-        },
-        input.history === undefined ? null : writtenScope(input.history, names),
-      ),
-    );
-  }
+  const permissions: Array<Permission | null> = [acksPermission(input)];
   if (scenario.broker.uncleanLeaderElectionEnable && faults.length > 0) {
     permissions.push(
       dataLoss(

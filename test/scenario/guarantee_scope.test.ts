@@ -98,7 +98,7 @@ describe('a power loss permits loss only where it lost a tail', () => {
     expect(verdict?.outsideScope).toEqual({ count: 1, partitions: ['events-1'] });
   });
 
-  it('one anomaly outside the scope, hidden behind the example cap, makes the kind a violation', () => {
+  it('one anomaly outside the scope, behind the example cap, makes the kind a violation', () => {
     const found = [...Array.from({ length: 5 }, (_, i) => lostWrite(0, i)), lostWrite(1, 99)];
     const [verdict] = judgeAnomalies(checked(found, 2), permissions, scenario.expect);
     expect(verdict).toMatchObject({ verdict: 'violates', count: 6 });
