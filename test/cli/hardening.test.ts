@@ -4,11 +4,20 @@
  * refused; a full device is one line naming the path and ENOSPC with exit 74, and with --junit
  * the sweep summary is printed first; a symbolic link where results.jsonl goes is refused with
  * exit 73 and its target left alone; FIFOs and symlink loops as scenarios are exit 64, one
- * line; a control sequence in a path reaches the terminal escaped. Method: `main` in-process
+ * line; a read-only results file is exit 73 naming the system error, a read-only --report
+ * target a usage error before the run; a control sequence in a path reaches the terminal
+ * escaped. Method: `main` in-process
  * with captured streams, files in a temporary folder, /dev/full as the full device.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli';
@@ -95,6 +104,57 @@ describe('I/O errors', () => {
         'refused, so that writing cannot overwrite its target',
     );
     expect(readFileSync(target, 'utf8')).toBe('keep\n');
+  });
+});
+
+/**
+ * Makes `file` unwritable even for root: mode 0444, and as root the immutable attribute
+ * (`chattr +i`, which root's write permission does not override). False when neither holds.
+ */
+function makeReadOnly(file: string): boolean {
+  chmodSync(file, 0o444);
+  if (process.getuid?.() !== 0) return true;
+  try {
+    execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function makeWritable(file: string): void {
+  if (process.getuid?.() === 0) execFileSync('chattr', ['-i', file], { stdio: 'ignore' });
+  chmodSync(file, 0o644);
+}
+
+describe('read-only files', () => {
+  it('a read-only results file is exit 73 naming it and the system error', async (ctx) => {
+    const out = join(scratch.path, 'read-only');
+    mkdirSync(out);
+    const results = join(out, 'results.jsonl');
+    writeFileSync(results, 'kept\n');
+    if (!makeReadOnly(results)) ctx.skip('cannot make a file read-only for root here (chattr)');
+    try {
+      const call = await cli(['sweep', ZOMBIE, '--seeds', '1..1', '--workers', '1', '--out', out]);
+      expect(call.code).toBe(73);
+      const last = call.stderr.trimEnd().split('\n').at(-1);
+      const error = 'E(PERM|ACCES): (operation not permitted|permission denied)';
+      expect(last).toMatch(new RegExp(`^Cannot create ${results}: ${error}$`));
+      expect(readFileSync(results, 'utf8')).toBe('kept\n');
+    } finally {
+      makeWritable(results);
+    }
+  });
+
+  it('a read-only --report file is refused before the run, exit 64', async (ctx) => {
+    const report = scratch.write('read-only.md', '');
+    if (!makeReadOnly(report)) ctx.skip('cannot make a file read-only for root here (chattr)');
+    try {
+      const call = await cli(['run', ZOMBIE, '--seed', '1', '--report', report]);
+      expectOneLine(call, 64, `Usage error: --report ${report}: not writable`);
+    } finally {
+      makeWritable(report);
+    }
   });
 });
 
