@@ -7,20 +7,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import {
+  ISSUE_16_AIMS,
+  groupDigits,
+  printTable,
+  type BenchFigure,
+  type SectionResult,
+} from './bench_table';
 import { runCheckerBench } from './checker_bench';
+import { growthSection } from './growth_section';
 import { runKernelBench } from './kernel_bench';
 import { runScenarioBench } from './scenario_bench';
 import { runSweepBench } from './sweep_bench';
 import { WORKED_EXAMPLE, runWorkedExampleBench } from './worked_example_bench';
-
-/** One measured number. */
-export interface BenchFigure {
-  /** What was measured, e.g. `kernel ping-pong`. */
-  readonly name: string;
-  readonly value: number;
-  /** e.g. `events/s`, `ratio`, `sim s / wall s`. */
-  readonly unit: string;
-}
 
 /** A group of figures measured together. */
 export interface BenchSection {
@@ -34,7 +33,12 @@ function kernelSection(): readonly BenchFigure[] {
   return [
     { name: `bare binary heap (${per})`, value: result.bareEventsPerSecond, unit: 'events/s' },
     { name: `kernel ping-pong (${per})`, value: result.kernelEventsPerSecond, unit: 'events/s' },
-    { name: 'kernel / bare', value: result.kernelToBareRatio, unit: 'ratio' },
+    {
+      name: 'kernel / bare',
+      value: result.kernelToBareRatio,
+      unit: 'ratio',
+      aim: ISSUE_16_AIMS.kernelToBare,
+    },
   ];
 }
 
@@ -51,7 +55,14 @@ function scenarioSection(): readonly BenchFigure[] {
     const result = runScenarioBench(file, 20);
     const per = `${file}, median of ${result.seedsCount} seeds`;
     return [
-      { name: `${per}: model events`, value: result.eventsPerSecond, unit: 'events/s' },
+      {
+        name: `${per}: model events`,
+        value: result.eventsPerSecond,
+        unit: 'events/s',
+        aim: ISSUE_16_AIMS.modelEventsPerSecond,
+      },
+      { name: `${per}: events per seed`, value: result.eventsPerRun, unit: 'events' },
+      { name: `${per}: wall time per event`, value: result.wallUsPerEvent, unit: 'µs' },
       {
         name: `${per}: simulated time`,
         value: result.simulatedSecondsPerWallSecond,
@@ -75,13 +86,19 @@ async function sweepSection(): Promise<readonly BenchFigure[]> {
   const batch = SWEEP_SEEDS / SWEEP_BATCHES;
   const per = `${SWEEP_SCENARIO}, median of ${SWEEP_BATCHES} batches of ${batch} seeds`;
   const megabytes = (bytes: number): number => bytes / 1_048_576;
-  const [one] = result.runs;
+  const [one, two] = result.runs;
   return [
     ...result.runs.map((run) => ({
       name: `${per}, ${run.workers} worker${run.workers === 1 ? '' : 's'}`,
       value: run.seedsPerSecond,
       unit: 'seeds/s',
     })),
+    {
+      name: '10,000 seeds with 2 workers, at that rate',
+      value: two === undefined ? 0 : 10_000 / two.seedsPerSecond,
+      unit: 's',
+      aim: ISSUE_16_AIMS.tenThousandSeedsSeconds,
+    },
     {
       name: 'wall time per seed with 1 worker',
       value: one === undefined ? 0 : 1000 / one.seedsPerSecond,
@@ -91,11 +108,13 @@ async function sweepSection(): Promise<readonly BenchFigure[]> {
       name: 'parallel efficiency: (seeds/s with 2) / (2 x with 1)',
       value: result.parallelEfficiency,
       unit: 'ratio',
+      aim: ISSUE_16_AIMS.parallelEfficiency,
     },
     {
       name: 'peak memory per worker (largest V8 heap of one worker)',
       value: megabytes(Math.max(...result.runs.map((run) => run.workerHeapPeakBytes))),
       unit: 'MB',
+      aim: ISSUE_16_AIMS.workerHeapMegabytes,
     },
     {
       name: 'process peak RSS (main thread and all workers)',
@@ -117,6 +136,7 @@ function checkerSection(): readonly BenchFigure[] {
       name: `checkHistory on ${per}, ${result.repetitionsCount} repetitions`,
       value: result.opsPerSecond,
       unit: 'history ops/s',
+      aim: ISSUE_16_AIMS.checkerOpsPerSecond,
     },
   ];
 }
@@ -134,10 +154,21 @@ function workedExampleSection(): readonly BenchFigure[] {
       mode === 'full'
         ? `${WORKED_EXAMPLE} as the CLI runs it (final reads, oracle, check)`
         : `${WORKED_EXAMPLE} workload phase only, as its test drives it`;
+    const full = mode === 'full';
     return [
-      { name: `${what}: wall time (${per})`, value: sample.wallMs, unit: 'ms' },
+      {
+        name: `${what}: wall time (${per})`,
+        value: sample.wallMs,
+        unit: 'ms',
+        ...(full ? { aim: ISSUE_16_AIMS.workedExampleWallMs } : {}),
+      },
       { name: `${what}: events`, value: sample.eventsRun, unit: 'events' },
-      { name: `${what}: peak RSS`, value: megabytes(sample.rssPeakBytes), unit: 'MB' },
+      {
+        name: `${what}: peak RSS`,
+        value: megabytes(sample.rssPeakBytes),
+        unit: 'MB',
+        ...(full ? { aim: ISSUE_16_AIMS.workedExampleRssMegabytes } : {}),
+      },
       {
         name: `${what}: V8 heap committed at the end`,
         value: megabytes(sample.heapCommittedBytes),
@@ -163,46 +194,9 @@ export const BENCH_SECTIONS: readonly BenchSection[] = [
   { title: 'Reference scenarios', run: scenarioSection },
   { title: 'Sweep', run: sweepSection },
   { title: 'Checker', run: checkerSection },
+  { title: 'Growth', run: growthSection },
   { title: 'Worked example', run: workedExampleSection },
 ];
-
-/** `1234567` as `1_234_567`: locale-independent, like the numeric literals in the code. */
-function groupDigits(value: number): string {
-  return Math.round(value)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '_');
-}
-
-function formatValue(figure: BenchFigure): string {
-  if (figure.unit === 'ratio') return figure.value.toFixed(4);
-  // Small rates (seeds/s) need their decimals; large ones read better grouped.
-  return figure.value < 100 ? figure.value.toFixed(1) : groupDigits(figure.value);
-}
-
-interface SectionResult {
-  readonly title: string;
-  readonly figures: readonly BenchFigure[];
-}
-
-function printTable(results: readonly SectionResult[]): void {
-  const rows = results.flatMap(({ title, figures }) =>
-    figures.map((figure) => [title, figure.name, formatValue(figure), figure.unit]),
-  );
-  const header = ['section', 'measure', 'value', 'unit'];
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...rows.map((row) => (row[column] as string).length)),
-  );
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => {
-        const width = widths[column] as number;
-        return column === 2 ? cell.padStart(width) : cell.padEnd(width);
-      })
-      .join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const row of rows) console.log(line(row));
-}
 
 /**
  * The sections to run: all of them, or those whose title starts with one of the arguments

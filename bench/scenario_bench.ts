@@ -15,6 +15,9 @@ export interface ScenarioBenchResult {
   readonly eventsPerSecond: number;
   readonly simulatedSecondsPerWallSecond: number;
   readonly wallMsPerRun: number;
+  readonly eventsPerRun: number;
+  /** Wall-clock µs per model event: the inverse of events/s, per seed. */
+  readonly wallUsPerEvent: number;
 }
 
 /** Runs `file` for seeds 1..seedsCount after one warm-up run. */
@@ -24,6 +27,8 @@ export function runScenarioBench(file: string, seedsCount: number): ScenarioBenc
   const eventRates: number[] = [];
   const simulatedRates: number[] = [];
   const wallMs: number[] = [];
+  const events: number[] = [];
+  const usPerEvent: number[] = [];
   for (let seed = 1; seed <= seedsCount; seed++) {
     const startMs = performance.now();
     const { report } = runScenario(scenario, { seed: String(seed) });
@@ -31,6 +36,8 @@ export function runScenarioBench(file: string, seedsCount: number): ScenarioBenc
     eventRates.push(report.eventsRun / (elapsedMs / 1000));
     simulatedRates.push(report.simulatedUs / 1_000_000 / (elapsedMs / 1000));
     wallMs.push(elapsedMs);
+    events.push(report.eventsRun);
+    usPerEvent.push((elapsedMs * 1000) / report.eventsRun);
   }
   return {
     file,
@@ -38,5 +45,7 @@ export function runScenarioBench(file: string, seedsCount: number): ScenarioBenc
     eventsPerSecond: median(eventRates),
     simulatedSecondsPerWallSecond: median(simulatedRates),
     wallMsPerRun: median(wallMs),
+    eventsPerRun: median(events),
+    wallUsPerEvent: median(usPerEvent),
   };
 }

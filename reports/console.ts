@@ -8,6 +8,7 @@
  * This file is chalk's only home (style rule 4). Colour is an explicit option, so the caller
  * decides (TTY, `NO_COLOR`) and the same report renders byte for byte the same without it.
  */
+import { lateTransactionsIntervals, lateTransactionsSummary } from './late_transactions_text';
 import { Chalk } from 'chalk';
 import { verdictOf } from './verdicts';
 import type { Anomaly } from '../sim/checker';
@@ -154,6 +155,12 @@ function renderOperations(report: RunReport, style: Palette): string[] {
 function renderClientsAndFaults(report: RunReport, style: Palette): string[] {
   const fenced = report.fencedClients.length === 0 ? 'none' : report.fencedClients.join(', ');
   const lines = [field('fenced clients', fenced, style)];
+  // PartitionsWithLateTransactionsCount, shown once it was non-zero (KIP-664).
+  const late = report.metrics.lateTransactions;
+  if (late !== undefined && late.firstNonZeroUs !== null) {
+    lines.push(field('late txns', lateTransactionsSummary(late), style));
+    for (const line of lateTransactionsIntervals(late)) lines.push(`  ${printable(line)}`);
+  }
   if (report.faults.length === 0) {
     lines.push(field('faults', 'none', style));
     return lines;

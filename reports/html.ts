@@ -7,6 +7,7 @@
  * `<script type="application/json">` element with `<` written as `\u003c`, so no string from a
  * scenario can close the element; every string placed in HTML goes through {@link escapeHtml}.
  */
+import { lateTransactionsIntervals, lateTransactionsSummary } from './late_transactions_text';
 import { verdictOf } from './verdicts';
 import type { Anomaly } from '../sim/checker';
 import type { RunReport, SequenceDiagram } from '../sim/runner';
@@ -224,7 +225,19 @@ function metricsHtml(report: RunReport): string {
       `fencing errors; epochs granted: ${counts.epochBumps.init} init, ` +
       `${counts.epochBumps.fence} fence, ${counts.epochBumps.timeout} timeout, ` +
       `${counts.epochBumps.end} EndTxn.</p>`,
+    lateTransactionsHtml(report),
   ].join('\n');
+}
+
+/** Kafka's PartitionsWithLateTransactionsCount (KIP-664), when the oracle has it. */
+function lateTransactionsHtml(report: RunReport): string {
+  const late = report.metrics.lateTransactions;
+  if (late === undefined) return '';
+  const items = lateTransactionsIntervals(late).map((line) => `<li>${escapeHtml(line)}</li>`);
+  return (
+    `<p>PartitionsWithLateTransactionsCount: ${escapeHtml(lateTransactionsSummary(late))}.</p>` +
+    (items.length === 0 ? '' : `<ul>${items.join('')}</ul>`)
+  );
 }
 
 function partitionsHtml(report: RunReport): string {

@@ -7,6 +7,7 @@
  * Every string a scenario supplies is escaped, so a client name cannot inject HTML or break a
  * table.
  */
+import { lateTransactionsIntervals, lateTransactionsSummary } from './late_transactions_text';
 import { verdictOf } from './verdicts';
 import type { Anomaly } from '../sim/checker';
 import type { LatencySummary, RunReport } from '../sim/runner';
@@ -233,6 +234,7 @@ function metricsSection(report: RunReport): string[] {
       `${bumps.init} by InitProducerId, ${bumps.fence} fencing an open transaction, ` +
       `${bumps.timeout} by a transaction timeout, ${bumps.end} by EndTxn (KIP-890).`,
     '',
+    ...lateTransactionsMarkdown(report),
     '### Gap between high watermark and last stable offset',
     '',
     ...table(['partition', 'phase', 'largest gap', 'time with a gap'], gaps),
@@ -243,6 +245,18 @@ function metricsSection(report: RunReport): string[] {
       ['consumer', 'partition', 'isolation.level', 'phase', 'polls', 'vs LEO', 'vs HW', 'vs LSO'],
       lags,
     ),
+  ];
+}
+
+/** Kafka's PartitionsWithLateTransactionsCount (KIP-664), when the oracle has it. */
+function lateTransactionsMarkdown(report: RunReport): string[] {
+  const late = report.metrics.lateTransactions;
+  if (late === undefined) return [];
+  const intervals = lateTransactionsIntervals(late).map((line) => `- ${markdownText(line)}`);
+  return [
+    `\`PartitionsWithLateTransactionsCount\`: ${markdownText(lateTransactionsSummary(late))}.`,
+    ...(intervals.length === 0 ? [] : ['', ...intervals]),
+    '',
   ];
 }
 

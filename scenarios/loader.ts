@@ -354,6 +354,9 @@ function resolveBroker(
     transactionAbortTimedOutTransactionCleanupIntervalMs:
       broker['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
     transactionStateLogNumPartitions: broker['transaction.state.log.num.partitions'],
+    transactionalIdExpirationMs: broker['transactional.id.expiration.ms'],
+    transactionRemoveExpiredTransactionCleanupIntervalMs:
+      broker['transaction.remove.expired.transaction.cleanup.interval.ms'],
     transactionStateLogReplicationFactor: broker['transaction.state.log.replication.factor'],
     transactionStateLogMinIsr: broker['transaction.state.log.min.isr'],
     transactionPartitionVerificationEnable:
@@ -364,6 +367,7 @@ function resolveBroker(
     replicaLagTimeMaxMs: broker['replica.lag.time.max.ms'],
     replicaFetchWaitMaxMs: broker['replica.fetch.wait.max.ms'],
     replicaFetchMinBytes: broker['replica.fetch.min.bytes'],
+    logFlushIntervalMessages: broker['log.flush.interval.messages'] ?? null,
     producerIdExpirationMs: broker['producer.id.expiration.ms'],
     producerIdExpirationCheckIntervalMs: broker['producer.id.expiration.check.interval.ms'],
     brokerSessionTimeoutMs: broker['broker.session.timeout.ms'],

@@ -61,6 +61,10 @@ export interface BrokerSettings {
   readonly transactionAbortTimedOutTransactionCleanupIntervalMs: number;
   /** `transaction.state.log.num.partitions`: places coordinators. @default 50 */
   readonly transactionStateLogNumPartitions: number;
+  /** `transactional.id.expiration.ms`: idle transactional.ids are removed. @default 604800000 */
+  readonly transactionalIdExpirationMs: number;
+  /** `transaction.remove.expired.transaction.cleanup.interval.ms`. @default 3600000 */
+  readonly transactionRemoveExpiredTransactionCleanupIntervalMs: number;
   /** `transaction.state.log.replication.factor` (capped at the broker count). @default 3 */
   readonly transactionStateLogReplicationFactor: number;
   /** `transaction.state.log.min.isr`. @default 2 */
@@ -77,6 +81,11 @@ export interface BrokerSettings {
   readonly replicaFetchWaitMaxMs: number;
   /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
   readonly replicaFetchMinBytes: number;
+  /**
+   * `log.flush.interval.messages`: a log is fsynced once this many messages were appended since
+   * its last flush; null for Kafka's default, Long.MAX_VALUE (flushing left to the OS).
+   */
+  readonly logFlushIntervalMessages: number | null;
   /** `producer.id.expiration.ms`: idle producer state is dropped after this. @default 86400000 */
   readonly producerIdExpirationMs: number;
   /** `producer.id.expiration.check.interval.ms`. @default 600000 */

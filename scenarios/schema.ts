@@ -23,6 +23,7 @@ import {
   text,
 } from '../sim/config';
 import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
+import { brokerSchema } from './broker_schema';
 import { checkPipeline } from './pipeline_rules';
 import { renamedKey, strictError } from './renamed_keys';
 import {
@@ -100,34 +101,6 @@ const topicSchema = section({
 const clusterSchema = section({
   brokers: integer({ min: 1, max: LIMITS.brokers }).default(3),
   topics: list(topicSchema, { empty: false, max: LIMITS.topics }),
-});
-
-/** A replica count: Kafka's is a Java short, and this model's cluster has at most 100 brokers. */
-const replicas = integer({ min: 1, max: LIMITS.brokers });
-/** The partition count of an internal topic. */
-const internalPartitions = integer({ min: 1, max: LIMITS.internalTopicPartitions });
-
-const brokerSchema = section({
-  'transaction.max.timeout.ms': ms(1).default(900000),
-  'transaction.abort.timed.out.transaction.cleanup.interval.ms': ms(1).default(10000),
-  'transaction.state.log.num.partitions': internalPartitions.default(50),
-  'transaction.state.log.replication.factor': replicas.default(3),
-  'transaction.state.log.min.isr': replicas.default(2),
-  // Defaults by kafka.version: true from 3.6 (KIP-890 part 1).
-  'transaction.partition.verification.enable': boolean().optional(),
-  'min.insync.replicas': replicas.default(1),
-  'unclean.leader.election.enable': boolean().default(false),
-  'replica.lag.time.max.ms': ms(1).default(30000),
-  'replica.fetch.wait.max.ms': ms(0).default(500),
-  'replica.fetch.min.bytes': integer({ min: 1, max: JAVA_INT_MAX }).default(1),
-  'producer.id.expiration.ms': ms(1).default(86400000),
-  'producer.id.expiration.check.interval.ms': ms(1).default(600000),
-  'broker.session.timeout.ms': ms(1).default(9000),
-  'offsets.topic.num.partitions': internalPartitions.default(50),
-  'offsets.topic.replication.factor': replicas.default(3),
-  'group.initial.rebalance.delay.ms': ms(0).default(3000),
-  'group.min.session.timeout.ms': ms(1).default(6000),
-  'group.max.session.timeout.ms': ms(1).default(1800000),
 });
 
 const protocolSchema = z.strictObject(

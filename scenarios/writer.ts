@@ -175,28 +175,7 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
         'replication.factor': topic.replicationFactor,
       })),
     },
-    broker: {
-      'transaction.max.timeout.ms': broker.transactionMaxTimeoutMs,
-      'transaction.abort.timed.out.transaction.cleanup.interval.ms':
-        broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
-      'transaction.state.log.num.partitions': broker.transactionStateLogNumPartitions,
-      'min.insync.replicas': broker.minInsyncReplicas,
-      'unclean.leader.election.enable': broker.uncleanLeaderElectionEnable,
-      'replica.lag.time.max.ms': broker.replicaLagTimeMaxMs,
-      'replica.fetch.wait.max.ms': broker.replicaFetchWaitMaxMs,
-      'replica.fetch.min.bytes': broker.replicaFetchMinBytes,
-      'producer.id.expiration.ms': broker.producerIdExpirationMs,
-      'producer.id.expiration.check.interval.ms': broker.producerIdExpirationCheckIntervalMs,
-      'broker.session.timeout.ms': broker.brokerSessionTimeoutMs,
-      'offsets.topic.num.partitions': broker.offsetsTopicNumPartitions,
-      'offsets.topic.replication.factor': broker.offsetsTopicReplicationFactor,
-      'group.initial.rebalance.delay.ms': broker.groupInitialRebalanceDelayMs,
-      'group.min.session.timeout.ms': broker.groupMinSessionTimeoutMs,
-      'group.max.session.timeout.ms': broker.groupMaxSessionTimeoutMs,
-      'transaction.state.log.replication.factor': broker.transactionStateLogReplicationFactor,
-      'transaction.state.log.min.isr': broker.transactionStateLogMinIsr,
-      'transaction.partition.verification.enable': broker.transactionPartitionVerificationEnable,
-    },
+    broker: brokerMappingOf(broker),
     network: {
       'delay.us.min': config.network.delayUsMin,
       'delay.us.max': config.network.delayUsMax,
@@ -225,6 +204,38 @@ export function scenarioMappingOf(config: ScenarioConfig): Mapping {
       seeds: `${config.seeds.first}..${config.seeds.last}`,
     },
   });
+}
+
+/** The `broker` section, every key written out (Kafka's config keys verbatim). */
+function brokerMappingOf(broker: ScenarioConfig['broker']): Mapping {
+  return {
+    'transaction.max.timeout.ms': broker.transactionMaxTimeoutMs,
+    'transaction.abort.timed.out.transaction.cleanup.interval.ms':
+      broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
+    'transaction.state.log.num.partitions': broker.transactionStateLogNumPartitions,
+    'transactional.id.expiration.ms': broker.transactionalIdExpirationMs,
+    'transaction.remove.expired.transaction.cleanup.interval.ms':
+      broker.transactionRemoveExpiredTransactionCleanupIntervalMs,
+    'min.insync.replicas': broker.minInsyncReplicas,
+    'unclean.leader.election.enable': broker.uncleanLeaderElectionEnable,
+    'replica.lag.time.max.ms': broker.replicaLagTimeMaxMs,
+    'replica.fetch.wait.max.ms': broker.replicaFetchWaitMaxMs,
+    'replica.fetch.min.bytes': broker.replicaFetchMinBytes,
+    ...(broker.logFlushIntervalMessages === null
+      ? {}
+      : { 'log.flush.interval.messages': broker.logFlushIntervalMessages }),
+    'producer.id.expiration.ms': broker.producerIdExpirationMs,
+    'producer.id.expiration.check.interval.ms': broker.producerIdExpirationCheckIntervalMs,
+    'broker.session.timeout.ms': broker.brokerSessionTimeoutMs,
+    'offsets.topic.num.partitions': broker.offsetsTopicNumPartitions,
+    'offsets.topic.replication.factor': broker.offsetsTopicReplicationFactor,
+    'group.initial.rebalance.delay.ms': broker.groupInitialRebalanceDelayMs,
+    'group.min.session.timeout.ms': broker.groupMinSessionTimeoutMs,
+    'group.max.session.timeout.ms': broker.groupMaxSessionTimeoutMs,
+    'transaction.state.log.replication.factor': broker.transactionStateLogReplicationFactor,
+    'transaction.state.log.min.isr': broker.transactionStateLogMinIsr,
+    'transaction.partition.verification.enable': broker.transactionPartitionVerificationEnable,
+  };
 }
 
 /**

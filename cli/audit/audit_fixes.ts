@@ -2,8 +2,8 @@
  * The candidate fixes of each anomaly kind, smallest first: configuration changes a user can
  * make in their own files (or a Kafka upgrade, last). The audit tries them in order and keeps
  * the first one verified to remove the kind; nothing here is taken on trust. Only settings that
- * swarm mode keeps are candidates (acks, idempotence, replication, ISR, elections, isolation,
- * auto-commit, transaction verification, the Kafka version): the timeouts and
+ * swarm mode keeps are candidates (acks, idempotence, replication, ISR, elections, log flushing,
+ * isolation, auto-commit, transaction verification, the Kafka version): the timeouts and
  * `max.in.flight.requests.per.connection` are drawn anew by every seed, so a change to them
  * could not be verified by a sweep.
  */
@@ -28,6 +28,8 @@ const IDEMPOTENCE: Edit = { on: 'producer', key: 'enable.idempotence', value: tr
 const CLEAN_ELECTIONS: Edit = { on: 'broker', key: 'unclean.leader.election.enable', value: false };
 const MIN_ISR_2: Edit = { on: 'broker', key: 'min.insync.replicas', value: 2 };
 const RF_3: Edit = { on: 'broker', key: 'default.replication.factor', value: 3 };
+/** fsync after every message: what survives a power loss (Operations: OS Flush Management). */
+const FLUSH_EACH_MESSAGE: Edit = { on: 'broker', key: 'log.flush.interval.messages', value: 1 };
 const READ_COMMITTED: Edit = { on: 'consumer', key: 'isolation.level', value: 'read_committed' };
 const PIPELINE_READ_COMMITTED: Edit = { ...READ_COMMITTED, on: 'pipeline' };
 const NO_AUTO_COMMIT: Edit = { on: 'pipeline', key: 'enable.auto.commit', value: false };
@@ -42,6 +44,8 @@ const DURABILITY: readonly Fix[] = [
   { edits: [ACKS_ALL] },
   { edits: [CLEAN_ELECTIONS] },
   { edits: [MIN_ISR_2] },
+  // Last among single edits: it costs every write an fsync, where Kafka relies on replication.
+  { edits: [FLUSH_EACH_MESSAGE] },
   { edits: [ACKS_ALL, MIN_ISR_2] },
   { edits: [RF_3, MIN_ISR_2] },
   { edits: [ACKS_ALL, CLEAN_ELECTIONS, MIN_ISR_2] },

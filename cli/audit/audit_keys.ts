@@ -7,6 +7,8 @@
 /** How Kafka's `ConfigDef.parseType` reads a value (after trimming it). */
 export type KeyType =
   | { readonly kind: 'int' }
+  /** A Java long with `ConfigDef.Range.atLeast(min)`. */
+  | { readonly kind: 'long'; readonly min: number }
   | { readonly kind: 'boolean' }
   | { readonly kind: 'string' }
   | { readonly kind: 'one-of'; readonly values: readonly string[] };
@@ -25,6 +27,7 @@ export const BROKER_KEYS: Readonly<Record<string, KeyType>> = {
   'transaction.partition.verification.enable': BOOLEAN,
   'min.insync.replicas': INT,
   'unclean.leader.election.enable': BOOLEAN,
+  'log.flush.interval.messages': { kind: 'long', min: 1 },
   'replica.lag.time.max.ms': INT,
   'broker.session.timeout.ms': INT,
   'offsets.topic.num.partitions': INT,

@@ -14,12 +14,8 @@ export {
 } from './group/group_coordinator';
 export { NEW_MEMBER_JOIN_TIMEOUT_MS, type GroupTimer } from './group/group_membership';
 export { VALID_PREVIOUS_GROUP_STATES, type GroupState } from './group/group_metadata';
-export {
-  PartitionLog,
-  DIRTY_EXPIRE_US,
-  type OffsetChange,
-  type PartitionBugs,
-} from './broker/partition_log';
+export { PartitionLog, type OffsetChange, type PartitionBugs } from './broker/partition_log';
+export { DIRTY_EXPIRE_US } from './broker/log_flush';
 export { NUM_BATCHES_TO_RETAIN } from './broker/producer_state';
 export {
   TRANSACTION_LOG_LOAD_US,

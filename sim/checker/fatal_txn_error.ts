@@ -10,6 +10,7 @@
  * checker reads only the history (the op's `error`).
  */
 import type { Anomaly } from './anomaly_types';
+import type { TransactionalIdExpiration } from '../history';
 import type { CheckContext } from './check_context';
 
 /** The fatal error a well-behaved client never gets. */
@@ -20,7 +21,10 @@ const UNEXPECTED_FATAL_ERROR = 'INVALID_TXN_STATE';
  * know the producerId it handed out (a producerId rotation it forgot, KAFKA-20310) or refuses a
  * retry of a rotation it made (endTransaction's retryOnOverflow). Another instance of the id
  * may rotate it legitimately, so ops after another process's init of the id are not counted;
- * transactional.id expiration (transactional.id.expiration.ms, 7 days) is not modelled.
+ * nor are ops after the coordinator expired the producerId's transactional.id
+ * (`transactional.id.expiration.ms`, TransactionStateManager.removeExpiredTransactionalIds): it
+ * then rightly knows the id no more, and the Java client takes the error as abortable
+ * (TransactionManager.abortableErrorIfPossible, KIP-360) and re-initialises.
  */
 const UNKNOWN_IDENTITY_ERROR = 'INVALID_PRODUCER_ID_MAPPING';
 
@@ -38,11 +42,24 @@ function sharedSince(context: CheckContext): Map<string, Map<string, number>> {
 
 /** Whether `op`'s error is one a well-behaved producer alone on its id never gets. */
 function isUnexpectedFatal(
-  op: { error?: string; process: string; timeUs: number; value: { transactionalId: string } },
+  op: {
+    error?: string;
+    process: string;
+    timeUs: number;
+    value: { transactionalId: string; producerId?: number };
+  },
   inits: Map<string, Map<string, number>>,
+  expirations: readonly TransactionalIdExpiration[],
 ): boolean {
   if (op.error === UNEXPECTED_FATAL_ERROR) return true;
   if (op.error !== UNKNOWN_IDENTITY_ERROR) return false;
+  const expired = expirations.some(
+    (expiration) =>
+      expiration.transactionalId === op.value.transactionalId &&
+      expiration.producerId === op.value.producerId &&
+      expiration.timeUs <= op.timeUs,
+  );
+  if (expired) return false;
   const others = [...(inits.get(op.value.transactionalId) ?? new Map<string, number>())].filter(
     ([process, timeUs]) => process !== op.process && timeUs <= op.timeUs,
   );
@@ -56,9 +73,10 @@ function isUnexpectedFatal(
 export function checkFatalTxnError(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
   const inits = sharedSince(context);
+  const expirations = context.oracle.transactionalIdExpirations ?? [];
   for (const op of context.history) {
     if (op.type === 'invoke' || (op.f !== 'txn' && op.f !== 'init')) continue;
-    if (!isUnexpectedFatal(op, inits)) continue;
+    if (!isUnexpectedFatal(op, inits, expirations)) continue;
     const identity =
       op.value.producerId === undefined
         ? ''

@@ -133,6 +133,43 @@ export interface OracleCoordinatorTransaction {
   readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
 }
 
+/**
+ * A coordinator removed an expired transactional.id (`transactional.id.expiration.ms`,
+ * TransactionStateManager.removeExpiredTransactionalIds): it no longer knows `producerId`.
+ */
+export interface TransactionalIdExpiration {
+  readonly timeUs: number;
+  readonly transactionalId: string;
+  readonly producerId: number;
+}
+
+/** When one partition leader counted in `PartitionsWithLateTransactionsCount` (KIP-664). */
+export interface LateTransactionInterval {
+  readonly broker: string;
+  readonly topic: string;
+  readonly partition: number;
+  /** The producer of the oldest open transaction there. */
+  readonly producerId: number;
+  readonly fromUs: number;
+  /** null: still late at the end of the run. */
+  readonly toUs: number | null;
+}
+
+/** Kafka's `PartitionsWithLateTransactionsCount` over a run, summed over the brokers. */
+export interface LateTransactionsGauge {
+  /** `transaction.max.timeout.ms` + 5 minutes (LATE_TRANSACTION_BUFFER_MS). */
+  readonly thresholdMs: number;
+  /** When the count first became non-zero; null when it never did. */
+  readonly firstNonZeroUs: number | null;
+  readonly max: number;
+  /** When `max` was first reached; null when the count stayed 0. */
+  readonly maxAtUs: number | null;
+  /** The count at the end of the run. */
+  readonly atEnd: number;
+  /** Every interval in which a partition leader counted, by start time. */
+  readonly intervals: readonly LateTransactionInterval[];
+}
+
 /** A fault active during part of the run (for explanations). */
 export interface FaultInterval {
   readonly description: string;
@@ -145,6 +182,11 @@ export interface FaultInterval {
 export interface Oracle {
   readonly partitions: readonly OraclePartition[];
   readonly epochGrants: readonly EpochGrant[];
+  /**
+   * transactional.ids their coordinator expired, in time order (absent outside the simulator or
+   * when none did): the coordinator then answers INVALID_PRODUCER_ID_MAPPING to the old producerId.
+   */
+  readonly transactionalIdExpirations?: readonly TransactionalIdExpiration[];
   /** Leader elections, in time order (absent outside the simulator). */
   readonly elections?: readonly OracleElection[];
   /** Log truncations on any replica, in time order (absent outside the simulator). */
@@ -166,6 +208,8 @@ export interface Oracle {
    * partition's last stable offset stay pinned. Absent: Kafka's default, 900000.
    */
   readonly transactionMaxTimeoutMs?: number;
+  /** Kafka's PartitionsWithLateTransactionsCount over the run (absent outside the simulator). */
+  readonly lateTransactions?: LateTransactionsGauge;
   /**
    * Every consumer group at its group coordinator at the end of the run, sorted by groupId
    * (absent outside the simulator or without groups). The eos-violation checker reads the

@@ -21,6 +21,29 @@ export function assert(condition: boolean, message: string): asserts condition {
   if (!condition) throw new AssertionError(message);
 }
 
+/**
+ * Thrown by {@link invariant}: a named invariant of the Kafka model that the code relies on is
+ * broken (a model bug, like any failed assertion: exit 70 with the seed).
+ */
+export class InvariantError extends AssertionError {
+  constructor(
+    readonly invariant: string,
+    detail: string,
+  ) {
+    super(`Invariant broken: ${invariant}: ${detail}`);
+    this.name = 'InvariantError';
+  }
+}
+
+/**
+ * Checks the invariant `name` where the code relies on it; `detail` says what was seen and is
+ * only built when the check fails.
+ * @example invariant(hw <= leo, 'highWatermark <= logEndOffset', () => `${hw} > ${leo}`)
+ */
+export function invariant(condition: boolean, name: string, detail: () => string): void {
+  if (!condition) throw new InvariantError(name, detail());
+}
+
 /** Marks a `switch` as exhaustive: the type checker rejects a missing case. */
 export function assertNever(value: never, what: string): never {
   throw new AssertionError(`Unexpected ${what}: ${JSON.stringify(value)}`);

@@ -2,7 +2,23 @@
  * The simulation kernel's public API: virtual time, the event loop, seeded randomness, the
  * network and node lifecycle. It imports nothing outside `sim/kernel/`.
  */
-export { AssertionError, assert, assertNever, assertSafeInteger } from './assert';
+export {
+  AssertionError,
+  InvariantError,
+  assert,
+  assertNever,
+  assertSafeInteger,
+  invariant,
+} from './assert';
+export {
+  BoundedMap,
+  BoundedSet,
+  CollectionBoundExceededError,
+  KERNEL_BOUNDS,
+  checkBound,
+  pushWithin,
+  type CollectionBound,
+} from './bounds';
 export type {
   Actor,
   ActorContext,

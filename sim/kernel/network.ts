@@ -6,7 +6,7 @@
  * lives in `faults/`. Style rules 17 and 19.
  */
 import { assert, assertNever } from './assert';
-import { BudgetExceededError } from './budget';
+import { BoundedMap, KERNEL_BOUNDS, pushWithin } from './bounds';
 import type { Message } from './actor';
 import type { NodeId, Ratio, TimeUs } from './ids';
 import { assertRatio, type Rng } from './rng';
@@ -59,12 +59,8 @@ export interface Delivery<M extends Message> {
   readonly deliverUs: TimeUs;
 }
 
-/**
- * The most messages one hold rule may keep at once. A hold (a partition) keeps every matching
- * message until the rule is removed; past this a run is stuck in a loop of sends, not modelling
- * an outage, and fails with a budget error rather than growing without bound.
- */
-export const HELD_MESSAGES_PER_RULE_MAX = 1_000_000;
+/** The most messages one hold rule may keep at once (see {@link KERNEL_BOUNDS}). */
+export const HELD_MESSAGES_PER_RULE_MAX = KERNEL_BOUNDS.heldMessagesPerRule.max;
 
 interface InstalledRule {
   readonly rule: LinkRule;
@@ -82,9 +78,11 @@ function matches(rule: LinkRule, source: NodeId, target: NodeId, kind: string): 
 
 /** Decides, for each sent message, whether and when it arrives. */
 export class Network {
-  private readonly rules = new Map<LinkRuleId, InstalledRule>();
+  private readonly rules = new BoundedMap<LinkRuleId, InstalledRule>(KERNEL_BOUNDS.linkRules);
   /** The latest delivery time per link, by source then target (no string key per message). */
-  private readonly lastDeliveryUs = new Map<NodeId, Map<NodeId, TimeUs>>();
+  private readonly lastDeliveryUs = new BoundedMap<NodeId, Map<NodeId, TimeUs>>(
+    KERNEL_BOUNDS.nodes,
+  );
   private nextRuleId = 1;
   /** Messages dropped by rules so far (for reports and tests). */
   droppedCount = 0;
@@ -162,13 +160,12 @@ export class Network {
           extraDelayUs += effect.delayUs;
           break;
         case 'hold':
-          if (installed.held.length >= HELD_MESSAGES_PER_RULE_MAX) {
-            throw new BudgetExceededError(
-              `A hold rule holds ${HELD_MESSAGES_PER_RULE_MAX} messages ` +
-                `(HELD_MESSAGES_PER_RULE_MAX); ${source} -> ${target} sent one more`,
-            );
-          }
-          installed.held.push({ source, target, payload, sentUs: nowUs });
+          pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, installed.held, {
+            source,
+            target,
+            payload,
+            sentUs: nowUs,
+          });
           return [];
         default:
           assertNever(effect, 'link effect');
@@ -191,7 +188,7 @@ export class Network {
   ): TimeUs {
     let link = this.lastDeliveryUs.get(source);
     if (link === undefined) {
-      link = new Map();
+      link = new BoundedMap(KERNEL_BOUNDS.nodes);
       this.lastDeliveryUs.set(source, link);
     }
     const delayUs = this.rng.intInclusive(this.config.delayUsMin, this.config.delayUsMax);

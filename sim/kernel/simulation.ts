@@ -32,6 +32,7 @@ import {
   type NodeStatus,
 } from './node_holds';
 import { BudgetExceededError } from './budget';
+import { BoundedMap, KERNEL_BOUNDS, pushWithin } from './bounds';
 import { Rng } from './rng';
 import { javaStringHash, TraceHash } from './trace_hash';
 
@@ -155,9 +156,9 @@ export class Simulation {
   readonly rootRng: Rng;
   readonly network: Network;
   private readonly queue: EventQueue<KernelEvent>;
-  private readonly nodes = new Map<NodeId, SimNode>();
+  private readonly nodes = new BoundedMap<NodeId, SimNode>(KERNEL_BOUNDS.nodes);
   private readonly hash = new TraceHash();
-  private readonly kindCodes = new Map<string, number>();
+  private readonly kindCodes = new BoundedMap<string, number>(KERNEL_BOUNDS.eventKinds);
   private readonly eventLog: string[] | undefined;
   private nowUsValue: TimeUs = 0;
   private seq = 0;
@@ -256,7 +257,7 @@ export class Simulation {
 
   /** Adds a delivery watcher (see {@link deliveryWatchers}); fault triggers use it. */
   watchDeliveries(watcher: (delivery: DeliveryObservation) => void): void {
-    this.deliveryWatchers.push(watcher);
+    pushWithin(KERNEL_BOUNDS.deliveryWatchers, this.deliveryWatchers, watcher);
   }
 
   /** The pause and crash holds a node is under now. */
@@ -456,7 +457,7 @@ export class Simulation {
       return;
     }
     if (node.status === 'paused') {
-      node.deferred.push(event);
+      pushWithin(KERNEL_BOUNDS.deferredPerNode, node.deferred, event);
       return;
     }
     if (event.type === 'deliver') {

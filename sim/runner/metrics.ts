@@ -276,5 +276,6 @@ export function buildMetrics(
     stalls: series.flatMap((partition) =>
       lastStableOffsetStalls({ series: partition, history, phases }),
     ),
+    ...(oracle.lateTransactions === undefined ? {} : { lateTransactions: oracle.lateTransactions }),
   };
 }

@@ -6,6 +6,7 @@
  * offset over time, and consumer lag measured against the log end offset, the high watermark and
  * the last stable offset. Every time is virtual, in microseconds.
  */
+import type { LateTransactionsGauge } from '../history';
 import type { RunPhaseName } from './report_types';
 
 /** A latency distribution; all fields 0 when `count` is 0. Percentiles are nearest-rank. */
@@ -178,4 +179,9 @@ export interface RunMetrics {
    * back the most offsets (`STALLS_PER_PHASE_MAX` in `stalls.ts`), in time order.
    */
   readonly stalls: readonly LastStableOffsetStall[];
+  /**
+   * Kafka's PartitionsWithLateTransactionsCount (KIP-664), summed over the brokers (absent when
+   * the oracle does not have it, as for a history file from outside the simulator).
+   */
+  readonly lateTransactions?: LateTransactionsGauge;
 }

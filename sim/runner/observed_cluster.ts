@@ -18,7 +18,12 @@ import type {
 } from '../actors';
 import { NO_PRODUCER_ID, partitionKey } from '../actors';
 import type { StampedObservation } from '../kernel';
-import type { EpochGrant, OffsetChange, OracleElection } from '../history';
+import type {
+  EpochGrant,
+  OffsetChange,
+  OracleElection,
+  TransactionalIdExpiration,
+} from '../history';
 
 /** One broker's replica of one partition, as observed. */
 export interface ObservedReplica {
@@ -72,6 +77,7 @@ export class ObservedCluster {
   readonly truncations: ObservedTruncation[] = [];
   readonly elections: OracleElection[] = [];
   readonly epochGrants: EpochGrant[] = [];
+  readonly transactionalIdExpirations: TransactionalIdExpiration[] = [];
   /** Coordinator state transitions, keyed `from->to`. */
   readonly transitionCounts = new Map<string, number>();
   /** What each coordinator holds now: broker → transactionalId → view. */
@@ -83,9 +89,31 @@ export class ObservedCluster {
   /** Time and index of the last observation. */
   last: { timeUs: number; eventIndex: number } = { timeUs: 0, eventIndex: 0 };
 
+  /** `topic-partition@broker` of each replica seen: broker → partition key → replica key. */
+  private readonly replicaKeys = new Map<string, Map<string, string>>();
+
+  /**
+   * `topic-partition@broker`, one string per replica: every observation looks its replica up,
+   * and a string made once keeps its hash.
+   */
+  replicaKey(topic: string, partition: number, broker: string): string {
+    const tpKey = partitionKey({ topic, partition });
+    let byPartition = this.replicaKeys.get(broker);
+    if (byPartition === undefined) {
+      byPartition = new Map();
+      this.replicaKeys.set(broker, byPartition);
+    }
+    let key = byPartition.get(tpKey);
+    if (key === undefined) {
+      key = `${tpKey}@${broker}`;
+      byPartition.set(tpKey, key);
+    }
+    return key;
+  }
+
   /** The observed replica of `topic-partition` on `broker`, created empty on first sight. */
   replica(topic: string, partition: number, broker: string): ObservedReplica {
-    const key = `${partitionKey({ topic, partition })}@${broker}`;
+    const key = this.replicaKey(topic, partition, broker);
     let replica = this.replicas.get(key);
     if (replica === undefined) {
       replica = {
@@ -254,6 +282,12 @@ export class ObservedCluster {
       }
       case 'TransactionLogUnloaded':
         return this.release(observation.coordinator, observation.stateLogPartition);
+      case 'TransactionalIdExpired': {
+        const { transactionalId, producerId } = observation.view;
+        this.transactionalIdExpirations.push({ timeUs, transactionalId, producerId });
+        this.coordinators.get(observation.coordinator)?.delete(transactionalId);
+        return;
+      }
       case 'ConsumerGroupsChanged':
         this.groups.set(observation.coordinator, observation.groups);
         return;

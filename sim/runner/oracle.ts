@@ -15,6 +15,7 @@ import {
 } from '../actors';
 import type {
   FaultInterval,
+  LateTransactionsGauge,
   Oracle,
   OracleCoordinatorTransaction,
   OracleGroup,
@@ -39,6 +40,8 @@ export interface OracleSources {
   readonly transactionMaxTimeoutMs: number;
   /** Virtual time now, at the end of the run. */
   readonly endUs: number;
+  /** PartitionsWithLateTransactionsCount over the run (KIP-664). */
+  readonly lateTransactions?: LateTransactionsGauge;
 }
 
 /** The oracle of a finished run. */
@@ -91,10 +94,16 @@ export function buildOracle(sources: OracleSources): Oracle {
   return {
     partitions,
     epochGrants: [...cluster.epochGrants],
+    ...(cluster.transactionalIdExpirations.length === 0
+      ? {}
+      : { transactionalIdExpirations: [...cluster.transactionalIdExpirations] }),
     coordinatorTransitions: transitionCounts(cluster),
     coordinatorTransactions: coordinatorTransactions(sources),
     ...consumerGroupsOf(cluster),
     transactionMaxTimeoutMs: sources.transactionMaxTimeoutMs,
+    ...(sources.lateTransactions === undefined
+      ? {}
+      : { lateTransactions: sources.lateTransactions }),
     endUs: sources.endUs,
     elections: [...cluster.elections],
     truncations,

@@ -15,7 +15,9 @@ import type {
   RunOutcome,
   RunPhase,
   RunReport,
+  RunTimeline,
 } from './report_types';
+import type { RunMetrics } from './metrics_types';
 import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
@@ -165,6 +167,31 @@ function stallExpectation(input: ReportInput): ExpectationResult[] {
   ];
 }
 
+/** What the run was expected to show, and whether it did. */
+function expectationsOf(
+  input: ReportInput,
+  verdicts: readonly KindVerdict[],
+  unexpected: readonly string[],
+): ExpectationResult[] {
+  const { scenario, check } = input;
+  return [
+    {
+      name: 'no anomaly outside expect.anomalies',
+      met: unexpected.length === 0 && check.valid !== 'unknown',
+      detail: unexpected.length === 0 ? 'none found' : `found ${unexpected.join(', ')}`,
+    },
+    ...scenario.expect.fenced.map((client) => fencedExpectation(input, verdicts, client)),
+    ...stallExpectation(input),
+    ...scenario.expect.anomalies.map((kind) => ({
+      name: `${kind} reproduced (expected for this configuration; judged over seeds)`,
+      met: true,
+      detail: check.anomalyTypes.includes(kind as never)
+        ? 'found on this seed'
+        : 'not found on this seed',
+    })),
+  ];
+}
+
 /** What the guarantee model reads of a run: its faults, history and the oracle's replication. */
 function guaranteeInputOf({ scenario, history, oracle }: ReportInput): GuaranteeInput {
   return {
@@ -189,22 +216,8 @@ export function buildReport(input: ReportInput): RunReport {
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
     .map((verdict) => verdict.kind);
   const fenced = fencedClients(history);
-  const expectations: ExpectationResult[] = [
-    {
-      name: 'no anomaly outside expect.anomalies',
-      met: unexpected.length === 0 && check.valid !== 'unknown',
-      detail: unexpected.length === 0 ? 'none found' : `found ${unexpected.join(', ')}`,
-    },
-    ...scenario.expect.fenced.map((client) => fencedExpectation(input, verdicts, client)),
-    ...stallExpectation(input),
-    ...scenario.expect.anomalies.map((kind) => ({
-      name: `${kind} reproduced (expected for this configuration; judged over seeds)`,
-      met: true,
-      detail: check.anomalyTypes.includes(kind as never)
-        ? 'found on this seed'
-        : 'not found on this seed',
-    })),
-  ];
+  const lazy: { timeline?: RunTimeline; metrics?: RunMetrics } = {};
+  const expectations = expectationsOf(input, verdicts, unexpected);
   let outcome: RunOutcome = expectations.every((expectation) => expectation.met) ? 'pass' : 'fail';
   if (outcome === 'pass' && !input.liveness.converged && scenario.expect.liveness) {
     outcome = 'liveness';
@@ -230,8 +243,14 @@ export function buildReport(input: ReportInput): RunReport {
     fencedClients: fenced,
     faults: oracle.faults,
     explanations: explain(input),
-    timeline: buildTimeline(history, oracle, input.phases ?? []),
-    metrics: buildMetrics(history, oracle, input.phases ?? []),
+    // Only reports read the timeline and the metrics, never a verdict: a sweep worker's passing
+    // seed never computes them.
+    get timeline(): RunTimeline {
+      return (lazy.timeline ??= buildTimeline(history, oracle, input.phases ?? []));
+    },
+    get metrics(): RunMetrics {
+      return (lazy.metrics ??= buildMetrics(history, oracle, input.phases ?? []));
+    },
     messagesDropped: input.messages.dropped,
     liveness: input.liveness,
     reproduce: reproduceCommand(

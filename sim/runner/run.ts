@@ -5,7 +5,8 @@
  * the oracle it was computed from.
  */
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
-import { Broker, ClusterMetadata, Controller, CONTROLLER_ID, partitionKey } from '../actors';
+import { BOUND_BASIS, Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
+import { partitionKey } from '../actors';
 import { HistoryBoundExceededError, HistoryRecorder, type History, type Oracle } from '../history';
 import {
   ClientActor,
@@ -22,6 +23,7 @@ import { clusterViewOf } from './cluster_view';
 import { lostMarkers, runLivenessProbe } from './liveness';
 import { buildOracle, coordinatorAtEnd } from './oracle';
 import { ObservedCluster } from './observed_cluster';
+import { LateTransactionTracker } from './late_transactions';
 import { StateChecker } from './state_checker';
 import { MessageLog, type MessageLogEntry } from './message_log';
 import { buildReport } from './report';
@@ -57,8 +59,8 @@ export interface RunResult {
   readonly messages: readonly MessageLogEntry[];
 }
 
-/** Bounds on the history of one run (style rule 32). */
-const HISTORY_OPS_MAX = 2_000_000;
+/** Bounds on the history of one run (style rule 32); the model's bounds derive from it. */
+const HISTORY_OPS_MAX = BOUND_BASIS.historyOpsMax;
 /** How long the final reads may take before the run counts as not converging. */
 const FINAL_READ_US_MAX = 120_000_000;
 
@@ -81,6 +83,8 @@ export interface World {
   readonly observed: ObservedCluster;
   /** The invariants, checked on every observation. */
   readonly stateChecker: StateChecker;
+  /** PartitionsWithLateTransactionsCount, followed on every observation. */
+  readonly lateTransactions: LateTransactionTracker;
 }
 
 /** Runs `scenario` with `options.seed`. */
@@ -122,6 +126,7 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     transactionStateLogNumPartitions: numPartitions,
     transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
     endUs: sim.nowUs,
+    lateTransactions: world.lateTransactions.result(sim.nowUs),
   });
   const history = recorder.history;
   const check = checkHistory(history, oracle);
@@ -173,9 +178,14 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const stateChecker = new StateChecker(observed, {
     transactionVersion: scenario.protocol.transactionVersion,
   });
+  const lateTransactions = new LateTransactionTracker(
+    scenario.broker.transactionMaxTimeoutMs,
+    (batch) => observed.appendUs.get(batch) ?? batch.appendUs,
+  );
   sim.stateObserver = (stamped) => {
     stateChecker.observe(stamped);
     observed.observe(stamped);
+    lateTransactions.afterObservation(stamped, observed);
   };
   const metadata = clusterMetadataOf(scenario);
   const recorder = new HistoryRecorder(HISTORY_OPS_MAX);
@@ -217,7 +227,7 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps });
   return {
     ...{ sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis },
-    ...{ observed, stateChecker },
+    ...{ observed, stateChecker, lateTransactions },
   };
 }
 
@@ -373,6 +383,9 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       abortTimedOutTransactionCleanupIntervalMs:
         scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
       transactionStateLogNumPartitions: scenario.broker.transactionStateLogNumPartitions,
+      transactionalIdExpirationMs: scenario.broker.transactionalIdExpirationMs,
+      removeExpiredTransactionalIdsIntervalMs:
+        scenario.broker.transactionRemoveExpiredTransactionCleanupIntervalMs,
       transactionVersion: scenario.protocol.transactionVersion,
       staleMarkerResponseRemovesCompletion: scenario.bugs['KAFKA-16352'],
       rotationNotLogged: scenario.bugs['KAFKA-20310'],
@@ -385,6 +398,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       replicaLagTimeMaxMs: scenario.broker.replicaLagTimeMaxMs,
       replicaFetchWaitMaxMs: scenario.broker.replicaFetchWaitMaxMs,
       replicaFetchMinBytes: scenario.broker.replicaFetchMinBytes,
+      logFlushIntervalMessages: scenario.broker.logFlushIntervalMessages,
       producerIdExpirationMs: scenario.broker.producerIdExpirationMs,
       producerIdExpirationCheckIntervalMs: scenario.broker.producerIdExpirationCheckIntervalMs,
       strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],

@@ -80,13 +80,13 @@ export class StateChecker {
         const { topic, partition, broker, toOffset } = observation;
         const log = this.cluster.replica(topic, partition, broker).batches;
         const kept = log.filter((batch) => batch.lastOffset < toOffset);
-        this.facts.set(replicaKey(observation), factsOf(kept));
+        this.facts.set(this.replicaKeyOf(observation), factsOf(kept));
         return;
       }
       case 'LeaderEpochStarted':
         return this.checkLeaderEpoch(observation, stamped);
       case 'LeaderEpochEnded':
-        this.served.delete(replicaKey(observation));
+        this.served.delete(this.replicaKeyOf(observation));
         return;
       case 'ProducerEpochGranted':
         return this.checkGrant(observation, stamped);
@@ -160,18 +160,18 @@ export class StateChecker {
     stamped: StampedObservation,
   ): void {
     const { logStartOffset, lastStableOffset, highWatermark, logEndOffset } = observation;
-    const where = { ...at(stamped), ...tpOf(observation), broker: observation.broker };
-    const offsets =
-      `logStartOffset ${logStartOffset}, lastStableOffset ${lastStableOffset}, ` +
-      `highWatermark ${highWatermark}, logEndOffset ${logEndOffset}`;
+    // Runs on every offset move: the violation's text and place are built only when one is found.
     const ordered =
       logStartOffset <= lastStableOffset &&
       lastStableOffset <= highWatermark &&
       highWatermark <= logEndOffset;
     if (!ordered) {
+      const offsets =
+        `logStartOffset ${logStartOffset}, lastStableOffset ${lastStableOffset}, ` +
+        `highWatermark ${highWatermark}, logEndOffset ${logEndOffset}`;
       this.record({
         invariant: 'offsets-ordered',
-        ...where,
+        ...placeOf(stamped, observation),
         description: `replica on ${observation.broker}: ${offsets}`,
       });
     }
@@ -183,13 +183,13 @@ export class StateChecker {
     if (observedEnd !== logEndOffset) {
       this.record({
         invariant: 'log-end-offset-matches-log',
-        ...where,
+        ...placeOf(stamped, observation),
         description:
           `replica on ${observation.broker} reports logEndOffset ${logEndOffset}, ` +
           `its log ends at ${observedEnd}`,
       });
     }
-    const served = this.served.get(replicaKey(observation));
+    const served = this.served.get(this.replicaKeyOf(observation));
     if (served === undefined) return;
     const backwards: string[] = [];
     if (highWatermark < served.highWatermark) {
@@ -201,7 +201,7 @@ export class StateChecker {
     if (backwards.length > 0) {
       this.record({
         invariant: 'leader-offsets-monotonic',
-        ...where,
+        ...placeOf(stamped, observation),
         description:
           `leader ${observation.broker} went back within leaderEpoch ${served.leaderEpoch}: ` +
           backwards.join(', '),
@@ -239,7 +239,7 @@ export class StateChecker {
       observation.partition,
       observation.broker,
     );
-    this.served.set(replicaKey(observation), {
+    this.served.set(this.replicaKeyOf(observation), {
       leaderEpoch: observation.leaderEpoch,
       highWatermark: replica.highWatermark,
       lastStableOffset: replica.lastStableOffset,
@@ -251,16 +251,15 @@ export class StateChecker {
     observation: Extract<KafkaObservation, { kind: 'BatchAppended' | 'MarkerWritten' }>,
     stamped: StampedObservation,
   ): void {
-    const key = replicaKey(observation);
+    const key = this.replicaKeyOf(observation);
     const facts = this.facts.get(key) ?? factsOf([]);
     this.facts.set(key, facts);
     const batch = observation.batch;
-    const where = { ...at(stamped), ...tpOf(observation), broker: observation.broker };
     const broken = brokenBy(facts, batch, this.settings.transactionVersion);
     for (const { invariant, description } of broken) {
       this.record({
         invariant,
-        ...where,
+        ...placeOf(stamped, observation),
         producerId: batch.producerId,
         producerEpoch: batch.producerEpoch,
         description: `${description} at offset ${batch.baseOffset} on ${observation.broker}`,
@@ -345,6 +344,10 @@ export class StateChecker {
     }
   }
 
+  private replicaKeyOf(ref: { topic: string; partition: number; broker: string }): string {
+    return this.cluster.replicaKey(ref.topic, ref.partition, ref.broker);
+  }
+
   private record(violation: OracleInvariantViolation): void {
     if (this.violations.length >= VIOLATIONS_MAX) {
       this.dropped += 1;
@@ -354,15 +357,16 @@ export class StateChecker {
   }
 }
 
+const NOTHING_BROKEN: ReadonlyArray<{ invariant: string; description: string }> = Object.freeze([]);
+
 /** The invariants a batch appended to a replica with `facts` breaks. */
 export function brokenBy(
   facts: ReplicaFacts,
   batch: LogBatch,
   transactionVersion: number,
-): Array<{ invariant: string; description: string }> {
-  if (batch.producerId === NO_PRODUCER_ID) return [];
-  const broken: Array<{ invariant: string; description: string }> = [];
-  const identity = `producerId ${batch.producerId} epoch ${batch.producerEpoch}`;
+): ReadonlyArray<{ invariant: string; description: string }> {
+  if (batch.producerId === NO_PRODUCER_ID) return NOTHING_BROKEN;
+  let broken: Array<{ invariant: string; description: string }> | undefined;
   const epochKey = `${batch.producerId}:${batch.producerEpoch}`;
   if (batch.control === undefined) {
     const last = facts.sequences.get(epochKey);
@@ -371,36 +375,38 @@ export function brokenBy(
       last !== undefined &&
       !follows(last, batch.baseSequence)
     ) {
-      broken.push({
+      (broken ??= []).push({
         invariant: 'sequences-gap-free',
-        description: `${identity}: baseSequence ${batch.baseSequence} after sequence ${last}`,
+        description:
+          `${identityOf(batch)}: baseSequence ${batch.baseSequence} ` + `after sequence ${last}`,
       });
     }
-    return broken;
+    return broken ?? NOTHING_BROKEN;
   }
   const coordinatorEpoch = batch.coordinatorEpoch ?? 0;
   const lastCoordinatorEpoch = facts.coordinatorEpochs.get(batch.producerId);
   if (lastCoordinatorEpoch !== undefined && coordinatorEpoch < lastCoordinatorEpoch) {
-    broken.push({
+    (broken ??= []).push({
       invariant: 'coordinator-epoch-monotonic',
       description:
-        `${batch.control} marker of ${identity} with coordinatorEpoch ${coordinatorEpoch} ` +
-        `after ${lastCoordinatorEpoch}`,
+        `${batch.control} marker of ${identityOf(batch)} ` +
+        `with coordinatorEpoch ${coordinatorEpoch} after ${lastCoordinatorEpoch}`,
     });
   }
   const earlier = facts.markers.get(epochKey);
   if (transactionVersion >= 2 && earlier !== undefined) {
     const completes = facts.open.has(batch.producerId);
-    if (earlier.control !== batch.control || (completes && earlier.completed > 0)) {
-      broken.push({
+    const bothComplete = completes && earlier.completed > 0;
+    if (earlier.control !== batch.control || bothComplete) {
+      (broken ??= []).push({
         invariant: 'one-marker-per-epoch',
         description:
-          `${batch.control} marker of ${identity} after a ${earlier.control} marker of the same ` +
-          `epoch${completes && earlier.completed > 0 ? ', both ending a transaction' : ''}`,
+          `${batch.control} marker of ${identityOf(batch)} after a ${earlier.control} ` +
+          `marker of the same epoch${bothComplete ? ', both ending a transaction' : ''}`,
       });
     }
   }
-  return broken;
+  return broken ?? NOTHING_BROKEN;
 }
 
 /** The facts of a log, from its batches in order. */
@@ -434,13 +440,29 @@ function applyBatch(facts: ReplicaFacts, batch: LogBatch): void {
   facts.open.delete(batch.producerId);
 }
 
+function identityOf(batch: LogBatch): string {
+  return `producerId ${batch.producerId} epoch ${batch.producerEpoch}`;
+}
+
 /** True when `next` directly follows `last`, wrapping at int32 max as Kafka does. */
 function follows(last: number, next: number): boolean {
   return next === last + 1 || (last === SEQUENCE_MAX && next === 0);
 }
 
-function replicaKey(ref: { topic: string; partition: number; broker: string }): string {
-  return `${partitionKey(ref)}@${ref.broker}`;
+/** Where a replica's violation happened, as a violation records it. */
+interface ViolationPlace {
+  readonly timeUs: number;
+  readonly eventIndex: number;
+  readonly topic: string;
+  readonly partition: number;
+  readonly broker: string;
+}
+
+function placeOf(
+  stamped: StampedObservation,
+  ref: { topic: string; partition: number; broker: string },
+): ViolationPlace {
+  return { ...at(stamped), ...tpOf(ref), broker: ref.broker };
 }
 
 function tpOf(ref: { topic: string; partition: number }): { topic: string; partition: number } {

@@ -22,10 +22,14 @@ export function pollValue(consumer: KafkaConsumer, records: readonly ConsumerRec
       offset,
       value,
     })),
+    // Every poll records every position: plain literals, not spreads, keep it cheap.
     positions: consumer.assignment().map((tp) => {
       const highWatermark = consumer.lastHighWatermark(tp);
-      const position = { ...tp, position: consumer.position(tp) ?? -1 };
-      return highWatermark === undefined ? position : { ...position, highWatermark };
+      const { topic, partition } = tp;
+      const position = consumer.position(tp) ?? -1;
+      return highWatermark === undefined
+        ? { topic, partition, position }
+        : { topic, partition, position, highWatermark };
     }),
   };
 }

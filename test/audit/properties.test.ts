@@ -136,6 +136,20 @@ describe("Kafka's ConfigException for conflicting settings", () => {
       'Invalid value two for configuration min.insync.replicas: Not a number of type INT',
     );
   });
+  it('log.flush.interval.messages is a Java long of at least 1; Long.MAX_VALUE means never', () => {
+    expect(() => inputOf({ [broker]: 'log.flush.interval.messages=0\n' })).toThrow(
+      'Invalid value 0 for configuration log.flush.interval.messages: Value must be at least 1',
+    );
+    expect(() =>
+      inputOf({ [broker]: 'log.flush.interval.messages=9223372036854775808\n' }),
+    ).toThrow('log.flush.interval.messages: Not a number of type LONG');
+    const never = inputOf({ [broker]: 'log.flush.interval.messages=9223372036854775807\n' });
+    const { scenario } = auditScenario(never, { kafkaVersion: '4.5', file: 'audit.yaml' });
+    expect(scenario.broker.logFlushIntervalMessages).toBe(Number.MAX_SAFE_INTEGER);
+    const each = inputOf({ [broker]: 'log.flush.interval.messages=1\n' });
+    const flushed = auditScenario(each, { kafkaVersion: '4.5', file: 'audit.yaml' }).scenario;
+    expect(flushed.broker.logFlushIntervalMessages).toBe(1);
+  });
   it('a value the model refuses is reported at the properties line', () => {
     const texts = { [broker]: 'num.partitions=0\n' };
     expect(() =>

@@ -2,11 +2,14 @@
  * Goal: pin what `fatal-txn-error` counts. INVALID_TXN_STATE always; INVALID_PRODUCER_ID_MAPPING
  * only while the producer is alone on its transactional.id (a coordinator that forgot the
  * producerId it rotated to, KAFKA-20310, or refused the retry of its rotation), not after another
- * instance's InitProducerId, which may legitimately have rotated the id. Method: hand-built
- * histories through checkHistory with an empty oracle.
+ * instance's InitProducerId, which may legitimately have rotated the id, nor after the
+ * coordinator expired the id with that producerId (`transactional.id.expiration.ms`,
+ * TransactionStateManager.removeExpiredTransactionalIds). Method: hand-built histories through
+ * checkHistory with an empty oracle, or one that lists an expiration.
  */
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../sim/checker';
+import type { Oracle } from '../../sim/history';
 import { historyOf, oracleOf, record, txn, type OpDraft } from './builders';
 
 /** An InitProducerId of `transactionalId` by `process` at `atUs`. */
@@ -34,8 +37,11 @@ function failedTxn(error: string, atUs: number): OpDraft[] {
   return [invoke as OpDraft, { ...(done as OpDraft), error } as OpDraft];
 }
 
-function fatalKinds(history: ReturnType<typeof historyOf>): string[] {
-  return checkHistory(history, oracleOf({}))
+function fatalKinds(
+  history: ReturnType<typeof historyOf>,
+  transactionalIdExpirations: Oracle['transactionalIdExpirations'] = [],
+): string[] {
+  return checkHistory(history, { ...oracleOf({}), transactionalIdExpirations })
     .anomalies.filter((anomaly) => anomaly.kind === 'fatal-txn-error')
     .map((anomaly) => anomaly.message);
 }
@@ -65,5 +71,14 @@ describe('fatal-txn-error', () => {
       failedTxn('INVALID_TXN_STATE', 100),
     );
     expect(fatalKinds(history)).toHaveLength(1);
+  });
+
+  it('near-miss: not after the coordinator expired the id with that producerId', () => {
+    const history = historyOf(init('A#0', 'tx', 0), failedTxn('INVALID_PRODUCER_ID_MAPPING', 100));
+    const expired = { transactionalId: 'tx', producerId: 0 };
+    expect(fatalKinds(history, [{ ...expired, timeUs: 50 }])).toEqual([]);
+    // An expiration after the error, or of another producerId, does not explain it.
+    expect(fatalKinds(history, [{ ...expired, timeUs: 200 }])).toHaveLength(1);
+    expect(fatalKinds(history, [{ ...expired, producerId: 7, timeUs: 50 }])).toHaveLength(1);
   });
 });

@@ -18,7 +18,6 @@ import {
   type TopicPartition,
 } from '../../sim/actors';
 import {
-  Simulation,
   nodeId,
   type Actor,
   type ActorContext,
@@ -26,11 +25,10 @@ import {
   type Envelope,
   type NodeId,
 } from '../../sim/kernel';
+import { ScriptedWorld, testSimulation } from '../harness/cluster';
 import { FakeGroupBroker } from './fake_group_broker';
 
 export const BROKER = nodeId('b1');
-/** One-way network delay of every message. */
-export const DELAY_US = 1000;
 /** Partitions per topic that the clients' metadata knows. */
 export const TOPICS = new Map([
   ['in', 3],
@@ -196,35 +194,19 @@ export class GroupClient implements Actor<KafkaMessage> {
 }
 
 /** The fake broker, client nodes, and the kernel that runs them. */
-export class GroupWorld {
-  readonly sim = new Simulation({
-    seed: 'consumer-group',
-    network: { delayUsMin: DELAY_US, delayUsMax: DELAY_US },
-    eventsMax: 2_000_000,
-    eventsQueuedMax: 100_000,
-    recordEventLog: false,
-  });
+export class GroupWorld extends ScriptedWorld {
   readonly broker = new FakeGroupBroker();
   readonly clients = new Map<string, GroupClient>();
 
   constructor() {
+    super(testSimulation({ seed: 'consumer-group', eventsMax: 2_000_000 }));
     this.sim.addNode(BROKER, this.broker);
   }
 
   /** Adds a client node `name` (it starts at the current virtual time). */
   client(name: string, options: ClientOptions): GroupClient {
-    const client = new GroupClient(options);
+    const client = this.addNode(name, new GroupClient(options));
     this.clients.set(name, client);
-    this.sim.addNode(nodeId(name), client);
     return client;
-  }
-
-  /** Runs `action` at `atUs` as a kernel event. */
-  at(atUs: number, action: () => void): void {
-    this.sim.schedule(atUs, 'test step', action);
-  }
-
-  runTo(stopUs: number): void {
-    this.sim.runUntil(stopUs);
   }
 }

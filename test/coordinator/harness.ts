@@ -18,6 +18,7 @@ import {
   type TopicPartition,
   type TransactionLogRecord,
 } from '../../sim/actors';
+import { coordinatorSettings } from '../harness/cluster';
 
 export const BROKER = nodeId('b1');
 export const TXN_ID = 'tx';
@@ -58,13 +59,14 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
   /** `options`: the transaction version and any other coordinator setting (bug switches). */
   constructor(options: Partial<CoordinatorSettings> = {}) {
     this.coordinator = new TransactionCoordinator(
-      {
-        transactionMaxTimeoutMs: 900_000,
+      coordinatorSettings({
         abortTimedOutTransactionCleanupIntervalMs: CLEANUP_INTERVAL_MS,
         transactionStateLogNumPartitions: NUM_PARTITIONS,
+        transactionalIdExpirationMs: 604_800_000,
+        removeExpiredTransactionalIdsIntervalMs: 3_600_000,
         transactionVersion: 0,
         ...options,
-      },
+      }),
       {
         leaderOf: () => BROKER,
         allocateProducerId: () => this.producerIds++,

@@ -1,33 +1,23 @@
 /**
- * A small replicated cluster for scripted replication cases: one controller, N brokers holding
- * one single-partition topic (replicas b1, b2, b3 in assignment order, b1 the first leader), and
- * a test client that sends raw Produce, Fetch and ListOffsets requests and records every answer
- * with its arrival time. The network delay is fixed (`delayUsMin = delayUsMax`), so times are
- * exact, and the kernel's event log is kept so a test can read when each request arrived.
+ * A small replicated cluster for scripted replication cases, on the shared harness
+ * (test/harness/cluster.ts): one controller, N brokers holding one single-partition topic
+ * (replicas b1, b2, b3 in assignment order, b1 the first leader), and a test client that sends raw
+ * Produce, Fetch and ListOffsets requests and records every answer with its arrival time. The
+ * network delay is fixed, so times are exact, and the kernel's event log is kept so a test can
+ * read when each request arrived.
  */
 import {
-  Broker,
-  ClusterMetadata,
-  Controller,
-  CONTROLLER_ID,
   NO_PRODUCER_ID,
   type ElectionRecord,
   type IsolationLevel,
-  type KafkaMessage,
   type LogBatch,
   type PartitionReplica,
   type PartitionState,
 } from '../../sim/actors';
-import {
-  Simulation,
-  nodeId,
-  ratio,
-  type Actor,
-  type ActorContext,
-  type Envelope,
-  type LinkRuleId,
-  type NodeId,
-} from '../../sim/kernel';
+import { nodeId } from '../../sim/kernel';
+import { RawClient, TestCluster } from '../harness/cluster';
+
+export type { Received } from '../harness/cluster';
 
 /** The one topic and its one partition. */
 export const TOPIC = 'events';
@@ -57,45 +47,18 @@ export interface ClusterOptions {
   readonly brokerSessionTimeoutMs?: number;
 }
 
-/** A response the test client received. */
-export interface Received {
-  readonly timeUs: number;
-  readonly source: string;
-  readonly message: Exclude<KafkaMessage, { kind: 'ConnectionReset' }>;
-}
-
 /**
- * A client that sends raw requests and records the answers with their arrival times (µs).
+ * The raw client with this suite's requests on {@link TOPIC}.
  * @example const id = client.produce('b1', { acks: -1, values: [7] }); client.answer(id);
  */
-export class TestClient implements Actor<KafkaMessage> {
-  readonly received: Received[] = [];
-  private ctx: ActorContext<KafkaMessage> | undefined;
-  private correlationIds = 1;
-
-  onStart(ctx: ActorContext<KafkaMessage>): void {
-    this.ctx = ctx;
-  }
-
-  onMessage(envelope: Envelope<KafkaMessage>, ctx: ActorContext<KafkaMessage>): void {
-    const message = envelope.payload;
-    if (message.kind === 'ConnectionReset') return;
-    this.received.push({ timeUs: ctx.nowUs(), source: envelope.source, message });
-  }
-
-  onTimer(): void {}
-
-  onCrash(): void {}
-
+export class TestClient extends RawClient {
   /** Sends a Produce of one batch of `values` (no producer id) and returns its correlation id. */
   produce(
     target: string,
     request: { acks: 0 | 1 | -1; values: number[]; timeoutMs?: number },
   ): number {
-    const correlationId = this.correlationIds++;
-    this.send(target, {
+    return this.send(target, {
       kind: 'Produce',
-      correlationId,
       acks: request.acks,
       timeoutMs: request.timeoutMs ?? 30_000,
       transactionVersion: 0,
@@ -110,7 +73,6 @@ export class TestClient implements Actor<KafkaMessage> {
         values: request.values,
       },
     });
-    return correlationId;
   }
 
   /**
@@ -127,10 +89,8 @@ export class TestClient implements Actor<KafkaMessage> {
       minBytes?: number;
     },
   ): number {
-    const correlationId = this.correlationIds++;
-    this.send(target, {
+    return this.send(target, {
       kind: 'Fetch',
-      correlationId,
       replicaId: null,
       isolationLevel: request.isolationLevel,
       maxWaitMs: request.maxWaitMs ?? 0,
@@ -146,29 +106,15 @@ export class TestClient implements Actor<KafkaMessage> {
         },
       ],
     });
-    return correlationId;
   }
 
   /** Sends ListOffsets(LATEST) for read_uncommitted: the HW, as a consumer sees the end. */
   listLatest(target: string): number {
-    const correlationId = this.correlationIds++;
-    this.send(target, {
+    return this.send(target, {
       kind: 'ListOffsets',
-      correlationId,
       isolationLevel: 'read_uncommitted',
       partitions: [{ topic: TOPIC, partition: PARTITION, timestamp: -1 }],
     });
-    return correlationId;
-  }
-
-  /** The answer to request `correlationId`, if it arrived. */
-  answer(correlationId: number): Received | undefined {
-    return this.received.find((entry) => entry.message.correlationId === correlationId);
-  }
-
-  private send(target: string, message: KafkaMessage): void {
-    if (this.ctx === undefined) throw new Error('the test client has not started');
-    this.ctx.send(target as NodeId, message);
   }
 }
 
@@ -207,48 +153,32 @@ export function lazy<T>(build: () => T): () => T {
  * cluster.runTo(3_000_000);
  * answer(); // { timeUs: 1_004_000, error: 'NONE', baseOffset: 0 }
  */
-export class Cluster {
-  readonly sim: Simulation;
-  readonly controller: Controller;
-  readonly brokers = new Map<string, Broker>();
+export class Cluster extends TestCluster {
   readonly client = new TestClient();
   readonly delayUs: number;
 
   constructor(options: ClusterOptions = {}) {
-    this.delayUs = options.delayUs ?? 1000;
-    this.sim = new Simulation({
+    const brokers = options.brokers ?? 3;
+    const delayUs = options.delayUs ?? 1000;
+    super({
       seed: options.seed ?? '1',
-      network: { delayUsMin: this.delayUs, delayUsMax: this.delayUs },
-      eventsMax: 5_000_000,
-      eventsQueuedMax: 100_000,
-      recordEventLog: true,
-    });
-    const metadata = new ClusterMetadata(
-      options.brokers ?? 3,
-      [{ name: TOPIC, partitions: 1, replicationFactor: Math.min(3, options.brokers ?? 3) }],
-      null,
-    );
-    this.controller = new Controller(metadata.brokers, metadata.initialStates(), {
+      brokers,
+      topics: [{ name: TOPIC, partitions: 1, replicationFactor: Math.min(3, brokers) }],
+      broker: {
+        replication: {
+          minInsyncReplicas: options.minInsyncReplicas ?? 2,
+          replicaLagTimeMaxMs: options.replicaLagTimeMaxMs ?? 10_000,
+          strictMinIsrHighWatermark: options.strictMinIsrHighWatermark ?? true,
+          leaderEpochTruncation: options.leaderEpochTruncation ?? true,
+        },
+      },
       brokerSessionTimeoutMs: options.brokerSessionTimeoutMs ?? 6000,
       uncleanLeaderElectionEnable: options.uncleanLeaderElectionEnable ?? false,
+      delayUs,
+      recordEventLog: true,
     });
-    this.sim.addNode(nodeId(CONTROLLER_ID), this.controller);
-    for (const id of metadata.brokers) {
-      const broker = newBroker({ id, metadata, options });
-      this.brokers.set(id, broker);
-      this.sim.addNode(id, broker);
-    }
-    this.sim.addNode(CLIENT, this.client);
-  }
-
-  /** Schedules `action` at `atUs` as a kernel event (it runs when the simulation gets there). */
-  at(atUs: number, action: () => void): void {
-    this.sim.schedule(atUs, 'script step', action);
-  }
-
-  /** Runs until virtual time `stopUs`. */
-  runTo(stopUs: number): void {
-    this.sim.runUntil(stopUs);
+    this.delayUs = delayUs;
+    this.addNode(CLIENT, this.client);
   }
 
   /** Sends a produce at `atUs`; the returned function reads its answer after the run. */
@@ -320,24 +250,6 @@ export class Cluster {
     return () => snapshot;
   }
 
-  /** Drops every message `from` → `to`, and back with `bothWays`, until healed. */
-  cut(link: { from: string; to: string; bothWays?: boolean }): LinkRuleId[] {
-    const rule = {
-      source: link.from as NodeId,
-      target: link.to as NodeId,
-      effect: { type: 'drop', chance: ratio(1, 1) },
-      rng: this.sim.rootRng.fork(`cut/${link.from}>${link.to}`),
-    } as const;
-    const rules = [this.sim.addLinkRule(rule)];
-    if (link.bothWays === true) rules.push(...this.cut({ from: link.to, to: link.from }));
-    return rules;
-  }
-
-  /** Removes the rules `cut` installed. */
-  heal(rules: readonly LinkRuleId[]): void {
-    for (const rule of rules) this.sim.removeLinkRule(rule);
-  }
-
   /** Broker `id`'s replica of the partition. */
   replica(id: string): PartitionReplica {
     const replica = this.brokers.get(id)?.partitions.get(`${TOPIC}-${PARTITION}`);
@@ -381,36 +293,4 @@ export function recordsOf(batches: readonly LogBatch[]): string[] {
   return batches.flatMap((batch) =>
     batch.values.map((value, index) => `${batch.baseOffset + index}=${value}`),
   );
-}
-
-function newBroker(setup: {
-  id: NodeId;
-  metadata: ClusterMetadata;
-  options: ClusterOptions;
-}): Broker {
-  const { id, metadata, options } = setup;
-  return new Broker({
-    id,
-    metadata,
-    coordinator: {
-      transactionMaxTimeoutMs: 900_000,
-      abortTimedOutTransactionCleanupIntervalMs: 10_000,
-      transactionStateLogNumPartitions: 1,
-      transactionVersion: 2,
-    },
-    replication: {
-      minInsyncReplicas: options.minInsyncReplicas ?? 2,
-      replicaLagTimeMaxMs: options.replicaLagTimeMaxMs ?? 10_000,
-      strictMinIsrHighWatermark: options.strictMinIsrHighWatermark ?? true,
-      leaderEpochTruncation: options.leaderEpochTruncation ?? true,
-    },
-    bugs: {
-      skipProducerEpochCheck: false,
-      verificationGuardBeforeEpochCheck: false,
-      acceptAnyFirstSequenceOnEmptyLog: false,
-      singleBatchDedupWindow: false,
-    },
-    fetchBatchesMax: 64,
-    transactionPartitionVerificationEnable: true,
-  });
 }

@@ -7,6 +7,8 @@
  * validated there like any marker (TransactionMarkerChannelManager.addTxnMarkersToSend).
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   DescribeProducersResponse,
   KafkaErrorCode,
@@ -46,10 +48,10 @@ type PartitionProducers = { error: KafkaErrorCode; producers: readonly ProducerS
 
 /** One admin client. */
 export class KafkaAdmin {
-  private pending = new Map<
+  private pending = new BoundedMap<
     number,
     { broker: NodeId; timerId: number; done: (response: KafkaMessage | null) => void }
-  >();
+  >(COLLECTION_BOUNDS.clientRequests);
   private correlationIds = 1;
 
   constructor(

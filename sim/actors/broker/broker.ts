@@ -9,6 +9,8 @@
  * power loss also drops the unflushed tail.
  */
 import type { Actor, ActorContext, CrashMode, Envelope, NodeId } from '../../kernel';
+import { pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   KafkaErrorCode,
   KafkaMessage,
@@ -186,7 +188,7 @@ export class Broker implements Actor<KafkaMessage> {
         const lost = replica.log.recoverAfterCrash(this.crashed.mode, this.crashed.atUs);
         if (lost.length > 0) {
           const toOffset = lost[0]?.baseOffset ?? replica.log.logEndOffset;
-          replica.truncations.push({
+          pushWithin(COLLECTION_BOUNDS.truncations, replica.truncations, {
             timeUs: ctx.nowUs(),
             toOffset,
             reason: 'power-loss',

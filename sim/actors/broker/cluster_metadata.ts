@@ -137,7 +137,8 @@ export class ClusterMetadata {
     return this.allPartitions().map((tp) => {
       const replicas = this.replicasOf(tp);
       return {
-        ...tp,
+        topic: tp.topic,
+        partition: tp.partition,
         replicas,
         leader: replicas[0] ?? null,
         leaderEpoch: 0,

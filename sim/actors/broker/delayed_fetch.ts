@@ -95,6 +95,28 @@ export function responseBytes(partitions: ReadonlyArray<{ batches: readonly LogB
   return bytes;
 }
 
+/**
+ * Whether a follower fetch is answered on arrival (ReplicaManager.fetchMessages): a partition
+ * has an error or a diverging epoch, or the records read add up to `minBytes`. `answers` may
+ * hold nulls for the partitions an incremental fetch leaves out.
+ */
+export function mustAnswerNow(
+  answers: ReadonlyArray<{
+    readonly error: KafkaErrorCode;
+    readonly divergingEpoch: unknown;
+    readonly batches: readonly LogBatch[];
+  } | null>,
+  minBytes: number,
+): boolean {
+  let bytes = 0;
+  for (const answer of answers) {
+    if (answer === null) continue;
+    if (answer.error !== 'NONE' || answer.divergingEpoch !== null) return true;
+    for (const batch of answer.batches) bytes += batchSizeInBytes(batch);
+  }
+  return bytes >= minBytes;
+}
+
 /** Whether a partition answer holds an error (ReplicaManager.fetchMessages: errorReadingData). */
 export function hasError(partitions: ReadonlyArray<{ error: KafkaErrorCode }>): boolean {
   return partitions.some((partition) => partition.error !== 'NONE');

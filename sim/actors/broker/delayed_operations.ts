@@ -8,6 +8,8 @@
  * a new high watermark or new partition state (ReplicaManager.completeDelayedFetchRequests).
  */
 import type { ActorContext } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type { KafkaErrorCode, KafkaMessage } from '../protocol';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -37,14 +39,14 @@ interface WaitingFetch {
 
 /** The waiting produces and fetches of one broker. */
 export class DelayedOperations {
-  private produces = new Map<number, WaitingProduce>();
-  private fetches = new Map<number, WaitingFetch>();
+  private produces = new BoundedMap<number, WaitingProduce>(COLLECTION_BOUNDS.delayedProduces);
+  private fetches = new BoundedMap<number, WaitingFetch>(COLLECTION_BOUNDS.delayedFetches);
   private nextId = 1;
 
   /** Forgets everything (crash): their requests are never answered. */
   clear(): void {
-    this.produces = new Map();
-    this.fetches = new Map();
+    this.produces = new BoundedMap(COLLECTION_BOUNDS.delayedProduces);
+    this.fetches = new BoundedMap(COLLECTION_BOUNDS.delayedFetches);
   }
 
   /** Parks a produce until the HW of `partitionKey` reaches `requiredOffset`. */

@@ -17,6 +17,8 @@ import type {
   FetchRequest,
   KafkaErrorCode,
 } from '../protocol';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import { partitionKey } from '../protocol';
 
 /** `max.incremental.fetch.session.cache.slots`: sessions one broker keeps. @default 1000 */
@@ -68,7 +70,11 @@ export class FetchSessionCache {
     const sessionId = request.sessionId ?? 0;
     if ((request.sessionEpoch ?? 0) === 0) {
       this.sessions.delete(sessionId);
-      const session: FetchSession = { id: this.nextId++, epoch: 1, partitions: new Map() };
+      const session: FetchSession = {
+        id: this.nextId++,
+        epoch: 1,
+        partitions: new BoundedMap(COLLECTION_BOUNDS.sessionPartitions),
+      };
       for (const params of request.partitions) this.cache(session, params);
       this.remember(session);
       return { session, full: true };

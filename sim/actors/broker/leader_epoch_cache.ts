@@ -5,6 +5,8 @@
  * ended, which is how a follower finds the point where its log diverged from the leader's (KIP-101,
  * KIP-279).
  */
+import { pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 
 /** One cache entry. */
 export interface EpochEntry {
@@ -37,7 +39,7 @@ export class LeaderEpochCache {
     this.entries = this.entries.filter(
       (entry) => entry.epoch < epoch && entry.startOffset < startOffset,
     );
-    this.entries.push({ epoch, startOffset });
+    pushWithin(COLLECTION_BOUNDS.leaderEpochs, this.entries, { epoch, startOffset });
   }
 
   /**

@@ -215,7 +215,7 @@ describe('epoch and sequence checks (ProducerAppendInfo.checkSequence)', () => {
     expect(partition.appendAsLeader(batch({ baseSequence: 1 }), 20)).toEqual(
       refused('INVALID_TXN_STATE'),
     );
-    expect(partition.openTransactions).toEqual(new Map([[PID, 0]]));
+    expect([...partition.openTransactions]).toEqual([[PID, 0]]);
     expect(partition.logEndOffset).toBe(1);
   });
 
@@ -367,7 +367,7 @@ describe('markers (TransactionMarkerChannelManager.addTxnMarkersToSend)', () => 
       'INVALID_PRODUCER_EPOCH',
     );
     expect(partition.logEndOffset).toBe(1);
-    expect(partition.openTransactions).toEqual(new Map([[PID, 0]]));
+    expect([...partition.openTransactions]).toEqual([[PID, 0]]);
   });
 
   it('refuses a marker from an older coordinator epoch with TRANSACTION_COORDINATOR_FENCED', () => {
@@ -404,7 +404,7 @@ describe('bug switch skipProducerEpochCheck (Appendix A12)', () => {
     const stale = batch({ producerEpoch: 0, baseSequence: 1, isTransactional: true });
     expect(partition.appendAsLeader(stale, 30)).toEqual(appended(2));
     expect(partition.producerState(PID)?.producerEpoch).toBe(1);
-    expect(partition.openTransactions).toEqual(new Map([[PID, 2]]));
+    expect([...partition.openTransactions]).toEqual([[PID, 2]]);
     expect(partition.appendMarker(marker({ producerEpoch: 2, committed: true }), 40)).toBe('NONE');
     expect(partition.lastStableOffset).toBe(4);
     expect(partition.read(0, 'read_committed', 64).abortedTransactions).toEqual([
@@ -507,5 +507,53 @@ describe('producer state expiry (ProducerStateManager.removeExpiredProducers, KI
     expect(partition.expireProducers(5_999, 1_000)).toEqual([]);
     expect(partition.expireProducers(6_000, 1_000)).toEqual([PID]);
     expect(partition.appendAsLeader(batch({ baseSequence: 7 }), 7_000).error).toBe('NONE');
+  });
+});
+
+describe('log.flush.interval.messages, power loss (UnifiedLog.append, LocalLog.truncateTo)', () => {
+  const flushing = (interval: number | null): PartitionLog =>
+    new PartitionLog(
+      't',
+      0,
+      {
+        skipProducerEpochCheck: false,
+        verificationGuardBeforeEpochCheck: false,
+        acceptAnyFirstSequenceOnEmptyLog: false,
+        singleBatchDedupWindow: false,
+      },
+      interval,
+    );
+  /** Appends plain batches of these sizes at 1 s, 2 s, …, then loses power at 10 s. */
+  const afterPowerLoss = (interval: number | null, sizes: readonly number[]) => {
+    const partition = flushing(interval);
+    sizes.forEach((size, index) => partition.appendAsLeader(plainBatch(size), (index + 1) * 1e6));
+    const lost = partition.recoverAfterCrash('power-loss', 10_000_000);
+    return { logEndOffset: partition.logEndOffset, lost: lost.map((b) => b.baseOffset) };
+  };
+
+  it("Kafka's default leaves flushing to the OS: the last 30 s are lost", () => {
+    expect(afterPowerLoss(null, [2, 2, 2])).toEqual({ logEndOffset: 0, lost: [0, 2, 4] });
+  });
+
+  it('at 1 every append is flushed before it returns: nothing is lost', () => {
+    expect(afterPowerLoss(1, [2, 2, 2])).toEqual({ logEndOffset: 6, lost: [] });
+  });
+
+  it('at 3 the log is flushed by the append that leaves 3 or more unflushed', () => {
+    // 2 unflushed, then 4 (flush at 4), then 2 unflushed again: the last batch is lost.
+    expect(afterPowerLoss(3, [2, 2, 2])).toEqual({ logEndOffset: 4, lost: [4] });
+  });
+
+  it('a truncation moves the recovery point back with the log end offset', () => {
+    const partition = flushing(1);
+    partition.appendAsLeader(plainBatch(2), 1_000_000);
+    partition.appendAsLeader(plainBatch(2), 2_000_000);
+    partition.truncateTo(2, 3_000_000, 'diverging-epoch');
+    partition.appendAsFollower(
+      [{ ...partition.log[0]!, baseOffset: 2, lastOffset: 3, appendUs: 4_000_000 }],
+      4_000_000,
+    );
+    expect(partition.recoverAfterCrash('power-loss', 5_000_000)).toEqual([]);
+    expect(partition.logEndOffset).toBe(4);
   });
 });

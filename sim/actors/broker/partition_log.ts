@@ -9,18 +9,23 @@
  * UnifiedLog.lastStableOffset, aborted index TransactionIndex, fetch
  * LocalLog.collectAbortedTransactions. Offsets are exclusive upper bounds, as in Kafka.
  */
-import { assert } from '../../kernel';
+import { assert, BoundedMap, pushWithin } from '../../kernel';
+import { assertOffsetsOrdered } from './log_invariants';
 import type { AbortedTransaction, IsolationLevel, KafkaErrorCode, LogBatch } from '../protocol';
 import {
+  COLLECTION_BOUNDS,
   NO_PRODUCER_ID,
   batchSizeInBytes,
   firstBatchEndingAtOrAfter,
   lastSequenceOf,
+  type ProducedBatch,
 } from '../protocol';
-import type { ProducedBatch } from '../protocol';
 import { IGNORE_OBSERVATIONS, type LogTruncated, type ObservationSink } from '../protocol';
 import { LeaderEpochCache } from './leader_epoch_cache';
+import { OffsetsReporter } from './offsets_reporter';
+import { RecoveryPoint } from './log_flush';
 import { TransactionIndex } from './transaction_index';
+import { replayBatch } from './producer_state_reload';
 import {
   emptyEntry,
   findDuplicateBatch,
@@ -74,23 +79,18 @@ export interface OffsetChange {
   readonly offset: number;
 }
 
-/**
- * How long the OS keeps written pages dirty before writing them back (Linux
- * `vm.dirty_expire_centisecs` = 3000). Kafka does not fsync by default (`flush.messages` is
- * Long.MAX_VALUE), so a power loss drops what was appended within this window.
- */
-export const DIRTY_EXPIRE_US = 30_000_000;
-
 /** A partition replica acting as leader. */
 export class PartitionLog {
   private batches: LogBatch[] = [];
-  private producers = new Map<number, ProducerStateEntry>();
+  private producers = new BoundedMap<number, ProducerStateEntry>(COLLECTION_BOUNDS.producerStates);
   private readonly transactions = new TransactionIndex();
   /**
    * Volatile: verifications in progress, by producerId (KIP-890;
    * ReplicaManager.maybeStartTransactionVerificationForPartitions).
    */
-  private verifications = new Map<number, VerificationEntry>();
+  private verifications = new BoundedMap<number, VerificationEntry>(
+    COLLECTION_BOUNDS.verifications,
+  );
   private nextGuard = 1;
   logStartOffset = 0;
   logEndOffset = 0;
@@ -103,8 +103,7 @@ export class PartitionLog {
   /** Where this replica's observations go, and the broker it names in them. */
   private observe: ObservationSink = IGNORE_OBSERVATIONS;
   private broker = '';
-  /** The offsets last reported, so only changes are observed. */
-  private reported = { highWatermark: 0, lastStableOffset: 0 };
+  private readonly offsetsReporter = new OffsetsReporter();
   /** The leader epoch stamped on batches this replica appends as leader. */
   leaderEpoch = 0;
   readonly epochCache = new LeaderEpochCache();
@@ -114,11 +113,17 @@ export class PartitionLog {
    */
   replicated = false;
 
+  private readonly recoveryPoint: RecoveryPoint;
+
+  /** @param flushIntervalMessages `log.flush.interval.messages`; null is Kafka's default. */
   constructor(
     readonly topic: string,
     readonly partition: number,
     private readonly bugs: PartitionBugs,
-  ) {}
+    flushIntervalMessages: number | null = null,
+  ) {
+    this.recoveryPoint = new RecoveryPoint(flushIntervalMessages);
+  }
 
   /** Reports this replica's observations to `observe`, naming `broker` as its holder. */
   reportTo(broker: string, observe: ObservationSink): void {
@@ -376,18 +381,18 @@ export class PartitionLog {
 
   /**
    * A crash of the broker. A process crash keeps the log (page cache survives); power loss also
-   * drops batches appended within {@link DIRTY_EXPIRE_US}. Producer and transaction state are
-   * volatile and rebuilt from the log (ProducerStateManager.truncateAndReload).
+   * drops batches appended within the OS's write-back window after the last flush
+   * (log_flush.ts). Producer and transaction state are volatile and rebuilt from the log
+   * (ProducerStateManager.truncateAndReload).
    */
   recoverAfterCrash(mode: 'process' | 'power-loss', nowUs: number): LogBatch[] {
-    let lost: LogBatch[] = [];
-    if (mode === 'power-loss') {
-      const flushedBeforeUs = nowUs - DIRTY_EXPIRE_US;
-      const firstUnflushed = this.batches.find((batch) => batch.appendUs > flushedBeforeUs);
-      if (firstUnflushed !== undefined) {
-        lost = this.truncateTo(firstUnflushed.baseOffset, nowUs, 'power-loss');
-      }
-    }
+    const firstLost =
+      mode === 'power-loss'
+        ? this.recoveryPoint.firstLostOnPowerLoss(this.batches, nowUs)
+        : undefined;
+    const lost =
+      firstLost === undefined ? [] : this.truncateTo(firstLost.baseOffset, nowUs, 'power-loss');
+    this.recoveryPoint.recovered(this.logEndOffset);
     this.rebuildProducerState();
     this.afterAppend(nowUs);
     return lost;
@@ -404,7 +409,7 @@ export class PartitionLog {
       if (batch.lastOffset < this.logEndOffset) continue;
       assert(batch.baseOffset === this.logEndOffset, 'a follower appends at its log end offset');
       this.pushBatch(batch, 'follower');
-      this.replayBatch(batch);
+      replayBatch(batch, this.producers, this.transactions, this.batchesToRetain);
       appended = true;
     }
     // Nothing appended, nothing to recompute: an idle partition of a fetch costs no more.
@@ -428,6 +433,7 @@ export class PartitionLog {
     this.batches = this.batches.slice(0, keep);
     const last = this.batches[this.batches.length - 1];
     this.logEndOffset = last === undefined ? this.logStartOffset : last.lastOffset + 1;
+    this.recoveryPoint.truncated(this.logEndOffset);
     this.epochCache.truncateFromEnd(this.logEndOffset);
     this.rebuildProducerState();
     if (this.highWatermark > this.logEndOffset) this.recordHighWatermark(this.logEndOffset, nowUs);
@@ -461,51 +467,11 @@ export class PartitionLog {
   }
 
   private rebuildProducerState(): void {
-    this.producers = new Map();
-    this.verifications = new Map();
+    this.producers = new BoundedMap(COLLECTION_BOUNDS.producerStates);
+    this.verifications = new BoundedMap(COLLECTION_BOUNDS.verifications);
     this.transactions.clear();
-    for (const batch of this.batches) this.replayBatch(batch);
-  }
-
-  /**
-   * Applies one batch to producer and transaction state without validation (ProducerAppendInfo;
-   * ProducerStateManager.truncateAndReload).
-   */
-  private replayBatch(batch: LogBatch): void {
-    if (batch.producerId === NO_PRODUCER_ID) return;
-    const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
-    this.producers.set(batch.producerId, entry);
-    if (batch.control !== undefined) {
-      const firstOffset = entry.currentTxnFirstOffset;
-      recordMarker(entry, {
-        producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
-        coordinatorEpoch: batch.coordinatorEpoch ?? 0,
-        appendUs: batch.appendUs,
-      });
-      if (firstOffset !== -1) {
-        this.transactions.complete({
-          producerId: batch.producerId,
-          firstOffset,
-          markerOffset: batch.baseOffset,
-          committed: batch.control === 'COMMIT',
-        });
-      }
-      return;
-    }
-    recordDataBatch(entry, {
-      batchesToRetain: this.batchesToRetain,
-      producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
-      metadata: {
-        firstSequence: batch.baseSequence,
-        lastSequence: lastSequenceOf(batch),
-        firstOffset: batch.baseOffset,
-        lastOffset: batch.lastOffset,
-      },
-      appendUs: batch.appendUs,
-    });
-    if (batch.isTransactional && entry.currentTxnFirstOffset === -1) {
-      entry.currentTxnFirstOffset = batch.baseOffset;
-      this.transactions.open(batch.producerId, batch.baseOffset);
+    for (const batch of this.batches) {
+      replayBatch(batch, this.producers, this.transactions, this.batchesToRetain);
     }
   }
 
@@ -530,13 +496,15 @@ export class PartitionLog {
 
   private pushBatch(batch: LogBatch, origin: 'leader' | 'follower'): void {
     assert(batch.baseOffset === this.logEndOffset, 'a batch is appended at the log end offset');
-    this.batches.push(batch);
+    pushWithin(COLLECTION_BOUNDS.logBatches, this.batches, batch);
     this.logEndOffset = batch.lastOffset + 1;
+    this.recoveryPoint.appended(batch);
     this.epochCache.assign(batch.leaderEpoch, batch.baseOffset);
+    const { broker, topic, partition } = this;
     if (origin === 'leader' && batch.control !== undefined) {
-      this.observe({ kind: 'MarkerWritten', ...this.replicaRef(), batch });
+      this.observe({ kind: 'MarkerWritten', broker, topic, partition, batch });
     } else {
-      this.observe({ kind: 'BatchAppended', ...this.replicaRef(), origin, batch });
+      this.observe({ kind: 'BatchAppended', broker, topic, partition, origin, batch });
     }
   }
 
@@ -550,6 +518,7 @@ export class PartitionLog {
    * stable offset is recomputed.
    */
   private afterAppend(nowUs: number): void {
+    this.recoveryPoint.afterAppend(this.logEndOffset);
     if (!this.replicated && this.highWatermark !== this.logEndOffset) {
       this.recordHighWatermark(this.logEndOffset, nowUs);
     }
@@ -562,30 +531,8 @@ export class PartitionLog {
       this.lastStableOffset = lastStableOffset;
       this.lastStableOffsetChanges.push({ timeUs: nowUs, offset: lastStableOffset });
     }
-    this.reportOffsets();
-  }
-
-  /**
-   * Observes the high watermark and last stable offset when they moved, each with all four
-   * offsets as they stand now: the runner's state checker asserts `logStartOffset ≤
-   * lastStableOffset ≤ highWatermark ≤ logEndOffset` on them.
-   */
-  private reportOffsets(): void {
-    const offsets = {
-      ...this.replicaRef(),
-      logStartOffset: this.logStartOffset,
-      lastStableOffset: this.lastStableOffset,
-      highWatermark: this.highWatermark,
-      logEndOffset: this.logEndOffset,
-    };
-    if (this.highWatermark !== this.reported.highWatermark) {
-      this.reported.highWatermark = this.highWatermark;
-      this.observe({ kind: 'HighWatermarkChanged', ...offsets });
-    }
-    if (this.lastStableOffset !== this.reported.lastStableOffset) {
-      this.reported.lastStableOffset = this.lastStableOffset;
-      this.observe({ kind: 'LastStableOffsetChanged', ...offsets });
-    }
+    assertOffsetsOrdered(this);
+    this.offsetsReporter.report(this.broker, this, this.observe);
   }
 
   private firstBatchEndingAtOrAfter(offset: number): number {

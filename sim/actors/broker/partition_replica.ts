@@ -14,6 +14,9 @@ import type {
   ObservationSink,
   PartitionState,
 } from '../protocol';
+import { BoundedMap, pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
+import { assertLeaderEpochForward } from './log_invariants';
 import { IGNORE_OBSERVATIONS } from '../protocol';
 import type { PartitionLog } from './partition_log';
 
@@ -35,6 +38,8 @@ export interface ReplicationSettings {
   readonly producerIdExpirationMs?: number;
   /** `producer.id.expiration.check.interval.ms`. @default 600000 */
   readonly producerIdExpirationCheckIntervalMs?: number;
+  /** `log.flush.interval.messages`; null is Kafka's Long.MAX_VALUE (no flush by count). */
+  readonly logFlushIntervalMessages?: number | null;
 }
 
 /** What the leader knows of one follower (Kafka's Replica). */
@@ -62,7 +67,7 @@ export class PartitionReplica {
   /** The ISR proposed in an AlterPartition still in flight, or null (KIP-497). */
   pendingIsr: string[] | null = null;
   leaderEpochStartOffset = 0;
-  private followers = new Map<string, FollowerState>();
+  private followers = new BoundedMap<string, FollowerState>(COLLECTION_BOUNDS.followers);
   /** Oracle: truncations of this replica. */
   readonly truncations: TruncationRecord[] = [];
   /** Oracle: when this replica acted as leader, as it believed (a deposed leader may not know). */
@@ -142,7 +147,8 @@ export class PartitionReplica {
    */
   private becomeLeader(nowUs: number): void {
     this.endLeaderTerm(nowUs);
-    this.leaderTerms.push({ startUs: nowUs, endUs: null, leaderEpoch: this.state.leaderEpoch });
+    const term = { startUs: nowUs, endUs: null, leaderEpoch: this.state.leaderEpoch };
+    pushWithin(COLLECTION_BOUNDS.leaderTerms, this.leaderTerms, term);
     this.observe({
       kind: 'LeaderEpochStarted',
       ...this.ref(),
@@ -151,10 +157,11 @@ export class PartitionReplica {
     this.role = 'leader';
     this.isr = [...this.state.isr];
     this.pendingIsr = null;
+    assertLeaderEpochForward(this.log, this.state.leaderEpoch);
     this.log.leaderEpoch = this.state.leaderEpoch;
     this.leaderEpochStartOffset = this.log.logEndOffset;
     this.log.epochCache.assign(this.state.leaderEpoch, this.log.logEndOffset);
-    this.followers = new Map();
+    this.followers = new BoundedMap(COLLECTION_BOUNDS.followers);
     for (const replica of this.state.replicas) {
       if (replica === this.brokerId) continue;
       // Kafka starts the clocks of a follower outside the ISR at 0 ms since 1970, long ago;
@@ -178,7 +185,8 @@ export class PartitionReplica {
     this.role = 'follower';
     this.isr = [];
     this.pendingIsr = null;
-    this.followers = new Map();
+    this.followers = new BoundedMap(COLLECTION_BOUNDS.followers);
+    assertLeaderEpochForward(this.log, this.state.leaderEpoch);
     this.log.leaderEpoch = this.state.leaderEpoch;
     if (!this.settings.leaderEpochTruncation) {
       this.truncate(this.log.highWatermark, 'high-watermark', nowUs);
@@ -201,8 +209,8 @@ export class PartitionReplica {
   /** Truncates the log and records it for the oracle. */
   truncate(offset: number, reason: TruncationRecord['reason'], nowUs: number): void {
     const removed = this.log.truncateTo(offset, nowUs, reason);
-    if (removed.length > 0)
-      this.truncations.push({ timeUs: nowUs, toOffset: offset, reason, removed });
+    const truncation = { timeUs: nowUs, toOffset: offset, reason, removed };
+    if (removed.length > 0) pushWithin(COLLECTION_BOUNDS.truncations, this.truncations, truncation);
   }
 
   /**

@@ -12,6 +12,8 @@
  * epoch starts over with a full fetch; a session error does so at once, without backing off.
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap, BoundedSet } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type { FetchPartition, FetchResponse, KafkaMessage, TopicPartition } from '../protocol';
 import { partitionKey } from '../protocol';
 import type { PartitionReplica, ReplicationSettings } from './partition_replica';
@@ -49,9 +51,11 @@ interface SessionState {
 
 /** The fetch loops of one broker, one per leader it follows. */
 export class ReplicaFetcher {
-  private inFlight = new Map<string, { correlationId: number; timerId: number }>();
-  private backingOff = new Set<string>();
-  private sessions = new Map<string, SessionState>();
+  private inFlight = new BoundedMap<string, { correlationId: number; timerId: number }>(
+    COLLECTION_BOUNDS.fetcherLeaders,
+  );
+  private backingOff = new BoundedSet<string>(COLLECTION_BOUNDS.fetcherLeaders);
+  private sessions = new BoundedMap<string, SessionState>(COLLECTION_BOUNDS.fetcherLeaders);
   private followed: {
     version: number;
     byLeader: ReadonlyMap<string, readonly PartitionReplica[]>;
@@ -73,9 +77,9 @@ export class ReplicaFetcher {
 
   /** Crash: every fetch loop stops. */
   onCrash(): void {
-    this.inFlight = new Map();
-    this.backingOff = new Set();
-    this.sessions = new Map();
+    this.inFlight = new BoundedMap(COLLECTION_BOUNDS.fetcherLeaders);
+    this.backingOff = new BoundedSet(COLLECTION_BOUNDS.fetcherLeaders);
+    this.sessions = new BoundedMap(COLLECTION_BOUNDS.fetcherLeaders);
   }
 
   /**
@@ -129,7 +133,7 @@ export class ReplicaFetcher {
     const correlationId = this.correlationIds++;
     let session = this.sessions.get(leader);
     if (session === undefined) {
-      session = { id: 0, epoch: 0, sent: new Map() };
+      session = { id: 0, epoch: 0, sent: new BoundedMap(COLLECTION_BOUNDS.sessionPartitions) };
       this.sessions.set(leader, session);
     }
     const full = session.id === 0;

@@ -6,6 +6,8 @@
  * proposes ISR changes to the controller. Follower fetching lives in ReplicaFetcher.
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap, BoundedSet } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   AlterPartitionResponse,
   FetchPartition,
@@ -25,9 +27,9 @@ import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, partitionKey } from '..
 import { IGNORE_OBSERVATIONS } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
 import { emptyPartition, handleConsumerFetch } from './consumer_fetch';
-import { canCompleteFetch, responseBytes, type FetchState } from './delayed_fetch';
+import { canCompleteFetch, mustAnswerNow, type FetchState } from './delayed_fetch';
 import { DelayedOperations } from './delayed_operations';
-import { FetchSessionCache, type CachedPartition } from './fetch_session_cache';
+import { FetchSessionCache, type CachedPartition, type FetchSession } from './fetch_session_cache';
 import { PartitionLog, type VerificationCheck } from './partition_log';
 import { PartitionReplica } from './partition_replica';
 import type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_options';
@@ -51,15 +53,15 @@ export type AppendOutcome = { error: KafkaErrorCode; baseOffset: number };
 /** The replicas and metadata of one broker. */
 export class ReplicaManager {
   /** Durable logs, wrapped in their replication state. */
-  readonly replicas = new Map<string, PartitionReplica>();
+  readonly replicas = new BoundedMap<string, PartitionReplica>(COLLECTION_BOUNDS.replicas);
   /** The metadata cache: the latest state of every partition this broker heard of. */
-  readonly metadata = new Map<string, PartitionState>();
+  readonly metadata = new BoundedMap<string, PartitionState>(COLLECTION_BOUNDS.metadataCache);
   readonly delayed = new DelayedOperations();
   /** Followers' fetch sessions on this broker as leader (KIP-227). */
   private readonly fetchSessions = new FetchSessionCache();
-  private alterRequests = new Map<number, string>();
+  private alterRequests = new BoundedMap<number, string>(COLLECTION_BOUNDS.alterPartitionRequests);
   /** Brokers the controller fences, as last published. */
-  private readonly fencedBrokers = new Set<string>();
+  private readonly fencedBrokers = new BoundedSet<string>(COLLECTION_BOUNDS.fencedBrokers);
   private correlationIds = 1;
   /**
    * Bumped whenever a replica may have changed its role or leader, so the fetcher can keep its
@@ -77,7 +79,12 @@ export class ReplicaManager {
     for (const state of options.initialStates) {
       this.metadata.set(partitionKey(state), state);
       if (!state.replicas.includes(options.brokerId)) continue;
-      const log = new PartitionLog(state.topic, state.partition, options.bugs);
+      const log = new PartitionLog(
+        state.topic,
+        state.partition,
+        options.bugs,
+        options.replication.logFlushIntervalMessages ?? null,
+      );
       const minIsr = options.minInsyncReplicasOf(state.topic);
       const settings =
         minIsr === null
@@ -131,7 +138,7 @@ export class ReplicaManager {
     this.rolesVersion += 1;
     this.delayed.clear();
     this.fetchSessions.clear();
-    this.alterRequests = new Map();
+    this.alterRequests = new BoundedMap(COLLECTION_BOUNDS.alterPartitionRequests);
     for (const replica of this.replicas.values()) {
       replica.endLeaderTerm(nowUs);
       replica.role = 'none';
@@ -368,37 +375,44 @@ export class ReplicaManager {
     const follower = request.replicaId;
     const context = this.fetchSessions.open(request);
     if ('error' in context) return respond({ error: context.error, sessionId: 0, partitions: [] });
-    const sessionId = context.session.id;
-    const readAll = (fromPurgatory: boolean): Array<FetchPartitionResponse | null> => {
-      const read = { follower, full: context.full, fromPurgatory };
-      const answers: Array<FetchPartitionResponse | null> = [];
-      for (const cached of context.session.partitions.values()) {
-        answers.push(this.followerRead(cached, read, ctx));
-      }
-      return answers;
-    };
-    const first = readAll(false);
-    const answered = first.filter((partition) => partition !== null);
-    const answerNow =
-      request.maxWaitMs <= 0 ||
-      answered.some(
-        (partition) => partition.error !== 'NONE' || partition.divergingEpoch !== null,
-      ) ||
-      responseBytes(answered) >= request.minBytes;
-    if (answerNow)
-      return respond({ sessionId, partitions: this.fetchSessions.select(context, first) });
+    const first = this.readSession(context, follower, false, ctx);
+    if (request.maxWaitMs <= 0 || mustAnswerNow(first, request.minBytes)) {
+      const partitions = this.fetchSessions.select(context, first);
+      return respond({ sessionId: context.session.id, partitions });
+    }
     const fetched = [...context.session.partitions.values()].map((cached) => cached.params);
     const parked = { isolation: 'LOG_END' as const, minBytes: request.minBytes };
     this.delayed.waitForData(
       {
         partitionKeys: new Set(context.session.partitions.keys()),
-        canComplete: () => canCompleteFetch(fetched, parked, this.fetchState),
+        // Bound, not a closure: tsx names every new closure (Object.defineProperty).
+        canComplete: canCompleteFetch.bind(undefined, fetched, parked, this.fetchState),
         waitUs: request.maxWaitMs * 1000,
-        complete: () =>
-          respond({ sessionId, partitions: this.fetchSessions.select(context, readAll(true)) }),
+        complete: () => {
+          const answers = this.readSession(context, follower, true, ctx);
+          respond({
+            sessionId: context.session.id,
+            partitions: this.fetchSessions.select(context, answers),
+          });
+        },
       },
       ctx,
     );
+  }
+
+  /** Every partition of a follower's session read, in session order (null: left out). */
+  private readSession(
+    context: { readonly session: FetchSession; readonly full: boolean },
+    follower: string,
+    fromPurgatory: boolean,
+    ctx: Ctx,
+  ): Array<FetchPartitionResponse | null> {
+    const read = { follower, full: context.full, fromPurgatory };
+    const answers: Array<FetchPartitionResponse | null> = [];
+    for (const cached of context.session.partitions.values()) {
+      answers.push(this.followerRead(cached, read, ctx));
+    }
+    return answers;
   }
 
   /**

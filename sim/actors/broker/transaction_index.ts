@@ -6,6 +6,8 @@
  * the first offset of any transaction still undecided, capped by the high watermark.
  */
 import type { AbortedTransaction } from '../protocol';
+import { BoundedMap, pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 
 /** An aborted transaction as the index keeps it (Kafka's AbortedTxn). */
 export interface AbortedTxn {
@@ -20,7 +22,7 @@ export interface AbortedTxn {
 /** Ongoing, unreplicated and aborted transactions of one partition. */
 export class TransactionIndex {
   /** producerId → first offset of its open transaction. */
-  readonly ongoing = new Map<number, number>();
+  readonly ongoing = new BoundedMap<number, number>(COLLECTION_BOUNDS.ongoingTransactions);
   private unreplicated: Array<{ producerId: number; firstOffset: number; lastOffset: number }> = [];
   private readonly aborted: AbortedTxn[] = [];
 
@@ -44,7 +46,7 @@ export class TransactionIndex {
     committed: boolean;
   }): void {
     this.ongoing.delete(done.producerId);
-    this.unreplicated.push({
+    pushWithin(COLLECTION_BOUNDS.unreplicatedTransactions, this.unreplicated, {
       producerId: done.producerId,
       firstOffset: done.firstOffset,
       lastOffset: done.markerOffset,
@@ -54,7 +56,7 @@ export class TransactionIndex {
     for (const firstOffset of this.ongoing.values()) {
       earliestOtherOngoing = Math.min(earliestOtherOngoing, firstOffset);
     }
-    this.aborted.push({
+    pushWithin(COLLECTION_BOUNDS.abortedTransactions, this.aborted, {
       producerId: done.producerId,
       firstOffset: done.firstOffset,
       lastOffset: done.markerOffset,

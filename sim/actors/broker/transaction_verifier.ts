@@ -9,6 +9,8 @@
  * produce error (ReplicaManager.postVerificationCallback).
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   AddPartitionsToTxnResponse,
   KafkaErrorCode,
@@ -65,15 +67,15 @@ function produceErrorForVerification(error: KafkaErrorCode): KafkaErrorCode {
 
 /** The verification requests of one broker. */
 export class TransactionVerifier {
-  private pending = new Map<
+  private pending = new BoundedMap<
     number,
     { coordinator: NodeId; timerId: number; done: (error: KafkaErrorCode) => void }
-  >();
+  >(COLLECTION_BOUNDS.pendingVerifications);
   private correlationIds = 1;
 
   /** Forgets every request (crash): their produce requests are never answered. */
   onCrash(): void {
-    this.pending = new Map();
+    this.pending = new BoundedMap(COLLECTION_BOUNDS.pendingVerifications);
   }
 
   /**

@@ -12,6 +12,8 @@
  * heartbeat thread makes it.
  */
 import type { ActorContext } from '../../kernel';
+import { pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   JoinGroupResponse,
   KafkaErrorCode,
@@ -356,7 +358,7 @@ export class ConsumerCoordinator {
     this.rejoinNeeded = false;
     this.joining = false;
     this.joinPrepared = false;
-    this.generations.push(generationId);
+    pushWithin(COLLECTION_BOUNDS.generations, this.generations, generationId);
     this.metadata = {
       groupId: this.groupId,
       generationId,

@@ -7,6 +7,8 @@
  * Also a small delayed-action scheduler shared by the group code (backoffs, heartbeats).
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap, pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type { GroupRequest, GroupResponse, KafkaMessage, KafkaResponse } from '../protocol';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -51,8 +53,10 @@ export class CoordinatorChannel {
   private finding: { correlationId: number; broker: NodeId; timerId: number } | null = null;
   private findRetryScheduled = false;
   private readonly waiting: Array<() => void> = [];
-  private readonly inFlight = new Map<number, InFlight>();
-  private readonly delayed = new Map<number, { action: () => void; timerId: number }>();
+  private readonly inFlight = new BoundedMap<number, InFlight>(COLLECTION_BOUNDS.clientRequests);
+  private readonly delayed = new BoundedMap<number, { action: () => void; timerId: number }>(
+    COLLECTION_BOUNDS.clientRequests,
+  );
   private tokens = 1;
   private closed = false;
 
@@ -62,7 +66,7 @@ export class CoordinatorChannel {
   whenKnown(action: () => void): void {
     if (this.closed) return;
     if (this.coordinator !== null) return action();
-    this.waiting.push(action);
+    pushWithin(COLLECTION_BOUNDS.clientRequests, this.waiting, action);
     this.findCoordinator();
   }
 

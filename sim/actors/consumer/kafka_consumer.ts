@@ -14,7 +14,7 @@
  * (SubscriptionState.partitionEndOffset). Group membership lives in {@link ConsumerCoordinator},
  * commits and committed offsets in {@link OffsetCommitter}.
  */
-import { assert, type ActorContext, type NodeId } from '../../kernel';
+import { assert, BoundedMap, type ActorContext, type NodeId } from '../../kernel';
 import type {
   FetchResponse,
   KafkaErrorCode,
@@ -25,6 +25,7 @@ import type {
   TopicPartition,
 } from '../protocol';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, NO_GENERATION, partitionKey } from '../protocol';
+import { COLLECTION_BOUNDS } from '../protocol';
 import {
   resolveConsumerConfig,
   type ConsumerConfig,
@@ -86,7 +87,7 @@ export class KafkaConsumer {
   private readonly assigned = new Map<string, TopicPartition>();
   private readonly positions = new Map<string, number>();
   private readonly highWatermarks = new Map<string, number>();
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new BoundedMap<number, Pending>(COLLECTION_BOUNDS.clientRequests);
   /** Fetch answers that arrived outside a poll, oldest first (FetchBuffer). */
   private buffered: Array<{ response: FetchResponse; fetchOffsets: Map<string, number> }> = [];
   private pollInProgress: PollInProgress | null = null;

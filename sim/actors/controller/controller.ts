@@ -11,6 +11,8 @@
  * volatile.
  */
 import { assert, type Actor, type ActorContext, type Envelope, type NodeId } from '../../kernel';
+import { BoundedMap, BoundedSet, invariant, pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   AlterPartitionRequest,
   BrokerHeartbeatRequest,
@@ -80,9 +82,13 @@ const SESSION_CHECK_INTERVAL_US = 500_000;
 
 /** The controller node. */
 export class Controller implements Actor<KafkaMessage> {
-  private readonly partitions = new Map<string, PartitionState>();
-  private readonly lastHeartbeatUs = new Map<string, number>();
-  private readonly fenced = new Set<string>();
+  private readonly partitions = new BoundedMap<string, PartitionState>(
+    COLLECTION_BOUNDS.controllerPartitions,
+  );
+  private readonly lastHeartbeatUs = new BoundedMap<string, number>(
+    COLLECTION_BOUNDS.controllerBrokers,
+  );
+  private readonly fenced = new BoundedSet<string>(COLLECTION_BOUNDS.controllerBrokers);
   /** Oracle: every election. */
   readonly elections: ElectionRecord[] = [];
   private correlationIds = 1;
@@ -349,6 +355,14 @@ export class Controller implements Actor<KafkaMessage> {
       previous === undefined || state.leaderEpoch >= previous.leaderEpoch,
       `leader epoch of ${partitionKey(state)} must not go backwards`,
     );
+    const where = (): string => `${partitionKey(state)}: ${JSON.stringify(state)}`;
+    const { leader, replicas } = state;
+    invariant(leader === null || replicas.includes(leader), 'leader is a replica', where);
+    invariant(
+      state.isr.every((id) => replicas.includes(id)),
+      'ISR within replicas',
+      where,
+    );
     this.partitions.set(partitionKey(state), state);
     if (this.ctx !== null) this.observe(this.ctx, { kind: 'PartitionStateChanged', state });
     return state;
@@ -363,7 +377,8 @@ export class Controller implements Actor<KafkaMessage> {
   ): void {
     const { leader, leaderEpoch } = next;
     const how = rule === undefined ? {} : { rule };
-    this.elections.push({ timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind, ...how });
+    const election = { timeUs: ctx.nowUs(), ...tp, leader, leaderEpoch, kind, ...how };
+    pushWithin(COLLECTION_BOUNDS.elections, this.elections, election);
     this.observe(ctx, {
       kind: 'LeaderElected',
       ...tp,

@@ -19,6 +19,13 @@ export interface CoordinatorSettings {
   readonly abortTimedOutTransactionCleanupIntervalMs: number;
   /** `transaction.state.log.num.partitions`. @default 50 */
   readonly transactionStateLogNumPartitions: number;
+  /**
+   * `transactional.id.expiration.ms`: an idle transactional.id (Empty, CompleteCommit or
+   * CompleteAbort) not updated for this long is removed. @default 604800000
+   */
+  readonly transactionalIdExpirationMs: number;
+  /** `transaction.remove.expired.transaction.cleanup.interval.ms`. @default 3600000 */
+  readonly removeExpiredTransactionalIdsIntervalMs: number;
   /** The cluster's `transaction.version` feature level: 0, 1 or 2. @default 2 */
   readonly transactionVersion: number;
   /**
@@ -51,6 +58,7 @@ export interface CoordinatorSettings {
 /** Timers the coordinator sets; `owner` lets the broker route them. */
 export type CoordinatorTimer =
   | { readonly owner: 'coordinator'; readonly type: 'timeout-scan' }
+  | { readonly owner: 'coordinator'; readonly type: 'expiration-scan' }
   | {
       readonly owner: 'coordinator';
       readonly type: 'load';

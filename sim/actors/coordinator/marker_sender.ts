@@ -13,6 +13,8 @@
  * but whose CompleteCommit/CompleteAbort is never written: the transaction stays in Prepare*.
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   KafkaErrorCode,
   KafkaMessage,
@@ -61,8 +63,8 @@ const MARKER_RETRY_BACKOFF_US = 100_000;
 
 /** Tracks and retries the markers of every transaction in a Prepare state. */
 export class MarkerSender {
-  private jobs = new Map<string, PendingJob>();
-  private requests = new Map<number, MarkerRequest>();
+  private jobs = new BoundedMap<string, PendingJob>(COLLECTION_BOUNDS.markerJobs);
+  private requests = new BoundedMap<number, MarkerRequest>(COLLECTION_BOUNDS.markerRequests);
   private nextCorrelationId = 1;
 
   constructor(
@@ -74,8 +76,8 @@ export class MarkerSender {
 
   /** Forgets everything (crash). */
   clear(): void {
-    this.jobs = new Map();
-    this.requests = new Map();
+    this.jobs = new BoundedMap(COLLECTION_BOUNDS.markerJobs);
+    this.requests = new BoundedMap(COLLECTION_BOUNDS.markerRequests);
   }
 
   /** Stops the markers of one transaction (its partition moved to another coordinator). */

@@ -49,6 +49,11 @@ import type {
   Ctx,
 } from './coordinator_settings';
 import { isValidProducerId, nextIdentity } from './init_producer_id_rules';
+import {
+  ExpirationSchedule,
+  removeExpiredTransactionalIds,
+  type ExpirationDeps,
+} from './transactional_id_expiration';
 
 /** How long reading a `__transaction_state` partition takes when a broker becomes its leader. */
 export const TRANSACTION_LOG_LOAD_US = 2_000;
@@ -64,12 +69,17 @@ export type AddPartitionsResults = ReadonlyArray<TopicPartition & { error: Kafka
 export class TransactionCoordinator {
   readonly state: TransactionStateManager;
   private readonly markers: MarkerSender;
+  private readonly expirationScan: ExpirationSchedule;
 
   constructor(
     private readonly settings: CoordinatorSettings,
     private readonly host: CoordinatorHost,
   ) {
     this.state = new TransactionStateManager(settings.transactionStateLogNumPartitions);
+    this.expirationScan = new ExpirationSchedule(
+      settings.removeExpiredTransactionalIdsIntervalMs * 1000,
+      settings.abortTimedOutTransactionCleanupIntervalMs * 1000,
+    );
     this.markers = new MarkerSender(
       host,
       (transactionalId, ctx) => this.onMarkersComplete(transactionalId, ctx),
@@ -77,16 +87,22 @@ export class TransactionCoordinator {
     );
   }
 
-  /** Called when the broker starts or restarts: the periodic scan (abortTimedOutTransactions). */
+  /**
+   * Called when the broker starts or restarts: the periodic scans, each first one interval after
+   * startup (TransactionCoordinator.startup: abortTimedOutTransactions;
+   * TransactionStateManager.enableTransactionalIdExpiration).
+   */
   onStart(ctx: Ctx): void {
     ctx.setTimer(this.settings.abortTimedOutTransactionCleanupIntervalMs * 1000, {
       owner: 'coordinator',
       type: 'timeout-scan',
     } satisfies CoordinatorTimer);
+    this.expirationScan.start(ctx);
   }
 
   /** Called when the broker crashes: every cache and pending write is lost. */
   onCrash(): void {
+    this.expirationScan.stop();
     this.state.clear();
     this.markers.clear();
   }
@@ -129,7 +145,15 @@ export class TransactionCoordinator {
         return this.finishLoading(timer.partition, timer.coordinatorEpoch, ctx);
       case 'timeout-scan':
         this.abortTimedOutTransactions(ctx);
+        this.expirationScan.armIfDueBefore(
+          this.settings.abortTimedOutTransactionCleanupIntervalMs * 1000,
+          ctx,
+        );
         ctx.setTimer(this.settings.abortTimedOutTransactionCleanupIntervalMs * 1000, timer);
+        return;
+      case 'expiration-scan':
+        removeExpiredTransactionalIds(this.expirationDeps(), ctx);
+        this.expirationScan.fired(ctx);
         return;
       case 'complete-retry':
         return this.onMarkersComplete(timer.transactionalId, ctx);
@@ -522,6 +546,17 @@ export class TransactionCoordinator {
       });
     }
     return metadata;
+  }
+
+  /** What a transactional.id expiration run uses of this coordinator. */
+  private expirationDeps(): ExpirationDeps {
+    return {
+      state: this.state,
+      transactionalIdExpirationMs: this.settings.transactionalIdExpirationMs,
+      appendTransactionLog: (partition, record, ctx, done) =>
+        this.host.appendTransactionLog(partition, record, ctx, done),
+      observe: (observation, ctx) => this.observe(ctx, observation),
+    };
   }
 
   /** Which rotation fields reach the log: only flexible values (TV 1+) carry tagged fields. */

@@ -8,6 +8,8 @@
  * stops leading, the cache of that partition is dropped (NOT_COORDINATOR).
  */
 import type { KafkaErrorCode, TransactionLogRecord } from '../protocol';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import {
   metadataFromLog,
   transactionStatePartitionFor,
@@ -23,7 +25,9 @@ interface PartitionCache {
 
 /** The owned partitions of one coordinator and their transactions. */
 export class TransactionStateManager {
-  private partitions = new Map<number, PartitionCache>();
+  private partitions = new BoundedMap<number, PartitionCache>(
+    COLLECTION_BOUNDS.coordinatorPartitions,
+  );
 
   constructor(readonly numPartitions: number) {}
 
@@ -84,7 +88,11 @@ export class TransactionStateManager {
   beginLoading(partition: number, coordinatorEpoch: number): boolean {
     const cache = this.partitions.get(partition);
     if (cache !== undefined && cache.coordinatorEpoch >= coordinatorEpoch) return false;
-    this.partitions.set(partition, { coordinatorEpoch, loading: true, transactions: new Map() });
+    this.partitions.set(partition, {
+      coordinatorEpoch,
+      loading: true,
+      transactions: new BoundedMap(COLLECTION_BOUNDS.transactionalIds),
+    });
     return true;
   }
 
@@ -113,6 +121,32 @@ export class TransactionStateManager {
     return [...cache.transactions.values()];
   }
 
+  /**
+   * Each loaded partition with its coordinator epoch and transactions, in partition order of
+   * ownership (TransactionStateManager.removeExpiredTransactionalIds walks the cache this way).
+   */
+  *loadedPartitions(): IterableIterator<{
+    partition: number;
+    coordinatorEpoch: number;
+    transactions: readonly TransactionMetadata[];
+  }> {
+    for (const [partition, cache] of this.partitions) {
+      if (cache.loading) continue;
+      yield {
+        partition,
+        coordinatorEpoch: cache.coordinatorEpoch,
+        transactions: [...cache.transactions.values()],
+      };
+    }
+  }
+
+  /** Removes an id's metadata from the cache (its tombstone is durable). */
+  remove(metadata: TransactionMetadata): void {
+    this.partitions
+      .get(this.partitionFor(metadata.transactionalId))
+      ?.transactions.delete(metadata.transactionalId);
+  }
+
   /** Drops an owned partition; returns the ids it held. */
   unload(partition: number): string[] {
     const cache = this.partitions.get(partition);
@@ -123,7 +157,7 @@ export class TransactionStateManager {
 
   /** Forgets everything (crash). */
   clear(): void {
-    this.partitions = new Map();
+    this.partitions = new BoundedMap(COLLECTION_BOUNDS.coordinatorPartitions);
   }
 
   /** Every loaded transaction, by partition then insertion order. */

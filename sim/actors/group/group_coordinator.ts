@@ -15,6 +15,8 @@
  * pending offsets (Kafka's handleTxnCompletion, called by the broker once the marker is durable).
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   GroupLogRecord,
   GroupRequest,
@@ -51,6 +53,9 @@ type Ctx = ActorContext<KafkaMessage>;
 
 /** How long reading a `__consumer_offsets` partition takes when a broker becomes its leader. */
 export const GROUP_LOG_LOAD_US = 2_000;
+
+/** The serialised report of a coordinator serving no group. */
+const NO_GROUPS = '[]';
 
 /** Broker settings of the group coordinator, from Kafka's config keys. */
 export interface GroupCoordinatorSettings {
@@ -133,12 +138,14 @@ export interface GroupSummary {
 
 /** The group coordinator of one broker. */
 export class GroupCoordinator {
-  private partitions = new Map<number, OwnedPartition>();
+  private partitions = new BoundedMap<number, OwnedPartition>(
+    COLLECTION_BOUNDS.coordinatorPartitions,
+  );
   private readonly membership: GroupMembership;
   private readonly membershipHost: MembershipHost;
   private memberIds = 0;
   /** The groups last observed, serialised: they are reported only when they change. */
-  private reportedGroups = '[]';
+  private reportedGroups = NO_GROUPS;
 
   constructor(
     private readonly settings: GroupCoordinatorSettings,
@@ -163,7 +170,7 @@ export class GroupCoordinator {
 
   /** The broker crashed: every group, session and parked request is gone. */
   onCrash(): void {
-    this.partitions = new Map();
+    this.partitions = new BoundedMap(COLLECTION_BOUNDS.coordinatorPartitions);
   }
 
   /** This broker became leader of `__consumer_offsets-<partition>` at `epoch`: load it. */
@@ -171,7 +178,11 @@ export class GroupCoordinator {
     const owned = this.partitions.get(partition);
     if (owned !== undefined && owned.epoch >= epoch) return;
     if (owned !== undefined) this.unloadGroups(owned, ctx);
-    this.partitions.set(partition, { epoch, loading: true, groups: new Map() });
+    this.partitions.set(partition, {
+      epoch,
+      loading: true,
+      groups: new BoundedMap(COLLECTION_BOUNDS.groups),
+    });
     ctx.trace(`group coordinator loading ${CONSUMER_OFFSETS_TOPIC}-${partition} at epoch ${epoch}`);
     ctx.setTimer(GROUP_LOG_LOAD_US, {
       owner: 'group',
@@ -223,6 +234,9 @@ export class GroupCoordinator {
    * event of its own rather than at each place a group changes.
    */
   reportGroups(observer: { observe(observation: KafkaObservation): void } | null): void {
+    // Runs after every event of the broker: a broker serving no group partition, that last
+    // reported no group, has nothing new to say.
+    if (this.partitions.size === 0 && this.reportedGroups === NO_GROUPS) return;
     const groups = this.groups().map((summary) => ({
       groupId: summary.groupId,
       partition: summary.partition,

@@ -7,6 +7,8 @@
  * group's offsets (OffsetStore). It knows nothing about the log; group_membership.ts drives it.
  */
 import { assert } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   GroupMemberRecord,
   GroupMetadataRecord,
@@ -68,11 +70,13 @@ export class ClassicGroup {
   protocolName: string | null = null;
   protocolType: string | null = null;
   leaderId: string | null = null;
-  readonly members = new Map<string, GroupMember>();
+  readonly members = new BoundedMap<string, GroupMember>(COLLECTION_BOUNDS.groupMembers);
   /** KIP-345: `group.instance.id` → current member id. */
-  readonly staticMembers = new Map<string, string>();
+  readonly staticMembers = new BoundedMap<string, string>(COLLECTION_BOUNDS.groupMembers);
   /** KIP-394: member ids handed out with MEMBER_ID_REQUIRED, awaiting their second join. */
-  readonly pendingMembers = new Map<string, { token: number; timerId: number }>();
+  readonly pendingMembers = new BoundedMap<string, { token: number; timerId: number }>(
+    COLLECTION_BOUNDS.groupMembers,
+  );
   /** InitialDelayedJoin: a member joined during the initial delay of generation 0. */
   newMemberAdded = false;
   /** Token of the live join-phase timer; the timer's own token must match. */

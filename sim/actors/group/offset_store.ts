@@ -8,6 +8,8 @@
  * CommitRecordMetadataAndOffset.olderThan); ABORT discards it.
  */
 import type { TopicPartition } from '../protocol';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import { partitionKey } from '../protocol';
 
 /** A committed or pending offset. */
@@ -23,8 +25,12 @@ export interface StoredOffset {
 
 /** The offsets of one group. */
 export class OffsetStore {
-  private readonly committed = new Map<string, StoredOffset>();
-  private readonly pending = new Map<number, Map<string, StoredOffset>>();
+  private readonly committed = new BoundedMap<string, StoredOffset>(
+    COLLECTION_BOUNDS.committedOffsets,
+  );
+  private readonly pending = new BoundedMap<number, Map<string, StoredOffset>>(
+    COLLECTION_BOUNDS.pendingOffsetCommits,
+  );
 
   /** The committed offset of `tp`, or -1 when the group has none. */
   committedOffset(tp: TopicPartition): number {
@@ -74,7 +80,7 @@ export class OffsetStore {
   addPending(producerId: number, offset: StoredOffset): void {
     let offsets = this.pending.get(producerId);
     if (offsets === undefined) {
-      offsets = new Map();
+      offsets = new BoundedMap(COLLECTION_BOUNDS.committedOffsets);
       this.pending.set(producerId, offsets);
     }
     offsets.set(partitionKey(offset), offset);

@@ -16,6 +16,9 @@
  * (`maybeUpdateProducerIdAndEpoch`). A batch is never re-stamped when it is retried.
  */
 import type { ActorContext, NodeId } from '../../kernel';
+import { BoundedMap } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
+import { assertInFlightWithin, assertSequenceFollows } from './sender_invariants';
 import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } from '../protocol';
 import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../protocol';
 import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
@@ -60,9 +63,15 @@ interface InFlightRequest {
 
 /** The data path of one producer. */
 export class RecordSender {
-  readonly partitions = new Map<string, PartitionSendState>();
-  private readonly inFlightPerBroker = new Map<NodeId, number>();
-  private readonly requests = new Map<number, InFlightRequest>();
+  readonly partitions = new BoundedMap<string, PartitionSendState>(
+    COLLECTION_BOUNDS.clientPartitions,
+  );
+  private readonly inFlightPerBroker = new BoundedMap<NodeId, number>(
+    COLLECTION_BOUNDS.clientBrokers,
+  );
+  private readonly requests = new BoundedMap<number, InFlightRequest>(
+    COLLECTION_BOUNDS.clientRequests,
+  );
   /** TransactionManager's epochBumpRequired and partitionsToRewriteSequences. */
   private epochBumpRequired = false;
   private readonly rewritePartitions = new Set<string>();
@@ -486,6 +495,7 @@ export class RecordSender {
     batch.producerEpoch = identity.producerEpoch;
     batch.baseSequence = state.nextSequence;
     state.nextSequence = incrementSequence(state.nextSequence, batch.records.length);
+    assertSequenceFollows(state.inFlight.at(-1), batch);
   }
 
   private transmit(batch: ProducerBatch, broker: NodeId, ctx: Ctx): void {
@@ -494,6 +504,7 @@ export class RecordSender {
     const state = this.stateOf(batch.tp);
     state.inFlight.push(batch);
     this.inFlightPerBroker.set(broker, (this.inFlightPerBroker.get(broker) ?? 0) + 1);
+    assertInFlightWithin(this.inFlightPerBroker.get(broker) ?? 0, this.config);
     const timerId = ctx.setTimer(this.config.requestTimeoutMs * 1000, {
       owner: 'producer',
       type: 'produce-timeout',

@@ -11,6 +11,8 @@
  * commitTransaction waits for them.
  */
 import type { NodeId } from '../../kernel';
+import { pushWithin } from '../../kernel';
+import { COLLECTION_BOUNDS } from '../protocol';
 import type { KafkaErrorCode, OffsetCommitResults, OffsetToCommit } from '../protocol';
 import { partitionKey } from '../protocol';
 
@@ -67,7 +69,8 @@ export class TxnOffsets {
     version2: boolean,
   ): void {
     if (version2) this.offsetsAdded = true;
-    this.queue.push({ offsets, group, stage: version2 ? 'commit' : 'add', callback });
+    const entry: OffsetsEntry = { offsets, group, stage: version2 ? 'commit' : 'add', callback };
+    pushWithin(COLLECTION_BOUNDS.queuedOffsetCommits, this.queue, entry);
   }
 
   /** The request the head entry needs next. */

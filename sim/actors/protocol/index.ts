@@ -9,3 +9,4 @@ export * from './group_log';
 export * from './group_messages';
 export * from './observations';
 export * from './record_sizes';
+export * from './collection_bounds';

@@ -23,9 +23,33 @@ export interface TopicPartition {
   readonly partition: number;
 }
 
+/**
+ * The keys {@link partitionKey} made, by topic and partition. Brokers, clients and the runner
+ * look partitions up by key on every fetch, append and observation: one string per partition,
+ * made once, whose hash V8 then keeps, costs less than a new string each time. A pure function's
+ * cache, so it changes no run; emptied past {@link PARTITION_KEYS_MAX} so it stays bounded.
+ */
+const partitionKeys = new Map<string, Map<number, string>>();
+let partitionKeysCount = 0;
+const PARTITION_KEYS_MAX = 100_000;
+
 /** `topic-partition`, Kafka's own spelling of a partition name. */
 export function partitionKey(tp: TopicPartition): string {
-  return `${tp.topic}-${tp.partition}`;
+  const known = partitionKeys.get(tp.topic)?.get(tp.partition);
+  if (known !== undefined) return known;
+  const key = `${tp.topic}-${tp.partition}`;
+  if (partitionKeysCount >= PARTITION_KEYS_MAX) {
+    partitionKeys.clear();
+    partitionKeysCount = 0;
+  }
+  let byPartition = partitionKeys.get(tp.topic);
+  if (byPartition === undefined) {
+    byPartition = new Map();
+    partitionKeys.set(tp.topic, byPartition);
+  }
+  byPartition.set(tp.partition, key);
+  partitionKeysCount += 1;
+  return key;
 }
 
 /** `isolation.level` of a fetch or a ListOffsets request. */

@@ -174,6 +174,18 @@ export interface TransactionLogLoaded {
   readonly transactions: readonly TransactionView[];
 }
 
+/**
+ * A coordinator removed an expired transactional.id from its cache once its tombstone was durable
+ * in `__transaction_state` (TransactionStateManager.removeExpiredTransactionalIds).
+ */
+export interface TransactionalIdExpired {
+  readonly kind: 'TransactionalIdExpired';
+  readonly coordinator: string;
+  readonly stateLogPartition: number;
+  /** The metadata the tombstone removed. */
+  readonly view: TransactionView;
+}
+
 /** A coordinator dropped a `__transaction_state` partition (resigned, or its broker crashed). */
 export interface TransactionLogUnloaded {
   readonly kind: 'TransactionLogUnloaded';
@@ -216,6 +228,7 @@ export type KafkaObservation =
   | TransactionMetadataCreated
   | TransactionLogLoaded
   | TransactionLogUnloaded
+  | TransactionalIdExpired
   | ConsumerGroupsChanged;
 
 /** Where a part of the model reports its observations (the broker forwards to `ctx.observe`). */
