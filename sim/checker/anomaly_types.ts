@@ -5,6 +5,8 @@
  * Explanations are data; reports decide how to render them. Style rules 25 and 26.
  */
 
+import type { AnomalyGroup } from './anomaly_groups';
+
 /** Every anomaly kind the checkers can report. */
 export const ANOMALY_KINDS = [
   'duplicate',
@@ -129,6 +131,12 @@ export interface CheckResult {
     readonly classification: string;
     readonly count: number;
   }>;
+  /**
+   * How many anomalies of each kind had each classification and involved which partitions,
+   * before the example cap (`anomaly_groups.ts`): what judging every anomaly, not only the
+   * examples kept, needs.
+   */
+  readonly anomalyGroups?: readonly AnomalyGroup[];
   /** Checkers that threw, with their error: they make `valid` unknown, never false. */
   readonly checkerErrors: ReadonlyArray<{ readonly checker: string; readonly error: string }>;
 }

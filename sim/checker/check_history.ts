@@ -7,6 +7,7 @@
  * within a kind, and capped at `examplesMax` per kind; `anomalyCounts` keeps the true counts.
  */
 import type { History, Oracle } from '../history';
+import { groupAnomalies } from './anomaly_groups';
 import type { Anomaly, AnomalyKind, CheckResult } from './anomaly_types';
 import { checkAbortedRead } from './aborted_read';
 import { CheckContext } from './check_context';
@@ -111,6 +112,7 @@ export function checkHistory(
     anomalyCounts,
     checkerErrors,
     ...(classificationCounts.length === 0 ? {} : { classificationCounts }),
+    ...(found.length === 0 ? {} : { anomalyGroups: groupAnomalies(found) }),
   };
 }
 

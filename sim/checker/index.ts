@@ -5,6 +5,8 @@
  */
 export { ANOMALY_KINDS } from './anomaly_types';
 export type { Anomaly, AnomalyKind, CheckResult, TransactionRecordFate } from './anomaly_types';
+export { groupAnomalies, involvedPartitions } from './anomaly_groups';
+export type { AnomalyGroup, InvolvedPartition } from './anomaly_groups';
 export { CHECKERS, EXAMPLES_MAX_DEFAULT, checkHistory } from './check_history';
 export type { CheckHistoryOptions, NamedChecker } from './check_history';
 export { CheckContext } from './check_context';

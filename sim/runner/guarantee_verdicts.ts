@@ -2,12 +2,23 @@
  * The verdict on each anomaly kind a run found: permitted by Kafka under this configuration
  * (with the permission's reason and source), or a violation of Kafka's guarantee, which the
  * scenario may still expect (`expect.anomalies`: a known-bad configuration must be caught) or
- * accept (`expect.allowed`: what the guarantee model cannot know). A kind is permitted only when
- * every anomaly of it is, counted by classification before the report's example cap.
+ * accept (`expect.allowed`: what the guarantee model cannot know). Every anomaly is judged, not
+ * only the examples a report keeps: the checker counts them per (kind, classification,
+ * partitions involved) before the example cap, and a kind is permitted only when each of those
+ * groups is covered by a permission that names its classification (when it restricts them) and
+ * reaches one of its partitions (when it is scoped to where its fault was).
  */
-import type { AnomalyKind, CheckResult } from '../checker';
+import {
+  involvedPartitions,
+  type AnomalyGroup,
+  type AnomalyKind,
+  type CheckResult,
+} from '../checker';
 import type { Expectations } from '../../scenarios';
 import type { Permission } from './kafka_guarantee';
+
+/** The part of a permission a verdict carries. */
+export type PermissionSummary = Pick<Permission, 'id' | 'setting' | 'because' | 'source'>;
 
 /** The verdict on one anomaly kind of a run. */
 export interface KindVerdict {
@@ -15,8 +26,16 @@ export interface KindVerdict {
   /** Anomalies of the kind, before the example cap. */
   readonly count: number;
   readonly verdict: 'permitted' | 'violates';
-  /** The permission that covers the kind (the first that does), when permitted. */
-  readonly permission?: Pick<Permission, 'id' | 'setting' | 'because' | 'source'>;
+  /** The permission that covers the kind (the first that covers some of it), when permitted. */
+  readonly permission?: PermissionSummary;
+  /** Further permissions needed to cover the rest of the kind's anomalies, when permitted. */
+  readonly alsoPermittedBy?: readonly PermissionSummary[];
+  /**
+   * For a violation that some permission of the kind would have covered elsewhere: how many of
+   * the kind's anomalies no permission covers, and where they are (`orders-1`), e.g. a lost
+   * write on a partition the broker that lost power does not replicate.
+   */
+  readonly outsideScope?: { readonly count: number; readonly partitions: readonly string[] };
   /** For a violation: the scenario's key that expects or accepts it, or null. */
   readonly expectedBy: 'expect.anomalies' | 'expect.allowed' | null;
   /** "permitted by Kafka under this configuration, because …" or "violates Kafka's guarantee". */
@@ -27,31 +46,93 @@ export interface KindVerdict {
 
 type Judged = Omit<KindVerdict, 'label' | 'coveredBy'>;
 
-/** Whether `permission` covers anomalies of `kind` with `classification`. */
-function covers(permission: Permission, kind: AnomalyKind, classification?: string): boolean {
+/** Whether `permission` covers the anomalies of `group`. */
+export function covers(permission: Permission, group: Omit<AnomalyGroup, 'count'>): boolean {
+  const { kind, classification, partitions } = group;
   if (!permission.kinds.includes(kind)) return false;
   const only = permission.classifications?.[kind];
-  return only === undefined || (classification !== undefined && only.includes(classification));
+  if (only !== undefined && (classification === undefined || !only.includes(classification))) {
+    return false;
+  }
+  const { scope } = permission;
+  // An anomaly that names no partition cannot be placed, so a scope cannot exclude it.
+  if (scope === undefined || partitions.length === 0 || scope.everywhere.includes(kind)) {
+    return true;
+  }
+  return partitions.some((involved) =>
+    scope.partitions.some(
+      (reached) => reached.topic === involved.topic && reached.partition === involved.partition,
+    ),
+  );
 }
 
-/** The first permission covering every anomaly of `kind`, or undefined. */
-function permissionFor(
-  check: CheckResult,
-  kind: AnomalyKind,
-  permissions: readonly Permission[],
-): Permission | undefined {
-  const total = check.anomalyCounts.find((count) => count.kind === kind)?.count ?? 0;
+/**
+ * The groups of `kind`, before the cap. A check result without groups (built by hand, or read
+ * from an older report) is grouped from its examples; what the cap left out becomes groups
+ * without a partition, by classification where the check counted them.
+ */
+function groupsOf(check: CheckResult, kind: AnomalyKind, total: number): AnomalyGroup[] {
+  if (check.anomalyGroups !== undefined) {
+    return check.anomalyGroups.filter((group) => group.kind === kind);
+  }
+  const examples = check.anomalies.filter((anomaly) => anomaly.kind === kind);
+  const groups: AnomalyGroup[] = examples.map((anomaly) => ({
+    kind,
+    ...(anomaly.classification === undefined ? {} : { classification: anomaly.classification }),
+    partitions: involvedPartitions(anomaly),
+    count: 1,
+  }));
+  if (examples.length >= total) return groups;
+  // The examples were capped: count the rest by classification where the check says.
   const classified = (check.classificationCounts ?? []).filter((count) => count.kind === kind);
-  const classifiedTotal = classified.reduce((sum, count) => sum + count.count, 0);
-  return permissions.find((permission) => {
-    if (!permission.kinds.includes(kind)) return false;
-    if (permission.classifications?.[kind] === undefined) return true;
-    // Every anomaly of the kind must carry a classification the permission names.
-    return (
-      classifiedTotal === total &&
-      classified.every((count) => covers(permission, kind, count.classification))
-    );
-  });
+  const shown = new Map<string, number>();
+  for (const anomaly of examples) {
+    const name = anomaly.classification ?? '';
+    shown.set(name, (shown.get(name) ?? 0) + 1);
+  }
+  let rest = total - examples.length;
+  for (const { classification, count } of classified) {
+    const more = Math.min(rest, count - (shown.get(classification) ?? 0));
+    if (more <= 0) continue;
+    groups.push({ kind, classification, partitions: [], count: more });
+    rest -= more;
+  }
+  if (rest > 0) groups.push({ kind, partitions: [], count: rest });
+  return groups;
+}
+
+/** The permissions covering the groups, in order of first use, and the groups none covers. */
+function permissionsFor(
+  groups: readonly AnomalyGroup[],
+  permissions: readonly Permission[],
+): { readonly used: Permission[]; readonly uncovered: AnomalyGroup[] } {
+  const used: Permission[] = [];
+  const uncovered: AnomalyGroup[] = [];
+  for (const group of groups) {
+    const permission = permissions.find((candidate) => covers(candidate, group));
+    if (permission === undefined) uncovered.push(group);
+    else if (!used.includes(permission)) used.push(permission);
+  }
+  return { used, uncovered };
+}
+
+function summary({ id, setting, because, source }: Permission): PermissionSummary {
+  return { id, setting, because, source };
+}
+
+/** Where the uncovered anomalies are, when a permission of the kind exists elsewhere. */
+function outsideScopeOf(
+  kind: AnomalyKind,
+  uncovered: readonly AnomalyGroup[],
+  permissions: readonly Permission[],
+): KindVerdict['outsideScope'] {
+  if (!permissions.some((permission) => permission.kinds.includes(kind))) return undefined;
+  const names = new Set<string>();
+  for (const group of uncovered) {
+    for (const { topic, partition } of group.partitions) names.add(`${topic}-${partition}`);
+  }
+  const count = uncovered.reduce((sum, group) => sum + group.count, 0);
+  return { count, partitions: [...names].sort() };
 }
 
 /**
@@ -64,29 +145,39 @@ export function judgeAnomalies(
   expect: Pick<Expectations, 'anomalies' | 'allowed'>,
 ): KindVerdict[] {
   return check.anomalyCounts.map(({ kind, count }) => {
-    const permission = permissionFor(check, kind, permissions);
+    const { used, uncovered } = permissionsFor(groupsOf(check, kind, count), permissions);
     const expectedBy = expect.anomalies.includes(kind)
       ? 'expect.anomalies'
       : expect.allowed.includes(kind)
         ? 'expect.allowed'
         : null;
-    if (permission === undefined) {
-      return labelled({ kind, count, verdict: 'violates', expectedBy });
+    const [first, ...more] = used;
+    if (first === undefined || uncovered.length > 0) {
+      const outsideScope = outsideScopeOf(kind, uncovered, permissions);
+      return labelled({
+        kind,
+        count,
+        verdict: 'violates',
+        ...(outsideScope === undefined ? {} : { outsideScope }),
+        expectedBy,
+      });
     }
-    const { id, setting, because, source } = permission;
     return labelled({
       kind,
       count,
       verdict: 'permitted',
-      permission: { id, setting, because, source },
+      permission: summary(first),
+      ...(more.length === 0 ? {} : { alsoPermittedBy: more.map(summary) }),
       expectedBy: null,
     });
   });
 }
 
 function labelled(judged: Judged): KindVerdict {
-  const coveredBy =
-    judged.permission !== undefined ? `kafka:${judged.permission.id}` : (judged.expectedBy ?? '');
+  const ids = [judged.permission, ...(judged.alsoPermittedBy ?? [])].flatMap((permission) =>
+    permission === undefined ? [] : [`kafka:${permission.id}`],
+  );
+  const coveredBy = ids.length > 0 ? ids.join('+') : (judged.expectedBy ?? '');
   return { ...judged, label: verdictLabel(judged), coveredBy };
 }
 
@@ -96,9 +187,10 @@ function labelled(judged: Judged): KindVerdict {
  */
 export function verdictLabel(verdict: Judged): string {
   if (verdict.permission !== undefined) {
-    const { because, setting, source } = verdict.permission;
-    const why = `${because} (${setting}; ${source})`;
-    return `permitted by Kafka under this configuration, because ${why}`;
+    const reasons = [verdict.permission, ...(verdict.alsoPermittedBy ?? [])].map(
+      ({ because, setting, source }) => `${because} (${setting}; ${source})`,
+    );
+    return `permitted by Kafka under this configuration, because ${reasons.join('; and ')}`;
   }
   if (verdict.expectedBy === 'expect.anomalies') {
     return "violates Kafka's guarantee: expected, this configuration is known to break it";

@@ -11,7 +11,17 @@
  * version, bugs by JIRA id) changes one function.
  */
 import type { AnomalyKind } from '../checker';
-import type { History, OracleElection, OracleTruncation } from '../history';
+import type { History } from '../history';
+import {
+  electionsPlacement,
+  leaderChangeScope,
+  powerLossScope,
+  uncleanElectionScope,
+  writtenScope,
+  type PermissionScope,
+  type Placement,
+  type ReplicationFacts,
+} from './fault_scope';
 import type { ClientConfig, ScenarioConfig } from '../../scenarios';
 
 /** One thing Kafka permits under this configuration, and why. */
@@ -27,6 +37,11 @@ export interface Permission {
   readonly because: string;
   /** Kafka's documentation section, KIP or JIRA. */
   readonly source: string;
+  /**
+   * The partitions it reaches (`fault_scope.ts`): a data-loss permission covers an anomaly only
+   * where its fault acted. Absent: every partition.
+   */
+  readonly scope?: PermissionScope;
 }
 
 /**
@@ -148,10 +163,12 @@ export interface GuaranteeInput {
    * The oracle's elections and truncations, when the run has them (the simulator's oracle):
    * what the controller actually did, for the permissions that depend on it.
    */
-  readonly replication?: {
-    readonly elections: readonly OracleElection[];
-    readonly truncations: readonly OracleTruncation[];
-  };
+  readonly replication?: ReplicationFacts;
+  /**
+   * The run's history, when there is one: where each producer wrote, for the permissions of a
+   * producer's own settings (acks). Without it they reach every partition.
+   */
+  readonly history?: History;
 }
 
 /**
@@ -175,78 +192,111 @@ export function kafkaPermissions(input: GuaranteeInput): Permission[] {
     .filter((permission) => permission.kinds.length > 0);
 }
 
-function dataLoss(fields: Omit<Permission, 'kinds' | 'classifications'>): Permission {
-  return { ...fields, kinds: DATA_LOSS_KINDS, classifications: DATA_LOSS_CLASSIFICATIONS };
+/**
+ * A data-loss permission reaching `placed`: its scope, and its setting says where (`on
+ * orders-0`). Null when the fault acted on no partition (a power loss whose broker had flushed
+ * everything lost nothing). Without replication facts (`placed` null) it reaches every partition.
+ */
+function dataLoss(
+  fields: Omit<Permission, 'kinds' | 'classifications' | 'scope'>,
+  placed: Placement | null,
+): Permission | null {
+  if (placed?.scope?.partitions.length === 0) return null;
+  return {
+    ...fields,
+    setting:
+      placed === null || placed.where === ''
+        ? fields.setting
+        : `${fields.setting}, ${placed.where}`,
+    kinds: DATA_LOSS_KINDS,
+    classifications: DATA_LOSS_CLASSIFICATIONS,
+    ...(placed?.scope === undefined ? {} : { scope: placed.scope }),
+  };
+}
+
+/** acks=0 or acks=1: loss where such a producer wrote, once a fault happened. */
+function acksPermission(input: GuaranteeInput): Permission | null {
+  const weakAcks = producersOf(input.scenario.clients).filter(
+    ({ settings }) => settings.acks !== -1,
+  );
+  if (weakAcks.length === 0 || input.faults.length === 0) return null;
+  const names = weakAcks.map(({ name }) => name);
+  return dataLoss(
+    {
+      id: 'acks',
+      setting: weakAcks.map(({ name, settings }) => `acks=${settings.acks} (${name})`).join(', '),
+      because:
+        'with acks=0 or acks=1 the leader answers before any follower has the records; if it ' +
+        'fails first, a follower without them becomes leader and the old leader truncates ' +
+        'them when it returns (acks=all waits for the whole in-sync replica set)',
+      source: 'Kafka documentation, Producer Configs: acks; Design: Replication',
+    },
+    input.history === undefined ? null : writtenScope(input.history, names),
+  );
 }
 
 /** Where acknowledged records may be lost: acks, unclean elections, power loss, old truncation. */
 function durabilityPermissions(input: GuaranteeInput, switches: GuaranteeSwitches): Permission[] {
-  const { scenario, faults } = input;
-  const permissions: Permission[] = [];
-  const weakAcks = producersOf(scenario.clients).filter(({ settings }) => settings.acks !== -1);
-  if (weakAcks.length > 0 && faults.length > 0) {
-    permissions.push(
-      dataLoss({
-        id: 'acks',
-        setting: weakAcks.map(({ name, settings }) => `acks=${settings.acks} (${name})`).join(', '),
-        because:
-          'with acks=0 or acks=1 the leader answers before any follower has the records; if it ' +
-          'fails first, a follower without them becomes leader and the old leader truncates ' +
-          'them when it returns (acks=all waits for the whole in-sync replica set)',
-        source: 'Kafka documentation, Producer Configs: acks; Design: Replication',
-      }),
-    );
-  }
+  const { scenario, faults, replication } = input;
+  const permissions: Array<Permission | null> = [acksPermission(input)];
   if (scenario.broker.uncleanLeaderElectionEnable && faults.length > 0) {
     permissions.push(
-      dataLoss({
-        id: 'unclean-leader-election',
-        setting: 'unclean.leader.election.enable=true',
-        because:
-          'a replica outside the ISR may become leader when no in-sync replica is alive; ' +
-          'records it lacks, acknowledged ones included, are truncated from the others',
-        source:
-          'Kafka documentation, Design: Unclean leader election; Broker Configs: ' +
-          'unclean.leader.election.enable',
-      }),
+      dataLoss(
+        {
+          id: 'unclean-leader-election',
+          setting: 'unclean.leader.election.enable=true',
+          because:
+            'a replica outside the ISR may become leader when no in-sync replica is alive; ' +
+            'records it lacks, acknowledged ones included, are truncated from the others',
+          source:
+            'Kafka documentation, Design: Unclean leader election; Broker Configs: ' +
+            'unclean.leader.election.enable',
+        },
+        uncleanElectionScope(replication, () => true),
+      ),
     );
   }
   if (faults.some((fault) => fault.kind === 'unclean-election')) {
     permissions.push(
-      dataLoss({
-        id: 'forced-unclean-election',
-        setting: 'an operator-forced unclean leader election',
-        because:
-          'ElectLeaders with the unclean election type makes a replica that may lack ' +
-          'acknowledged records the leader; the others truncate to it',
-        source: 'KIP-460 (kafka-leader-election.sh --election-type unclean)',
-      }),
+      dataLoss(
+        {
+          id: 'forced-unclean-election',
+          setting: 'an operator-forced unclean leader election',
+          because:
+            'ElectLeaders with the unclean election type makes a replica that may lack ' +
+            'acknowledged records the leader; the others truncate to it',
+          source: 'KIP-460 (kafka-leader-election.sh --election-type unclean)',
+        },
+        // KIP-966's last-known-leader elections count as unclean too; they have their own.
+        uncleanElectionScope(replication, (election) => election.rule !== 'last-known-leader'),
+      ),
     );
   }
-  const powerLoss = powerLossPermission(input, switches);
-  if (powerLoss !== null) permissions.push(powerLoss);
-  const lastKnownLeader = lastKnownLeaderPermission(input);
-  if (lastKnownLeader !== null) permissions.push(lastKnownLeader);
+  permissions.push(powerLossPermission(input, switches), lastKnownLeaderPermission(input));
   if (!switches.leaderEpochTruncation && faults.length > 0) {
     permissions.push(
-      dataLoss({
-        id: 'leader-epoch-truncation-off',
-        setting: 'protocol leader.epoch.truncation=false (before KIP-101)',
-        because:
-          'before KIP-101 a replica that becomes a follower truncates to its own high ' +
-          'watermark, which lags the leader’s; two leader changes in a row lose acknowledged ' +
-          'records and let replicas diverge',
-        source: 'KIP-101, KAFKA-1211',
-      }),
+      dataLoss(
+        {
+          id: 'leader-epoch-truncation-off',
+          setting: 'protocol leader.epoch.truncation=false (before KIP-101)',
+          because:
+            'before KIP-101 a replica that becomes a follower truncates to its own high ' +
+            'watermark, which lags the leader’s; two leader changes in a row lose acknowledged ' +
+            'records and let replicas diverge',
+          source: 'KIP-101, KAFKA-1211',
+        },
+        leaderChangeScope(replication),
+      ),
     );
   }
-  return permissions;
+  return permissions.filter((permission) => permission !== null);
 }
 
 /**
  * Last Replica Standing: Kafka does not fsync each write and relies on replication; a broker
  * that loses power loses its unflushed tail, and before KIP-966 it may still be re-elected as
  * the last ISR member. With ELR on, loss needs as many power losses as min.insync.replicas.
+ * Scoped to the partitions where a replica lost its unflushed tail.
  */
 function powerLossPermission(
   input: GuaranteeInput,
@@ -269,17 +319,20 @@ function powerLossPermission(
       're-elected as the only member of the ISR after the others left it (Last Replica ' +
       'Standing), and the other replicas then truncate to its shorter log; ' +
       'eligible.leader.replicas.version=1 (KIP-966, Kafka 4.0+) prevents it';
-  return dataLoss({
-    id: 'power-loss',
-    setting: `${losses} power loss${losses === 1 ? '' : 'es'} in the run`,
-    because:
-      'Kafka acknowledges records once the in-sync replicas have them in memory, not on ' +
-      'disk (log.flush.interval.messages leaves flushing to the OS), so a power loss loses ' +
-      `a broker's unflushed tail; ${why}`,
-    source:
-      'Kafka documentation, Design: Replication and Operations: Application vs. OS Flush ' +
-      'Management; KIP-966',
-  });
+  return dataLoss(
+    {
+      id: 'power-loss',
+      setting: `${losses} power loss${losses === 1 ? '' : 'es'} in the run`,
+      because:
+        'Kafka acknowledges records once the in-sync replicas have them in memory, not on ' +
+        'disk (log.flush.interval.messages leaves flushing to the OS), so a power loss loses ' +
+        `a broker's unflushed tail; ${why}`,
+      source:
+        'Kafka documentation, Design: Replication and Operations: Application vs. OS Flush ' +
+        'Management; KIP-966',
+    },
+    powerLossScope(input.replication),
+  );
 }
 
 /**
@@ -289,14 +342,15 @@ function powerLossPermission(
  * as a power loss) leaves every ISR and ELR, so the replicas that still hold the records can be
  * out of both while the last leader comes back from a power loss without its unflushed tail:
  * everything after it is truncated from the others. Granted only when that happened: an election
- * by this rule of a broker whose log lost a tail to power loss before it. Any other loss after a
- * last-known-leader election still violates the guarantee.
+ * by this rule of a broker whose log lost a tail to power loss before it, and only on the
+ * partitions of those elections. Any other loss after a last-known-leader election still
+ * violates the guarantee.
  */
 function lastKnownLeaderPermission(input: GuaranteeInput): Permission | null {
   const replication = input.replication;
   if (replication === undefined) return null;
   const powerLost = replication.truncations.filter((cut) => cut.reason === 'power-loss');
-  const elected = replication.elections.find(
+  const elected = replication.elections.filter(
     (election) =>
       election.rule === 'last-known-leader' &&
       powerLost.some(
@@ -307,22 +361,27 @@ function lastKnownLeaderPermission(input: GuaranteeInput): Permission | null {
           cut.timeUs <= election.timeUs,
       ),
   );
-  if (elected === undefined) return null;
-  return dataLoss({
-    id: 'last-known-leader',
-    setting:
-      `eligible.leader.replicas.version=1: ${elected.leader} elected ${elected.topic}-` +
-      `${elected.partition}'s last known leader at ${elected.timeUs}us after a power loss`,
-    because:
-      'with the ISR and the eligible leader replicas both empty the controller elects the ' +
-      'last known leader once it is unfenced, even with unclean.leader.election.enable=false, ' +
-      'and counts it as an unclean election; a replica that registered after an unclean ' +
-      'shutdown (a process crash too) had left the ISR and ELR, so the last leader came back ' +
-      'from its power loss without its unflushed tail and the others truncated to it',
-    source:
-      'KIP-966; Kafka documentation, Operations: Eligible Leader Replicas; ' +
-      'PartitionChangeBuilder.canElectLastKnownLeader; KAFKA-15586; KAFKA-19522',
-  });
+  const [first] = elected;
+  if (first === undefined) return null;
+  const more = elected.length > 1 ? ` (and ${elected.length - 1} more)` : '';
+  return dataLoss(
+    {
+      id: 'last-known-leader',
+      setting:
+        `eligible.leader.replicas.version=1: ${first.leader} elected ${first.topic}-` +
+        `${first.partition}'s last known leader at ${first.timeUs}us after a power loss${more}`,
+      because:
+        'with the ISR and the eligible leader replicas both empty the controller elects the ' +
+        'last known leader once it is unfenced, even with unclean.leader.election.enable=false, ' +
+        'and counts it as an unclean election; a replica that registered after an unclean ' +
+        'shutdown (a process crash too) had left the ISR and ELR, so the last leader came back ' +
+        'from its power loss without its unflushed tail and the others truncated to it',
+      source:
+        'KIP-966; Kafka documentation, Operations: Eligible Leader Replicas; ' +
+        'PartitionChangeBuilder.canElectLastKnownLeader; KAFKA-15586; KAFKA-19522',
+    },
+    electionsPlacement(elected),
+  );
 }
 
 /** Duplicates Kafka's producer makes: without idempotence, and an idempotent epoch bump. */

@@ -22,7 +22,12 @@ import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
 import { judgeAnomalies, type KindVerdict } from './guarantee_verdicts';
-import { faultsThatHappened, kafkaPermissions, type Permission } from './kafka_guarantee';
+import {
+  faultsThatHappened,
+  kafkaPermissions,
+  type GuaranteeInput,
+  type Permission,
+} from './kafka_guarantee';
 import { anomalySequence } from './anomaly_messages';
 import { reproduceCommand } from './reproduce';
 import type { MessageLogEntry } from './message_log';
@@ -187,14 +192,25 @@ function expectationsOf(
   ];
 }
 
+/** What the guarantee model reads of a run: its faults, history and the oracle's replication. */
+function guaranteeInputOf({ scenario, history, oracle }: ReportInput): GuaranteeInput {
+  return {
+    scenario,
+    faults: faultsThatHappened(history),
+    history,
+    // An oracle recorded outside the simulator has no replication facts: nothing is placed.
+    ...(oracle.elections === undefined && oracle.truncations === undefined
+      ? {}
+      : {
+          replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
+        }),
+  };
+}
+
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
-  const permissions = kafkaPermissions({
-    scenario,
-    faults: faultsThatHappened(history),
-    replication: { elections: oracle.elections ?? [], truncations: oracle.truncations ?? [] },
-  });
+  const permissions = kafkaPermissions(guaranteeInputOf(input));
   const verdicts = judgeAnomalies(check, permissions, scenario.expect);
   const unexpected = verdicts
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
