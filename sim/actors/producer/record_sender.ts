@@ -18,7 +18,7 @@
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
 import { COLLECTION_BOUNDS } from '../protocol';
-import { assertInFlightWithin, assertSequenceFollows } from './sender_invariants';
+import { assertInFlightWithin } from './sender_invariants';
 import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } from '../protocol';
 import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../protocol';
 import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
@@ -495,7 +495,6 @@ export class RecordSender {
     batch.producerEpoch = identity.producerEpoch;
     batch.baseSequence = state.nextSequence;
     state.nextSequence = incrementSequence(state.nextSequence, batch.records.length);
-    assertSequenceFollows(state.inFlight.at(-1), batch);
   }
 
   private transmit(batch: ProducerBatch, broker: NodeId, ctx: Ctx): void {
