@@ -5,16 +5,10 @@
  * checker and the history checkers to judge, not for these asserts.
  */
 import { invariant } from '../../kernel';
+import type { ReplicaOffsetsNow } from './offsets_reporter';
 
 /** The four offsets of one replica's log. */
-interface LogOffsets {
-  readonly topic: string;
-  readonly partition: number;
-  readonly logStartOffset: number;
-  readonly lastStableOffset: number;
-  readonly highWatermark: number;
-  readonly logEndOffset: number;
-}
+type LogOffsets = ReplicaOffsetsNow;
 
 /**
  * `logStartOffset ≤ lastStableOffset ≤ highWatermark ≤ logEndOffset` after every change of the

@@ -18,23 +18,17 @@
  * Kafka appends one batch of tombstones per partition; this model's `__transaction_state` batches
  * hold one record each, so each expired id is its own append (same records, same order).
  */
-import type { KafkaErrorCode, KafkaObservation, TransactionLogRecord } from '../protocol';
+import type { KafkaObservation } from '../protocol';
 import { viewOf } from './coordinator_observations';
-import type { CoordinatorTimer, Ctx } from './coordinator_settings';
+import type { CoordinatorHost, CoordinatorTimer, Ctx } from './coordinator_settings';
 import { assertValidTransition, isIdle, type TransactionMetadata } from './transaction_metadata';
 import type { TransactionStateManager } from './transaction_state_manager';
 
 /** What one expiration run needs from its coordinator. */
-export interface ExpirationDeps {
+export interface ExpirationDeps extends Pick<CoordinatorHost, 'appendTransactionLog'> {
   readonly state: TransactionStateManager;
   /** `transactional.id.expiration.ms`. */
   readonly transactionalIdExpirationMs: number;
-  appendTransactionLog(
-    partition: number,
-    record: TransactionLogRecord,
-    ctx: Ctx,
-    done: (error: KafkaErrorCode) => void,
-  ): void;
   observe(observation: KafkaObservation, ctx: Ctx): void;
 }
 
