@@ -58,6 +58,12 @@ export interface SweepCommandOptions {
 export const DEFAULT_OUT = '.eos-sim/sweep';
 /** A seed's wall-clock budget unless `--seed-timeout-ms` says otherwise. */
 export const SEED_TIMEOUT_MS_DEFAULT = 60_000;
+/**
+ * The main job's per-seed wall-clock budget: a hang guard, not a speed limit. One bundled
+ * scenario (epoch-exhaustion-lost-endtxn-response, 32,770 transactions) needs about 100 s of
+ * CPU per seed, more on a loaded machine, past the sweep default.
+ */
+const MAIN_JOB_SEED_TIMEOUT_MS = 600_000;
 /** The most worker threads `--workers` accepts. */
 const WORKERS_MAX = 1024;
 /** The longest `--seed-timeout-ms`: a day. */
@@ -222,7 +228,7 @@ export async function mainJob(context: CliContext): Promise<ExitCode> {
     shard: WHOLE,
     out: undefined,
     resume: false,
-    seedTimeoutMs: SEED_TIMEOUT_MS_DEFAULT,
+    seedTimeoutMs: MAIN_JOB_SEED_TIMEOUT_MS,
     keepLines: false,
   });
   const nameWidth = Math.max(...plans.map((plan) => plan.scenario.name.length));
