@@ -129,18 +129,33 @@ export function validateMarker(
   return 'NONE';
 }
 
-/** Records an appended marker: updates epochs; an epoch change empties the dedup window. */
+/** What a partition's producer state keeps, by release (dedup window, marker timestamps). */
+export interface ProducerStateRules {
+  /** The dedup window in batches: {@link NUM_BATCHES_TO_RETAIN} in Kafka. */
+  readonly batchesToRetain: number;
+  /** KAFKA-9144 on (before 2.5): a marker does not set the producer's last timestamp. */
+  readonly markerTimestampIgnored: boolean;
+}
+
+/**
+ * Records an appended marker: updates epochs; an epoch change empties the dedup window. The
+ * marker's time becomes the producer's last timestamp (KAFKA-9144's fix); before it the last
+ * timestamp was the last retained data batch's, none once an epoch change emptied them.
+ */
 export function recordMarker(
   entry: ProducerStateEntry,
   marker: { producerEpoch: number; coordinatorEpoch: number; appendUs: number },
+  markerTimestampIgnored = false,
 ): void {
   if (marker.producerEpoch !== entry.producerEpoch) {
     entry.producerEpoch = marker.producerEpoch;
     entry.batchMetadata = [];
+    // RecordBatch.NO_TIMESTAMP: an entry without batches had no last timestamp before 2.5.
+    if (markerTimestampIgnored) entry.lastTimestampUs = -1;
   }
   entry.coordinatorEpoch = marker.coordinatorEpoch;
   entry.currentTxnFirstOffset = -1;
-  entry.lastTimestampUs = marker.appendUs;
+  if (!markerTimestampIgnored) entry.lastTimestampUs = marker.appendUs;
 }
 
 /**
