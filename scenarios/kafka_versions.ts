@@ -120,12 +120,11 @@ export const BUG_ROWS: readonly BugRow[] = [
   {
     id: 'KAFKA-9144',
     changes:
-      'a partition takes a producer\'s last timestamp from its data batches only, not from ' +
+      "a partition takes a producer's last timestamp from its data batches only, not from " +
       'markers: after an epoch-bumping marker it has none, so the producer state expires at the ' +
       'next check and a zombie batch of the fenced epoch is accepted',
     fixed: '2.5',
-    source:
-      'KAFKA-9144, apache/kafka#7687 (ProducerStateEntry.lastTimestamp; backport 2.4.1)',
+    source: 'KAFKA-9144, apache/kafka#7687 (ProducerStateEntry.lastTimestamp; backport 2.4.1)',
   },
   {
     id: 'KAFKA-9666',

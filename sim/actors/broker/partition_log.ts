@@ -312,7 +312,12 @@ export class PartitionLog {
     this.verifications.delete(marker.producerId);
     const firstOffset = entry.currentTxnFirstOffset;
     if (staleEpochAccepted) entry.currentTxnFirstOffset = -1;
-    else recordMarker(entry, { ...marker, appendUs: nowUs }, this.producerStateRules.markerTimestampIgnored);
+    else
+      recordMarker(
+        entry,
+        { ...marker, appendUs: nowUs },
+        this.producerStateRules.markerTimestampIgnored,
+      );
     if (firstOffset !== -1) {
       this.transactions.complete({
         producerId: marker.producerId,

@@ -12,6 +12,12 @@ import { NO_PRODUCER_EPOCH, NO_SEQUENCE, SEQUENCE_MAX } from '../protocol';
 /** Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN: the dedup window, in batches. */
 export const NUM_BATCHES_TO_RETAIN = 5;
 
+/**
+ * RecordBatch.NO_TIMESTAMP: a producer entry without a last timestamp (before KAFKA-9144's fix,
+ * one whose batches an epoch-bumping marker emptied).
+ */
+export const NO_TIMESTAMP = -1;
+
 /** The metadata of one retained batch. */
 export interface BatchMetadata {
   readonly firstSequence: number;
@@ -40,7 +46,7 @@ export function emptyEntry(producerId: number): ProducerStateEntry {
     batchMetadata: [],
     coordinatorEpoch: -1,
     currentTxnFirstOffset: -1,
-    lastTimestampUs: -1,
+    lastTimestampUs: NO_TIMESTAMP,
   };
 }
 
@@ -150,8 +156,8 @@ export function recordMarker(
   if (marker.producerEpoch !== entry.producerEpoch) {
     entry.producerEpoch = marker.producerEpoch;
     entry.batchMetadata = [];
-    // RecordBatch.NO_TIMESTAMP: an entry without batches had no last timestamp before 2.5.
-    if (markerTimestampIgnored) entry.lastTimestampUs = -1;
+    // An entry without batches had no last timestamp before 2.5.
+    if (markerTimestampIgnored) entry.lastTimestampUs = NO_TIMESTAMP;
   }
   entry.coordinatorEpoch = marker.coordinatorEpoch;
   entry.currentTxnFirstOffset = -1;
@@ -171,8 +177,13 @@ export function removeExpiredProducers(
 ): number[] {
   const expired: number[] = [];
   for (const [producerId, entry] of producers) {
-    if (entry.currentTxnFirstOffset !== -1 || nowUs - entry.lastTimestampUs < expirationUs)
-      continue;
+    // Kafka compares wall-clock milliseconds, to which NO_TIMESTAMP is over fifty years ago; the
+    // simulated clock starts at 0, so an entry without a timestamp is expired explicitly.
+    const idleUs =
+      entry.lastTimestampUs === NO_TIMESTAMP
+        ? Number.POSITIVE_INFINITY
+        : nowUs - entry.lastTimestampUs;
+    if (entry.currentTxnFirstOffset !== -1 || idleUs < expirationUs) continue;
     expired.push(producerId);
   }
   for (const producerId of expired) producers.delete(producerId);

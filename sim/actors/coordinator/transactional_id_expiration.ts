@@ -12,8 +12,9 @@
  * value) is appended to its partition with acks=all; the metadata leaves the cache only when the
  * append succeeded and the partition's coordinator epoch, the pending Dead and the producerEpoch
  * are all unchanged (writeTombstonesForExpiredTransactionalIds), otherwise the pending state is
- * cleared and the id stays (for a failed append only since KAFKA-7519's fix, 2.1). While Dead is pending, its requests see CONCURRENT_TRANSACTIONS, and
- * a later InitProducerId for a removed id creates fresh metadata with a new producerId.
+ * cleared and the id stays (after a failed append only since KAFKA-7519's fix, 2.1). While Dead
+ * is pending, its requests see CONCURRENT_TRANSACTIONS, and a later InitProducerId for a removed
+ * id creates fresh metadata with a new producerId.
  *
  * Kafka appends one batch of tombstones per partition; this model's `__transaction_state` batches
  * hold one record each, so each expired id is its own append (same records, same order).
