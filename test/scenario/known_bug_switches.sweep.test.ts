@@ -47,6 +47,12 @@ const PAIRS: readonly BugPair[] = [
     fixed: 'scenarios/known-bugs/failed-fence-write-bumps-epoch-fixed.yaml',
     seeds: '1..3',
   },
+  {
+    bug: 'redpanda-data/redpanda#3039',
+    reproducer: 'scenarios/known-bugs/single-batch-dedup-window.yaml',
+    fixed: 'scenarios/known-bugs/single-batch-dedup-window-fixed.yaml',
+    seeds: '1..5',
+  },
   // KAFKA-20310 and KAFKA-20090 have no end-to-end pair yet (their unit tests prove the
   // switches, test/coordinator/epoch_rotation.test.ts): each run commits 32,767 transactions.
 ];
