@@ -53,6 +53,9 @@ export const NEWEST_KAFKA_VERSION = '4.5';
 export const BUG_IDS = [
   'KAFKA-1211',
   'KAFKA-6119',
+  'KAFKA-7519',
+  'KAFKA-9144',
+  'KAFKA-9666',
   'KAFKA-15583',
   'KAFKA-15591',
   'KAFKA-16352',
@@ -103,6 +106,36 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-6119, apache/kafka#4137 (TransactionCoordinator.abortTimedOutTransactions, ' +
       'prepareFenceProducerEpoch)',
+  },
+  {
+    id: 'KAFKA-7519',
+    changes:
+      'a transactional.id expiration whose tombstone append fails leaves the id pending Dead: ' +
+      'every later request for it is CONCURRENT_TRANSACTIONS until the coordinator moves',
+    fixed: '2.1',
+    source:
+      'KAFKA-7519, apache/kafka#5820 (TransactionStateManager.removeExpiredTransactionalIds; ' +
+      'backport 2.0.1)',
+  },
+  {
+    id: 'KAFKA-9144',
+    changes:
+      "a partition takes a producer's last timestamp from its data batches only, not from " +
+      'markers: after an epoch-bumping marker it has none, so the producer state expires at the ' +
+      'next check and a zombie batch of the fenced epoch is accepted',
+    fixed: '2.5',
+    source: 'KAFKA-9144, apache/kafka#7687 (ProducerStateEntry.lastTimestamp; backport 2.4.1)',
+  },
+  {
+    id: 'KAFKA-9666',
+    changes:
+      'an epoch fence whose PrepareAbort write fails still leaves the epoch bumped, and every ' +
+      'retry bumps it again: a long __transaction_state outage exhausts it and the transaction ' +
+      'can no longer be fenced or aborted',
+    fixed: '2.6',
+    source:
+      'KAFKA-9666, apache/kafka#8239 (TransactionMetadata.prepareFenceProducerEpoch, ' +
+      'hasFailedEpochFence)',
   },
   {
     id: 'KAFKA-15583',
