@@ -4,6 +4,7 @@
  * (TransactionManager.State.isTransitionValid).
  */
 import { assert } from '../../kernel';
+import type { ClientRules } from './client_rules';
 
 /** Producer settings, from Kafka's producer config keys; the scenario loader fills defaults. */
 export interface ProducerConfig {
@@ -25,6 +26,8 @@ export interface ProducerConfig {
   readonly retryBackoffMs: number;
   /** `transaction.timeout.ms`. @default 60000 */
   readonly transactionTimeoutMs: number;
+  /** `client.flavour`, `client.version` and their switches. @default Kafka's Java client */
+  readonly client?: ClientRules;
 }
 
 /** Records drained into one batch at most (stands in for `batch.size`). */
