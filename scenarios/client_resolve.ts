@@ -15,7 +15,7 @@ import {
   type ClientFlavour,
 } from './client_versions';
 import type { BugId } from './kafka_versions';
-import type { ClientConfig, ProducerSettings } from './scenario_types';
+import type { ClientConfig, ProducerSettings, ScenarioConfig } from './scenario_types';
 
 /** The file's `bugs:` mapping as written: a switch not set is undefined. */
 export type FileBugs = { readonly [id in BugId]?: boolean | undefined };
@@ -56,6 +56,25 @@ export function clientKeyProblems(
     problems.push({ key: 'enable.gapless.guarantee', detail: 'is a librdkafka key' });
   }
   return problems;
+}
+
+/**
+ * A librdkafka transactional producer needs a cluster below transaction version 2: librdkafka
+ * sends EndTxn v0-1 and AddPartitionsToTxn v0 only (no KIP-890 part 2), and the model runs
+ * every transaction of a version 2 cluster by the version 2 rules, so a mixed run is not
+ * modelled. Returns the problem, or undefined.
+ */
+export function librdkafkaTransactionProblem(
+  config: ClientKeys,
+  transactionVersion: number,
+): string | undefined {
+  if (config['client.flavour'] !== 'librdkafka' || config['transactional.id'] === undefined)
+    return undefined;
+  if (transactionVersion < 2) return undefined;
+  return (
+    'a librdkafka transactional producer needs protocol.transaction.version 0 or 1 ' +
+    '(librdkafka has no KIP-890 part 2; set kafka.version below 4.0 or transaction.version: 0)'
+  );
 }
 
 /** The rules of one client from its keys and the file's explicit `bugs:` values. */
@@ -132,4 +151,32 @@ export function clientBugSummary(
     resolved[release.id] = fileBugs[release.id] ?? byVersion[release.id] === true;
   }
   return { byVersion, resolved };
+}
+
+/**
+ * `scenario` with every producer, pipelines' included, behaving as librdkafka (at its
+ * `client.version`, else the newest) with the client bug switches `bugs` (each not named is
+ * off), and `bugs` in the scenario's switches too. `eos-sim mutants` tries a client bug on
+ * these clients: on Java clients it would change nothing.
+ */
+export function withLibrdkafkaClients(scenario: ScenarioConfig, bugs: FileBugs): ScenarioConfig {
+  const off: FileBugs = Object.fromEntries(
+    CLIENT_BUG_RELEASES.map((release) => [release.id, false]),
+  );
+  const switches = { ...off, ...bugs };
+  const rulesOf = (settings: ProducerSettings): ProducerSettings => {
+    const version = settings.client?.flavour === 'librdkafka' ? settings.client.version : undefined;
+    const keys: ClientKeys = { 'client.flavour': 'librdkafka', 'client.version': version };
+    return { ...settings, client: clientRulesOf(keys, switches) };
+  };
+  const clients = scenario.clients.map((client): ClientConfig => {
+    if (client.role === 'producer') return { ...client, settings: rulesOf(client.settings) };
+    if (client.role === 'consumer') return client;
+    return {
+      ...client,
+      settings: { ...client.settings, producer: rulesOf(client.settings.producer) },
+    };
+  });
+  const bugsOn = Object.fromEntries(Object.entries(switches).map(([id, on]) => [id, on === true]));
+  return { ...scenario, clients, bugs: { ...scenario.bugs, ...bugsOn } };
 }

@@ -27,7 +27,7 @@ import { brokerSchema } from './broker_schema';
 import { checkPipeline } from './pipeline_rules';
 import { renamedKey, strictError } from './renamed_keys';
 import { CLIENT_FLAVOURS } from './client_versions';
-import { clientKeyProblems } from './client_resolve';
+import { clientKeyProblems, librdkafkaTransactionProblem } from './client_resolve';
 import {
   BUG_IDS,
   KAFKA_VERSIONS,
@@ -503,6 +503,11 @@ function checkTransactionVersion(
       'transaction version 2 needs broker.transaction.partition.verification.enable: true';
     problems.push({ path: ['protocol', 'transaction.version'], detail });
   }
+  scenario.clients.forEach((client, index) => {
+    const detail = librdkafkaTransactionProblem(client.config, transactionVersion);
+    if (detail !== undefined)
+      problems.push({ path: ['clients', index, 'config', 'client.flavour'], detail });
+  });
 }
 
 /** Role-dependent keys, workload topics and idempotence of one client. */

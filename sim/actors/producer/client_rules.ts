@@ -41,6 +41,21 @@ export function isLibrdkafka(config: { readonly client?: ClientRules }): boolean
   return config.client?.flavour === 'librdkafka';
 }
 
+/**
+ * The transaction version a producer speaks (0 without a transactional.id): the cluster's for
+ * the Java client; 0 for
+ * librdkafka, which sends EndTxn v0-1 and AddPartitionsToTxn v0 only (rd_kafka_EndTxnRequest,
+ * rd_kafka_AddPartitionsToTxnRequest in 2.15.0: no KIP-890 part 2), so the coordinator keeps
+ * the pre-KIP-890 rules for its transactions.
+ */
+export function clientTransactionVersion(
+  config: { readonly client?: ClientRules; readonly transactionalId: string | null },
+  cluster: { readonly transactionVersion: number },
+): number {
+  if (config.transactionalId === null) return 0;
+  return isLibrdkafka(config) ? 0 : cluster.transactionVersion;
+}
+
 /** Kafka's Java client: none of librdkafka's rules. */
 export const JAVA_CLIENT: ClientRules = {
   flavour: 'java',

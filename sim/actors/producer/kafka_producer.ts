@@ -16,6 +16,7 @@ import type {
 } from '../protocol';
 import { isRetriable, partitionKey } from '../protocol';
 import { completeBatch, failRecords, type SendResult } from './producer_batch';
+import { clientTransactionVersion } from './client_rules';
 import {
   ADD_PARTITIONS_RETRY_BACKOFF_US,
   assertClientTransition,
@@ -112,7 +113,7 @@ export class KafkaProducer {
 
   /** KIP-890 part 2: the partition leader adds partitions; every EndTxn bumps the epoch. */
   private get version2(): boolean {
-    return this.metadata.transactionVersion >= 2;
+    return clientTransactionVersion(this.config, this.metadata) >= 2;
   }
 
   /** `initTransactions()`: finds the coordinator and obtains producerId and epoch. */
@@ -534,10 +535,7 @@ export class KafkaProducer {
     this.abortable(error);
   }
 
-  /**
-   * librdkafka, drained for a bump (rd_kafka_idemp_drain_epoch_bump0): abortable, bump after the
-   * abort (1.8.2, rd_kafka_txn_set_abortable_error_with_bump), or with #3575 InitProducerId now.
-   */
+  /** librdkafka drained for a bump: abortable then bump (1.8.2), or with #3575 bump now. */
   private onDrainedForBump(error: KafkaErrorCode): boolean {
     if (this.config.client?.bumpWithoutAbort === true) return (this.midTransactionBump = true);
     this.epochBumpRequired = true;

@@ -25,7 +25,7 @@ import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
 import type { PartitionSendState, PendingRecord, ProducerBatch } from './producer_batch';
 import { produceRequestOf } from './producer_batch';
 import * as librdkafkaRules from './client_rules';
-import { isLibrdkafka } from './client_rules';
+import { clientTransactionVersion, isLibrdkafka } from './client_rules';
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -371,9 +371,9 @@ export class RecordSender {
 
   /** librdkafka, failed for good: fatal under `enable.gapless.guarantee` (not for a timeout). */
   private librdkafkaGap(error: KafkaErrorCode): void {
-    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') return; // already fatal
-    const gapless = this.config.client?.enableGaplessGuarantee === true;
-    if (gapless && error !== 'REQUEST_TIMED_OUT') this.policy.onFatal(error);
+    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') return; // already fatal (librdkafkaOutOfOrder)
+    if (this.config.client?.enableGaplessGuarantee === true && error !== 'REQUEST_TIMED_OUT')
+      this.policy.onFatal(error);
     else this.drainBumpError = error;
   }
 
@@ -566,8 +566,7 @@ export class RecordSender {
         correlationId,
       } satisfies SenderTimer);
     }
-    const transactionVersion =
-      this.config.transactionalId === null ? 0 : this.metadata.transactionVersion;
+    const transactionVersion = clientTransactionVersion(this.config, this.metadata);
     ctx.send(broker, produceRequestOf(batch, this.config, correlationId, transactionVersion));
     if (this.config.acks === 0) {
       // acks=0: no response will come; the batch counts as sent.
