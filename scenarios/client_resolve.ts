@@ -145,10 +145,10 @@ export function clientBugSummary(
       return settings.client === undefined ? [] : [settings.client];
     });
     const ofFlavour = rules.filter((rule) => rule.flavour === release.flavour);
-    byVersion[release.id] = ofFlavour.some((rule) =>
-      clientHasBug(release, rule.flavour, rule.version),
-    );
-    resolved[release.id] = fileBugs[release.id] ?? byVersion[release.id] === true;
+    const had = ofFlavour.some((rule) => clientHasBug(release, rule.flavour, rule.version));
+    // Only a scenario with clients of the bug's flavour compares with their versions.
+    if (ofFlavour.length > 0) byVersion[release.id] = had;
+    resolved[release.id] = fileBugs[release.id] ?? had;
   }
   return { byVersion, resolved };
 }

@@ -320,7 +320,9 @@ function resolveScenario(options: {
     })),
     ...versioned,
     bugs: { ...versioned.bugs, ...clientBugs.resolved },
-    clientVersionBugs: clientBugs.byVersion,
+    ...(Object.keys(clientBugs.byVersion).length > 0
+      ? { clientVersionBugs: clientBugs.byVersion }
+      : {}),
     network: { delayUsMin: network['delay.us.min'], delayUsMax: network['delay.us.max'] },
     clients,
     faults: scenario.faults.map((fault, index) =>
