@@ -64,6 +64,8 @@ export const BUG_IDS = [
   'KAFKA-20310',
   'KAFKA-20357',
   'redpanda-data/redpanda#3039',
+  'confluentinc/librdkafka#3575',
+  'confluentinc/librdkafka#4953',
   'partition.skip.producer.epoch.check',
 ] as const;
 
@@ -209,6 +211,28 @@ export const BUG_ROWS: readonly BugRow[] = [
       'the partition leader keeps only the last batch of a producer for deduplication instead of ' +
       'the last five, so a retry of an older in-flight batch is OUT_OF_ORDER_SEQUENCE_NUMBER',
     source: 'redpanda-data/redpanda#3039, fix #3077 (Redpanda 21.10.x); Jepsen Redpanda 21.10.1',
+    notKafka: true,
+  },
+  {
+    id: 'confluentinc/librdkafka#3575',
+    changes:
+      'a librdkafka transactional producer meeting OUT_OF_ORDER_SEQUENCE_NUMBER behind a failed ' +
+      'batch bumps its epoch with InitProducerId in the middle of the transaction and carries ' +
+      'on: the coordinator aborts what was written before, the commit commits the rest',
+    source:
+      'confluentinc/librdkafka#3575, fix 2d78e928 in librdkafka 1.8.2 ' +
+      '(rd_kafka_idemp_drain_epoch_bump raises an abortable error); on by client.version',
+    notKafka: true,
+  },
+  {
+    id: 'confluentinc/librdkafka#4953',
+    changes:
+      'a librdkafka idempotent producer bumps its epoch on OUT_OF_ORDER_SEQUENCE_NUMBER behind a ' +
+      'failed batch and renumbers every partition: a retry that was already written on another ' +
+      'partition is written again under the new epoch',
+    source:
+      'confluentinc/librdkafka#4953, fix proposed in #4972 (unreleased): ' +
+      'rd_kafka_handle_idempotent_Produce_error; on by client.version',
     notKafka: true,
   },
   {
