@@ -109,6 +109,8 @@ const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'partition.skip.producer.epoch.check': ['zombie-write', 'torn-transaction', 'aborted-read'],
   'KAFKA-19690': ['fatal-txn-error'],
   'KAFKA-6119': ['torn-transaction', 'lost-write'],
+  'KAFKA-6361': ['inconsistent-offsets'],
+  'KAFKA-7128': ['lost-write', 'vanished-read', 'inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
   'KAFKA-20310': ['fatal-txn-error'],
   'KAFKA-20357': ['fatal-txn-error'],
