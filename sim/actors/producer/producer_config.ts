@@ -25,7 +25,14 @@ export interface ProducerConfig {
   readonly retryBackoffMs: number;
   /** `transaction.timeout.ms`. @default 60000 */
   readonly transactionTimeoutMs: number;
+  /** `max.block.ms`: how long `send()` waits for its topic's metadata. @default 60000 */
+  readonly maxBlockMs?: number;
+  /** `metadata.max.age.ms`: a refresh at the latest this long after the last. @default 300000 */
+  readonly metadataMaxAgeMs?: number;
 }
+
+/** `max.block.ms`'s default (ProducerConfig). */
+export const MAX_BLOCK_MS_DEFAULT = 60_000;
 
 /** Records drained into one batch at most (stands in for `batch.size`). */
 export const BATCH_RECORDS_MAX = 16;
