@@ -2,8 +2,10 @@
  * A client's metadata cache (Kafka's Metadata): which broker leads each partition, at which
  * leader epoch. It starts from the cluster's initial assignment (as after the bootstrap metadata
  * request) and is refreshed with a Metadata request to a random broker whenever a client sees a
- * leadership error or a leaderless partition, and `metadata.max.age.ms` after the last refresh
- * (Metadata.timeToNextUpdate); an entry only moves to a newer leader epoch. A topic created
+ * leadership error or a leaderless partition, and when a producer sends with metadata older than
+ * `metadata.max.age.ms` (Metadata.timeToNextUpdate, which Kafka's NetworkClient checks on every
+ * poll; checked here at each send, so a client that does nothing never refreshes by age); an
+ * entry only moves to a newer leader epoch. A topic created
  * during the run becomes known with the first refresh after its partitions reached the broker
  * asked; a producer waits for it up to `max.block.ms` (KafkaProducer.waitOnMetadata).
  */
@@ -17,7 +19,6 @@ type Ctx = ActorContext<KafkaMessage>;
 export type MetadataTimer =
   | { readonly owner: 'metadata'; readonly type: 'timeout'; readonly correlationId: number }
   | { readonly owner: 'metadata'; readonly type: 'backoff' }
-  | { readonly owner: 'metadata'; readonly type: 'max-age' }
   | { readonly owner: 'metadata'; readonly type: 'max-block'; readonly waitId: number };
 
 /** `metadata.max.age.ms`'s default. */
@@ -40,7 +41,8 @@ export class ClientMetadata {
   private backingOff = false;
   private refreshWanted = false;
   private correlationIds = 1;
-  private maxAgeTimer: number | null = null;
+  /** When the last refresh was answered (the bootstrap: at creation). */
+  private refreshedUs: number;
   private readonly waits = new Map<number, TopicWait>();
   private waitIds = 1;
   /** Called after every update, so clients can send what was waiting for a leader. */
@@ -66,15 +68,7 @@ export class ClientMetadata {
       });
       this.remember(state);
     }
-    this.scheduleMaxAge();
-  }
-
-  /** The next refresh `metadata.max.age.ms` from now, replacing the one scheduled. */
-  private scheduleMaxAge(): void {
-    if (this.maxAgeTimer !== null) this.ctx.cancelTimer(this.maxAgeTimer);
-    const ageUs = (this.timing.metadataMaxAgeMs ?? METADATA_MAX_AGE_MS_DEFAULT) * 1000;
-    const timer: MetadataTimer = { owner: 'metadata', type: 'max-age' };
-    this.maxAgeTimer = this.ctx.setTimer(ageUs, timer);
+    this.refreshedUs = ctx.nowUs();
   }
 
   /**
@@ -83,6 +77,9 @@ export class ClientMetadata {
    * for a refresh meanwhile.
    */
   awaitTopics(topics: readonly string[], maxBlockMs: number, done: (present: boolean) => void) {
+    const maxAgeUs = (this.timing.metadataMaxAgeMs ?? METADATA_MAX_AGE_MS_DEFAULT) * 1000;
+    const idle = this.inFlight === null && !this.backingOff;
+    if (idle && this.ctx.nowUs() - this.refreshedUs >= maxAgeUs) this.requestRefresh();
     if (this.knowsAll(topics)) return done(true);
     const waitId = this.waitIds++;
     const timer: MetadataTimer = { owner: 'metadata', type: 'max-block', waitId };
@@ -149,7 +146,7 @@ export class ClientMetadata {
       }
     }
     this.startBackoff();
-    this.scheduleMaxAge();
+    this.refreshedUs = this.ctx.nowUs();
     for (const [waitId, wait] of [...this.waits]) {
       if (!this.knowsAll(wait.topics)) {
         this.refreshWanted = true;
@@ -171,10 +168,6 @@ export class ClientMetadata {
   }
 
   onTimer(timer: MetadataTimer): void {
-    if (timer.type === 'max-age') {
-      this.maxAgeTimer = null;
-      return this.requestRefresh();
-    }
     if (timer.type === 'max-block') {
       const wait = this.waits.get(timer.waitId);
       this.waits.delete(timer.waitId);
