@@ -5,6 +5,7 @@
  */
 import { assert } from '../../kernel';
 import { RECORD_BATCH_OVERHEAD, recordSizeInBytes } from '../protocol';
+import type { ClientRules } from './client_rules';
 
 /** Producer settings, from Kafka's producer config keys; the scenario loader fills defaults. */
 export interface ProducerConfig {
@@ -30,6 +31,8 @@ export interface ProducerConfig {
   readonly maxBlockMs?: number;
   /** `metadata.max.age.ms`: a refresh at the latest this long after the last. @default 300000 */
   readonly metadataMaxAgeMs?: number;
+  /** `client.flavour`, `client.version` and their switches. @default Kafka's Java client */
+  readonly client?: ClientRules;
 }
 
 /** `max.block.ms`'s default (ProducerConfig). */
