@@ -549,6 +549,11 @@ function resolveProducerSettings(config: ClientEntry['config']): ProducerSetting
     retryBackoffMs: config['retry.backoff.ms'] ?? PRODUCER_DEFAULTS.retryBackoffMs,
     transactionTimeoutMs:
       config['transaction.timeout.ms'] ?? PRODUCER_DEFAULTS.transactionTimeoutMs,
+    // Set only when given: unset, the producer uses Kafka's defaults (60000 and 300000).
+    ...(config['max.block.ms'] === undefined ? {} : { maxBlockMs: config['max.block.ms'] }),
+    ...(config['metadata.max.age.ms'] === undefined
+      ? {}
+      : { metadataMaxAgeMs: config['metadata.max.age.ms'] }),
   };
 }
 

@@ -58,6 +58,8 @@ const PRODUCER_CONFIG_KEYS: ReadonlySet<string> = new Set([
   'delivery.timeout.ms',
   'retry.backoff.ms',
   'transaction.timeout.ms',
+  'max.block.ms',
+  'metadata.max.age.ms',
   ...['client.flavour', 'client.version', 'enable.gapless.guarantee'],
 ]);
 
@@ -160,6 +162,8 @@ const clientConfigSchema = section({
   'delivery.timeout.ms': ms(1).optional(),
   'retry.backoff.ms': ms(0).optional(),
   'transaction.timeout.ms': ms(1).optional(),
+  'max.block.ms': ms(0).optional(),
+  'metadata.max.age.ms': ms(0).optional(),
   'client.flavour': oneOf(CLIENT_FLAVOURS).optional(),
   // A release of the flavour, e.g. '1.8.2'; checked against the flavour by clientKeyProblems.
   'client.version': z.union([text(), z.number()]).optional(),
@@ -455,6 +459,11 @@ export function checkScenarioRules(scenario: ScenarioFile, kafkaVersion?: string
       problems.push({ path, detail: `must not exceed the number of brokers: ${brokers.length}` });
     }
   });
+  // A topic an operator creates during the run (kafka-topics --create) may be a workload's.
+  for (const fault of scenario.faults as ReadonlyArray<{ kind: string }>) {
+    const { action, topic } = fault as { action?: string; topic?: string };
+    if (fault.kind === 'operator' && action === 'create-topics') topicNames.add(topic as string);
+  }
   const clientNames = new Set<string>();
   scenario.clients.forEach((client, index) => {
     const path = ['clients', index, 'name'];

@@ -35,6 +35,8 @@ function producerConfigOf(settings: ProducerSettings): Mapping {
     'delivery.timeout.ms': settings.deliveryTimeoutMs,
     'retry.backoff.ms': settings.retryBackoffMs,
     'transaction.timeout.ms': settings.transactionTimeoutMs,
+    'max.block.ms': settings.maxBlockMs,
+    'metadata.max.age.ms': settings.metadataMaxAgeMs,
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
 import { BOUND_BASIS, Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
-import { partitionKey } from '../actors';
+import { partitionKey, type TopicPartition } from '../actors';
 import { HistoryBoundExceededError, HistoryRecorder, type History, type Oracle } from '../history';
 import {
   ClientActor,
@@ -365,7 +365,15 @@ export function runPhases(
   awaitCompletions(world, scenario);
   const settledUs = sim.nowUs;
   phases.begin('final-reads');
-  sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
+  // Every data partition the controller has, those created during the run included.
+  const partitionsNow = (): TopicPartition[] =>
+    world.controller
+      .partitionStates()
+      .filter((state) => !state.topic.startsWith('__'))
+      .map(({ topic, partition }) => ({ topic, partition }));
+  sim.schedule(sim.nowUs, 'final reads', () =>
+    readers.forEach((reader) => reader.begin(partitionsNow())),
+  );
   sim.runUntil(sim.nowUs + FINAL_READ_US_MAX, () => readers.every((reader) => reader.done));
   if (!readers.every((reader) => reader.done)) problems.push('final reads did not complete');
   const notes = probe.notes.length === 0 ? '' : `; ${probe.notes.join('; ')}`;

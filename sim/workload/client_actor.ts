@@ -8,6 +8,7 @@
 import type { Actor, ActorContext, ConnectionReset, CrashMode, Envelope } from '../kernel';
 import type { ClusterMetadata, KafkaMessage, KafkaResponse, TopicPartition } from '../actors';
 import { ClientMetadata, KafkaConsumer, KafkaProducer, type MetadataTimer } from '../actors';
+import { MAX_BLOCK_MS_DEFAULT } from '../actors';
 import type { HistoryRecorder } from '../history';
 import { HistoryWriter } from './history_writer';
 import { PipelineApp, type PipelineClients } from './pipeline_app';
@@ -112,14 +113,18 @@ export class ClientActor implements Actor<KafkaMessage> {
   }
 
   onStart(ctx: Ctx): void {
-    const partitions = this.partitions();
     const spec = this.spec;
     const producerSettings = spec.role === 'pipeline' ? spec.settings.producer : spec.settings;
     const metadata = newClientMetadata(this.deps, ctx, {
       requestTimeoutMs: producerSettings.requestTimeoutMs,
       retryBackoffMs: 'retryBackoffMs' in producerSettings ? producerSettings.retryBackoffMs : 100,
+      ...('metadataMaxAgeMs' in producerSettings
+        ? { metadataMaxAgeMs: producerSettings.metadataMaxAgeMs }
+        : {}),
     });
     this.clientMetadata = metadata;
+    // The workload's partitions as the client's metadata knows them at start.
+    const partitions = spec.workload.topics.flatMap((topic) => metadata.partitionsOf(topic));
     if (spec.role === 'pipeline') {
       this.pipelineInstances = 0;
       this.app = this.newPipelineApp(spec, metadata, ctx);
@@ -127,7 +132,16 @@ export class ClientActor implements Actor<KafkaMessage> {
       const producer = new KafkaProducer(spec.settings, metadata, ctx);
       metadata.onUpdate = () => producer.onMetadataUpdate();
       const restart = (): KafkaProducer => this.restartProducer(metadata, ctx);
-      const appDeps = { ...this.deps, writer: this.writer, partitions, ctx, restart };
+      const maxBlockMs = spec.settings.maxBlockMs ?? MAX_BLOCK_MS_DEFAULT;
+      const waitForTopics = { metadata, maxBlockMs };
+      const appDeps = {
+        ...this.deps,
+        writer: this.writer,
+        partitions,
+        ctx,
+        restart,
+        waitForTopics,
+      };
       const workload = spec.workload;
       const transactionalId = spec.settings.transactionalId;
       this.producer = producer;
@@ -271,10 +285,6 @@ export class ClientActor implements Actor<KafkaMessage> {
       this.producer?.onTimer(payload as Parameters<KafkaProducer['onTimer']>[0]);
     }
   }
-
-  private partitions(): TopicPartition[] {
-    return this.spec.workload.topics.flatMap((topic) => this.deps.metadata.partitionsOf(topic));
-  }
 }
 
 /** How long a final read waits before asking for end offsets again (`retry.backoff.ms`). */
@@ -298,8 +308,8 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
     return this.reader?.done ?? false;
   }
 
-  /** Starts the final read (called by the runner in a kernel event). */
-  begin(): void {
+  /** Starts the final read of `partitions` (called by the runner in a kernel event). */
+  begin(partitions: readonly TopicPartition[]): void {
     const ctx = this.ctx;
     if (ctx === null) return;
     const timing = { requestTimeoutMs: 30_000, retryBackoffMs: 100 };
@@ -315,7 +325,7 @@ export class FinalReaderActor implements Actor<KafkaMessage> {
       this.name,
       new ProcessPool(this.name),
     );
-    this.reader = new FinalReader(this.consumer, writer, this.deps.metadata.dataPartitions(), () =>
+    this.reader = new FinalReader(this.consumer, writer, partitions, () =>
       ctx.setTimer(FINAL_READ_RETRY_US, { owner: 'final-read-retry' }),
     );
     this.reader.begin();

@@ -1,6 +1,7 @@
 /**
- * The operator: a node running `kafka-transactions.sh` (KIP-664) when the scenario says, through
- * an admin client. Each action is recorded in the history as a nemesis info operation
+ * The operator: a node running `kafka-transactions.sh` (KIP-664) and `kafka-topics.sh` when the
+ * scenario says, through an admin client. Each action is recorded in the history as a nemesis
+ * info operation
  * (`fault: 'operator'`): its start when issued, and its outcome (what describe-producers and
  * find-hanging found, what abort did) when the admin calls complete.
  */
@@ -14,6 +15,7 @@ import {
   type KafkaMessage,
   type MetadataTimer,
   type TopicPartition,
+  type TopicResult,
 } from '../actors';
 import type { ClientDeps } from './client_actor';
 
@@ -26,13 +28,18 @@ const ADMIN_REQUEST_TIMEOUT_MS = 30_000;
 
 /** One `kafka-transactions.sh` command (the scenario's `kind: operator` fault). */
 export interface OperatorAction {
-  readonly action: 'describe-producers' | 'find-hanging' | 'abort';
+  readonly action:
+    'describe-producers' | 'find-hanging' | 'abort' | 'create-topics' | 'create-partitions';
   readonly topic: string;
   /** null: every partition of the topic. */
   readonly partition: number | null;
   /** abort only; null: abort every transaction find-hanging reports. */
   readonly startOffset: number | null;
   readonly maxTransactionTimeoutMs: number;
+  /** create-topics and create-partitions: `--partitions`. */
+  readonly partitions: number | null;
+  /** create-topics: `--replication-factor`. */
+  readonly replicationFactor: number | null;
 }
 
 /** The operator's node. */
@@ -119,7 +126,30 @@ export class OperatorActor implements Actor<KafkaMessage> {
         );
       case 'abort':
         return this.abort(action, partitions, admin);
+      case 'create-topics':
+      case 'create-partitions':
+        return this.topicAction(action, admin);
     }
+  }
+
+  /** `kafka-topics.sh --create` or `--alter --partitions`: each topic's error and message. */
+  private topicAction(action: OperatorAction, admin: KafkaAdmin): void {
+    const name = command(action);
+    const report = (results: readonly TopicResult[]): void =>
+      this.record(
+        `${name}: ` +
+          results
+            .map((result) => `${result.name} ${result.error}`)
+            .concat(results.flatMap((result) => result.errorMessage ?? []))
+            .join(': '),
+      );
+    const topic = action.topic;
+    const partitions = action.partitions ?? 0;
+    if (action.action === 'create-partitions') {
+      return admin.createPartitions([{ name: topic, count: partitions }], report);
+    }
+    const replicationFactor = action.replicationFactor ?? 0;
+    admin.createTopics([{ name: topic, numPartitions: partitions, replicationFactor }], report);
   }
 
   /** abort: the transaction at start.offset, or every one find-hanging reports. */
@@ -160,7 +190,7 @@ export class OperatorActor implements Actor<KafkaMessage> {
 
   private partitionsOf(action: OperatorAction): TopicPartition[] {
     if (action.partition !== null) return [{ topic: action.topic, partition: action.partition }];
-    return this.deps.metadata.partitionsOf(action.topic);
+    return this.metadata?.partitionsOf(action.topic) ?? [];
   }
 
   private record(description: string): void {
@@ -177,6 +207,15 @@ export class OperatorActor implements Actor<KafkaMessage> {
 
 /** The command line an action stands for. */
 function command(action: OperatorAction): string {
+  if (action.action === 'create-topics') {
+    return (
+      `kafka-topics --create --topic ${action.topic} --partitions ${action.partitions} ` +
+      `--replication-factor ${action.replicationFactor}`
+    );
+  }
+  if (action.action === 'create-partitions') {
+    return `kafka-topics --alter --topic ${action.topic} --partitions ${action.partitions}`;
+  }
   const where =
     action.partition === null
       ? `--topic ${action.topic}`

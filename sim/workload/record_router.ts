@@ -29,7 +29,8 @@ export class RecordRouter {
 
   constructor(
     private readonly spec: RoutingSpec,
-    private readonly partitions: readonly TopicPartition[],
+    /** The partitions of the spec's topics known now (they grow when partitions are added). */
+    private readonly partitionsNow: () => readonly TopicPartition[],
     /** The application's stream: explicit partitions are drawn from it, as before keys. */
     private readonly rng: Rng,
   ) {
@@ -41,12 +42,13 @@ export class RecordRouter {
   next(): RoutedRecord {
     const keys = this.spec.keys ?? [];
     const partitioner = this.spec.partitioner ?? (keys.length > 0 ? 'default' : 'explicit');
-    if (partitioner === 'explicit') return this.rng.pick(this.partitions);
+    const partitions = this.partitionsNow();
+    if (partitioner === 'explicit') return this.rng.pick(partitions);
     const topic =
       this.spec.topics.length === 1
         ? (this.spec.topics[0] as string)
         : this.partitionerRng.pick(this.spec.topics);
-    const count = this.partitions.filter((tp) => tp.topic === topic).length;
+    const count = partitions.filter((tp) => tp.topic === topic).length;
     const key = keys.length === 0 ? undefined : keys[this.records % keys.length];
     this.records += 1;
     if (key === undefined) return { topic, partition: this.sticky.partitionFor(topic, count) };

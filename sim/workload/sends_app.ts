@@ -2,10 +2,23 @@
  * The application of a non-transactional producer: `records.per.send` single-record `send`
  * operations back to back every `send.interval.ms`, `sends` in all, several in flight at once.
  * `ok` carries the offset; a failure is `info` (the write may have happened) unless the record
- * was certainly never sent.
+ * was certainly never sent. While a topic of the workload has no known partition (created later
+ * in the run), `send()` blocks the application on metadata up to `max.block.ms`
+ * (KafkaProducer.waitOnMetadata); a send that waited that long fails with REQUEST_TIMED_OUT
+ * (Kafka's TimeoutException) at partition -1 (RecordMetadata.UNKNOWN_PARTITION), never sent.
  */
 import type { ActorContext } from '../kernel';
 import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from '../actors';
+
+/** What the application reads of the producer's metadata (KafkaProducer.waitOnMetadata). */
+export interface TopicMetadata {
+  partitionsOf(topic: string): TopicPartition[];
+  awaitTopics(
+    topics: readonly string[],
+    maxBlockMs: number,
+    done: (present: boolean) => void,
+  ): void;
+}
 import type { HistoryWriter } from './history_writer';
 import { RecordRouter } from './record_router';
 import type { AppTimer } from './transactions_app';
@@ -32,10 +45,20 @@ export class SendsApp {
       readonly partitions: readonly TopicPartition[];
       readonly nextValue: () => number;
       readonly ctx: ActorContext<KafkaMessage>;
+      /** The producer's metadata, to wait on for topics created during the run. */
+      readonly waitForTopics?: { readonly metadata: TopicMetadata; readonly maxBlockMs: number };
     },
   ) {
-    this.router = new RecordRouter(spec, deps.partitions, deps.ctx.rng);
+    const wait = deps.waitForTopics;
+    const partitionsNow =
+      wait === undefined
+        ? () => deps.partitions
+        : () => spec.topics.flatMap((topic) => wait.metadata.partitionsOf(topic));
+    this.router = new RecordRouter(spec, partitionsNow, deps.ctx.rng);
   }
+
+  /** True while `send()` blocks on metadata. */
+  private blocked = false;
 
   /** True while a send awaits its outcome. */
   get busy(): boolean {
@@ -68,7 +91,8 @@ export class SendsApp {
    * probe once the workload is done), then the timer.
    */
   private sendNext(): void {
-    if (this.failedFatally()) return;
+    if (this.failedFatally() || this.blocked) return;
+    if (this.mustWaitForTopics()) return;
     const more = this.sent < this.spec.sends && !this.deps.control.stopping;
     if (!(more || this.probePending)) return;
     const probe = this.probePending;
@@ -80,6 +104,34 @@ export class SendsApp {
       owner: 'app',
       type: 'next-send',
     } satisfies AppTimer);
+  }
+
+  /**
+   * Blocks on metadata when a topic has no known partition: true while blocked. When the wait
+   * ends the application goes on; a wait that timed out fails the one send that blocked.
+   */
+  private mustWaitForTopics(): boolean {
+    const wait = this.deps.waitForTopics;
+    if (wait === undefined) return false;
+    let waiting = true;
+    wait.metadata.awaitTopics(this.spec.topics, wait.maxBlockMs, (present) => {
+      waiting = false;
+      if (!this.blocked) return;
+      this.blocked = false;
+      if (!present) this.failBlockedSend();
+      this.sendNext();
+    });
+    this.blocked = waiting;
+    return waiting;
+  }
+
+  /** The send that waited `max.block.ms`: a definite failure, the record never queued. */
+  private failBlockedSend(): void {
+    this.sent += 1;
+    const topic = this.spec.topics[0] as string;
+    const send = { topic, partition: -1, value: this.deps.nextValue() };
+    const op = this.deps.writer.invoke('send', { send });
+    this.deps.writer.complete(op, 'fail', { send }, 'REQUEST_TIMED_OUT');
   }
 
   /** True once the producer hit a fatal error: the application stops sending. */

@@ -68,7 +68,7 @@ export class TransactionsApp {
       readonly ctx: Ctx;
     },
   ) {
-    this.router = new RecordRouter(spec, deps.partitions, deps.ctx.rng);
+    this.router = new RecordRouter(spec, () => deps.partitions, deps.ctx.rng);
   }
 
   start(): void {

@@ -10,12 +10,15 @@ import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
 import { COLLECTION_BOUNDS } from '../protocol';
 import type {
+  CreatePartitionsRequest,
+  CreateTopicsRequest,
   DescribeProducersResponse,
   KafkaErrorCode,
   KafkaMessage,
   KafkaRequest,
   ProducerStateView,
   TopicPartition,
+  TopicResult,
   TransactionDescription,
 } from '../protocol';
 import { partitionKey } from '../protocol';
@@ -26,7 +29,14 @@ type Ctx = ActorContext<KafkaMessage>;
 export interface AdminTimer {
   readonly owner: 'admin';
   readonly correlationId: number;
+  /** A topic admin call's next attempt, after `retry.backoff.ms`. */
+  readonly retry?: () => void;
 }
+
+/** The admin client's `default.api.timeout.ms`: how long a call is retried. */
+const DEFAULT_API_TIMEOUT_MS = 60_000;
+/** The admin client's `retry.backoff.ms`. */
+const ADMIN_RETRY_BACKOFF_MS = 100;
 
 /** A hanging transaction as `find-hanging` reports it. */
 export interface HangingTransaction extends TopicPartition {
@@ -71,6 +81,7 @@ export class KafkaAdmin {
   }
 
   onTimer(timer: AdminTimer): void {
+    if (timer.retry !== undefined) return timer.retry();
     this.fail(timer.correlationId);
   }
 
@@ -242,6 +253,57 @@ export class KafkaAdmin {
             : 'REQUEST_TIMED_OUT',
         ),
     );
+  }
+
+  /**
+   * `createTopics` and `createPartitions` (`kafka-topics.sh --create`, `--alter --partitions`):
+   * one request to a random broker, which forwards it to the controller (KIP-590). A request left
+   * unanswered is sent again, to a broker drawn anew, `retry.backoff.ms` later until
+   * `default.api.timeout.ms` after the call began (KafkaAdminClient's Call retries); then every
+   * topic gets REQUEST_TIMED_OUT. A retry after a lost answer can meet its own first attempt's
+   * work (TOPIC_ALREADY_EXISTS), as in Kafka.
+   */
+  createTopics(
+    topics: CreateTopicsRequest['topics'],
+    done: (results: readonly TopicResult[]) => void,
+  ): void {
+    const deadlineUs = this.ctx.nowUs() + DEFAULT_API_TIMEOUT_MS * 1000;
+    this.topicAdmin({ kind: 'CreateTopics', correlationId: 0, topics }, deadlineUs, done);
+  }
+
+  /** `createPartitions`: each topic to `count` partitions in all; retried as createTopics is. */
+  createPartitions(
+    topics: CreatePartitionsRequest['topics'],
+    done: (results: readonly TopicResult[]) => void,
+  ): void {
+    const deadlineUs = this.ctx.nowUs() + DEFAULT_API_TIMEOUT_MS * 1000;
+    this.topicAdmin({ kind: 'CreatePartitions', correlationId: 0, topics }, deadlineUs, done);
+  }
+
+  private topicAdmin(
+    message: CreateTopicsRequest | CreatePartitionsRequest,
+    deadlineUs: number,
+    done: (results: readonly TopicResult[]) => void,
+  ): void {
+    const brokers = this.metadata.brokers;
+    const broker = brokers[this.ctx.rng.intInclusive(0, brokers.length - 1)] as NodeId;
+    this.request(broker, message, (response) => {
+      if (
+        response?.kind === 'CreateTopicsResponse' ||
+        response?.kind === 'CreatePartitionsResponse'
+      )
+        return done(response.topics);
+      const retryUs = this.ctx.nowUs() + ADMIN_RETRY_BACKOFF_MS * 1000;
+      if (retryUs < deadlineUs) {
+        return void this.ctx.setTimer(ADMIN_RETRY_BACKOFF_MS * 1000, {
+          owner: 'admin',
+          correlationId: -1,
+          retry: () => this.topicAdmin(message, deadlineUs, done),
+        } satisfies AdminTimer);
+      }
+      const timedOut = 'REQUEST_TIMED_OUT' as const;
+      done(message.topics.map(({ name }) => ({ name, error: timedOut, errorMessage: null })));
+    });
   }
 
   /** Sends every request and calls `done` once all answered or timed out. */

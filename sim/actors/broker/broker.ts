@@ -24,6 +24,7 @@ import type {
 } from '../protocol';
 import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, partitionKey } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
+import { forwardTopicAdmin } from './admin_forwarding';
 import {
   TransactionCoordinator,
   type CoordinatorSettings,
@@ -316,7 +317,7 @@ export class Broker implements Actor<KafkaMessage> {
         this.registering = false;
         return;
       default:
-        ctx.trace(`ignored unexpected ${message.kind}`);
+        if (!forwardTopicAdmin(message, source, ctx)) ctx.trace(`ignored ${message.kind}`);
     }
   }
 

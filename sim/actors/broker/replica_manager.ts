@@ -24,14 +24,14 @@ import type {
   TransactionLogRecord,
 } from '../protocol';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, partitionKey } from '../protocol';
-import { IGNORE_OBSERVATIONS } from '../protocol';
 import { CONTROLLER_ID } from '../controller/controller';
 import { emptyPartition, handleConsumerFetch } from './consumer_fetch';
 import { canCompleteFetch, mustAnswerNow, type FetchState } from './delayed_fetch';
 import { DelayedOperations } from './delayed_operations';
 import { FetchSessionCache, type CachedPartition, type FetchSession } from './fetch_session_cache';
-import { PartitionLog, type VerificationCheck } from './partition_log';
-import { PartitionReplica } from './partition_replica';
+import type { VerificationCheck } from './partition_log';
+import type { PartitionReplica } from './partition_replica';
+import { newPartitionReplica } from './replica_factory';
 import type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_options';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -78,23 +78,15 @@ export class ReplicaManager {
   constructor(private readonly options: ReplicaManagerOptions) {
     for (const state of options.initialStates) {
       this.metadata.set(partitionKey(state), state);
-      if (!state.replicas.includes(options.brokerId)) continue;
-      const log = new PartitionLog(
-        state.topic,
-        state.partition,
-        options.bugs,
-        options.replication.logFlushIntervalMessages ?? null,
-      );
-      const minIsr = options.minInsyncReplicasOf(state.topic);
-      const settings =
-        minIsr === null
-          ? options.replication
-          : { ...options.replication, minInsyncReplicas: minIsr };
-      const replica = new PartitionReplica(options.brokerId, log, state, settings);
-      replica.ineligibleBrokers = this.fencedBrokers;
-      replica.reportTo(options.observe ?? IGNORE_OBSERVATIONS);
-      this.replicas.set(partitionKey(state), replica);
+      if (state.replicas.includes(options.brokerId)) this.createReplica(state);
     }
+  }
+
+  /** A new, empty replica of `state`'s partition on this broker (its log created). */
+  private createReplica(state: PartitionState): PartitionReplica {
+    const replica = newPartitionReplica(this.options, state, this.fencedBrokers);
+    this.replicas.set(partitionKey(state), replica);
+    return replica;
   }
 
   /** The leader of `tp` in this broker's metadata cache, or null. */
@@ -182,7 +174,9 @@ export class ReplicaManager {
         state.leaderEpoch > known.leaderEpoch ||
         (state.leaderEpoch === known.leaderEpoch && state.partitionEpoch >= known.partitionEpoch);
       if (newer) this.metadata.set(key, state);
-      const replica = this.replicas.get(key);
+      // A partition created in the run gets its log when the change arrives (applyDelta).
+      const created = known === undefined && state.replicas.includes(this.options.brokerId);
+      const replica = created ? this.createReplica(state) : this.replicas.get(key);
       if (replica === undefined || !newer) continue;
       this.rolesVersion += 1;
       const became = replica.applyState(state, ctx.nowUs());

@@ -2,7 +2,12 @@
  * A client's metadata cache (Kafka's Metadata): which broker leads each partition, at which
  * leader epoch. It starts from the cluster's initial assignment (as after the bootstrap metadata
  * request) and is refreshed with a Metadata request to a random broker whenever a client sees a
- * leadership error or a leaderless partition; an entry only moves to a newer leader epoch.
+ * leadership error or a leaderless partition, and when a producer sends with metadata older than
+ * `metadata.max.age.ms` (Metadata.timeToNextUpdate, which Kafka's NetworkClient checks on every
+ * poll; checked here at each send, so a client that does nothing never refreshes by age); an
+ * entry only moves to a newer leader epoch. A topic created
+ * during the run becomes known with the first refresh after its partitions reached the broker
+ * asked; a producer waits for it up to `max.block.ms` (KafkaProducer.waitOnMetadata).
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type { KafkaMessage, MetadataResponse, PartitionState, TopicPartition } from '../protocol';
@@ -13,7 +18,18 @@ type Ctx = ActorContext<KafkaMessage>;
 /** Timer of a metadata request. */
 export type MetadataTimer =
   | { readonly owner: 'metadata'; readonly type: 'timeout'; readonly correlationId: number }
-  | { readonly owner: 'metadata'; readonly type: 'backoff' };
+  | { readonly owner: 'metadata'; readonly type: 'backoff' }
+  | { readonly owner: 'metadata'; readonly type: 'max-block'; readonly waitId: number };
+
+/** `metadata.max.age.ms`'s default. */
+export const METADATA_MAX_AGE_MS_DEFAULT = 300_000;
+
+/** A wait for topics to appear (KafkaProducer.waitOnMetadata). */
+interface TopicWait {
+  readonly topics: readonly string[];
+  readonly timerId: number;
+  readonly done: (present: boolean) => void;
+}
 
 /** Leaders known to one client. */
 export class ClientMetadata {
@@ -25,6 +41,10 @@ export class ClientMetadata {
   private backingOff = false;
   private refreshWanted = false;
   private correlationIds = 1;
+  /** When the last refresh was answered (the bootstrap: at creation). */
+  private refreshedUs: number;
+  private readonly waits = new Map<number, TopicWait>();
+  private waitIds = 1;
   /** Called after every update, so clients can send what was waiting for a leader. */
   onUpdate: () => void = () => undefined;
 
@@ -32,7 +52,12 @@ export class ClientMetadata {
     readonly brokers: readonly NodeId[],
     initial: readonly PartitionState[],
     private readonly ctx: Ctx,
-    private readonly timing: { requestTimeoutMs: number; retryBackoffMs: number },
+    private readonly timing: {
+      requestTimeoutMs: number;
+      retryBackoffMs: number;
+      /** `metadata.max.age.ms`. @default 300000 */
+      metadataMaxAgeMs?: number;
+    },
     /** The cluster's finalized `transaction.version` feature, as ApiVersions reports it. */
     readonly transactionVersion: number = 0,
   ) {
@@ -43,6 +68,28 @@ export class ClientMetadata {
       });
       this.remember(state);
     }
+    this.refreshedUs = ctx.nowUs();
+  }
+
+  /**
+   * Calls `done(true)` once every topic has a known partition (at once when they have), or
+   * `done(false)` after `maxBlockMs` (KafkaProducer.waitOnMetadata's TimeoutException), asking
+   * for a refresh meanwhile.
+   */
+  awaitTopics(topics: readonly string[], maxBlockMs: number, done: (present: boolean) => void) {
+    const maxAgeUs = (this.timing.metadataMaxAgeMs ?? METADATA_MAX_AGE_MS_DEFAULT) * 1000;
+    const idle = this.inFlight === null && !this.backingOff;
+    if (idle && this.ctx.nowUs() - this.refreshedUs >= maxAgeUs) this.requestRefresh();
+    if (this.knowsAll(topics)) return done(true);
+    const waitId = this.waitIds++;
+    const timer: MetadataTimer = { owner: 'metadata', type: 'max-block', waitId };
+    const timerId = this.ctx.setTimer(maxBlockMs * 1000, timer);
+    this.waits.set(waitId, { topics, timerId, done });
+    this.requestRefresh();
+  }
+
+  private knowsAll(topics: readonly string[]): boolean {
+    return topics.every((topic) => (this.partitionsByTopic.get(topic)?.size ?? 0) > 0);
   }
 
   /** The known partitions of `topic`, sorted by partition number; empty when unknown. */
@@ -99,6 +146,16 @@ export class ClientMetadata {
       }
     }
     this.startBackoff();
+    this.refreshedUs = this.ctx.nowUs();
+    for (const [waitId, wait] of [...this.waits]) {
+      if (!this.knowsAll(wait.topics)) {
+        this.refreshWanted = true;
+        continue;
+      }
+      this.waits.delete(waitId);
+      this.ctx.cancelTimer(wait.timerId);
+      wait.done(true);
+    }
     this.onUpdate();
   }
 
@@ -111,6 +168,11 @@ export class ClientMetadata {
   }
 
   onTimer(timer: MetadataTimer): void {
+    if (timer.type === 'max-block') {
+      const wait = this.waits.get(timer.waitId);
+      this.waits.delete(timer.waitId);
+      return wait?.done(false);
+    }
     if (timer.type === 'timeout') {
       // Only the request this timer was set for: an answered one's timer is stale.
       if (this.inFlight !== timer.correlationId) return;

@@ -16,6 +16,8 @@ import { COLLECTION_BOUNDS } from '../protocol';
 import type {
   AlterPartitionRequest,
   BrokerHeartbeatRequest,
+  CreatePartitionsRequest,
+  CreateTopicsRequest,
   ElectionRule,
   KafkaMessage,
   KafkaObservation,
@@ -28,6 +30,7 @@ import {
   type ElectionKind,
   type PartitionChangeRequest,
 } from './partition_change';
+import { createPartitions, createTopic, type CreationCluster } from './topic_creation';
 
 /** The controller's node id. */
 export const CONTROLLER_ID = 'controller';
@@ -152,6 +155,51 @@ export class Controller implements Actor<KafkaMessage> {
     const message = envelope.payload;
     if (message.kind === 'BrokerHeartbeat') this.onHeartbeat(message, ctx);
     else if (message.kind === 'AlterPartition') this.onAlterPartition(message, ctx);
+    else if (message.kind === 'CreateTopics' || message.kind === 'CreatePartitions') {
+      this.onCreate(message, envelope.source, ctx);
+    }
+  }
+
+  /**
+   * CreateTopics and CreatePartitions (ControllerApis, ReplicationControlManager), answered to
+   * the broker that forwarded them. Each topic is decided on the partitions as they are after the
+   * topics before it in the request; the new partitions are published to every broker.
+   */
+  private onCreate(
+    request: CreateTopicsRequest | CreatePartitionsRequest,
+    source: NodeId,
+    ctx: Ctx,
+  ): void {
+    const replicationFactorOf = (topic: string): number =>
+      this.partitions.get(partitionKey({ topic, partition: 0 }))?.replicas.length ?? 0;
+    const created: PartitionState[] = [];
+    const topics = request.topics.map((topic) => {
+      const creation =
+        'count' in topic
+          ? createPartitions(topic, this.creationCluster(), replicationFactorOf)
+          : createTopic(topic, this.creationCluster());
+      for (const state of creation.states) created.push(this.store(state));
+      ctx.trace(`${request.kind} ${topic.name}: ${creation.result.error}`);
+      return creation.result;
+    });
+    if (created.length > 0) this.publish(created, ctx);
+    const { correlationId, forwardedFor } = request;
+    const kind =
+      request.kind === 'CreateTopics' ? 'CreateTopicsResponse' : 'CreatePartitionsResponse';
+    ctx.send(source, { kind, correlationId, topics, ...(forwardedFor ? { forwardedFor } : {}) });
+  }
+
+  /** What topic creation reads: brokers, fencing and each topic's partition count. */
+  private creationCluster(): CreationCluster {
+    const partitionCounts = new Map<string, number>();
+    for (const state of this.partitions.values()) {
+      partitionCounts.set(state.topic, (partitionCounts.get(state.topic) ?? 0) + 1);
+    }
+    return {
+      brokers: this.brokers,
+      isFenced: (broker) => this.fenced.has(broker),
+      partitionCounts,
+    };
   }
 
   private onHeartbeat(request: BrokerHeartbeatRequest, ctx: Ctx): void {

@@ -27,9 +27,16 @@ export interface ProducerConfig {
   readonly retryBackoffMs: number;
   /** `transaction.timeout.ms`. @default 60000 */
   readonly transactionTimeoutMs: number;
+  /** `max.block.ms`: how long `send()` waits for its topic's metadata. @default 60000 */
+  readonly maxBlockMs?: number;
+  /** `metadata.max.age.ms`: a refresh at the latest this long after the last. @default 300000 */
+  readonly metadataMaxAgeMs?: number;
   /** `client.flavour`, `client.version` and their switches. @default Kafka's Java client */
   readonly client?: ClientRules;
 }
+
+/** `max.block.ms`'s default (ProducerConfig). */
+export const MAX_BLOCK_MS_DEFAULT = 60_000;
 
 /**
  * `batch.size`, Kafka's default: a batch takes records while its v2 size stays within it

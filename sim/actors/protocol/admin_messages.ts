@@ -3,7 +3,9 @@
  * (`kafka-transactions.sh describe-producers | list | describe | find-hanging | abort`):
  * DescribeProducers goes to a partition leader, ListTransactions to every broker's coordinator,
  * DescribeTransactions to the coordinator of each id. The abort itself is a WriteTxnMarkers
- * (ABORT) the admin client sends to the partition leader (KIP-664; TransactionsCommand).
+ * (ABORT) the admin client sends to the partition leader (KIP-664; TransactionsCommand). And
+ * the topic admin requests of `kafka-topics.sh --create` and `--alter --partitions`:
+ * CreateTopics and CreatePartitions, which a broker forwards to the controller (KIP-590).
  */
 import type { KafkaErrorCode } from './errors';
 import type { TopicPartition } from './messages';
@@ -81,4 +83,55 @@ export interface DescribeTransactionsResponse {
   readonly kind: 'DescribeTransactionsResponse';
   readonly correlationId: number;
   readonly transactions: readonly TransactionDescription[];
+}
+
+/**
+ * Who a broker forwarded an admin request for (KIP-590's EnvelopeRequest): the controller answers
+ * the broker, which relays the answer to this client under its own correlation id.
+ */
+export interface ForwardedFor {
+  readonly client: string;
+  readonly correlationId: number;
+}
+
+/** CreateTopics: new topics, created by the controller (ReplicationControlManager.createTopics). */
+export interface CreateTopicsRequest {
+  readonly kind: 'CreateTopics';
+  readonly correlationId: number;
+  readonly topics: ReadonlyArray<{
+    readonly name: string;
+    readonly numPartitions: number;
+    readonly replicationFactor: number;
+  }>;
+  /** Set by the broker that forwards the request to the controller. */
+  readonly forwardedFor?: ForwardedFor;
+}
+
+/** One topic's outcome of CreateTopics or CreatePartitions, with Kafka's error message. */
+export interface TopicResult {
+  readonly name: string;
+  readonly error: KafkaErrorCode;
+  readonly errorMessage: string | null;
+}
+
+export interface CreateTopicsResponse {
+  readonly kind: 'CreateTopicsResponse';
+  readonly correlationId: number;
+  readonly topics: readonly TopicResult[];
+  readonly forwardedFor?: ForwardedFor;
+}
+
+/** CreatePartitions: raises each topic's partition count to `count` (the new total). */
+export interface CreatePartitionsRequest {
+  readonly kind: 'CreatePartitions';
+  readonly correlationId: number;
+  readonly topics: ReadonlyArray<{ readonly name: string; readonly count: number }>;
+  readonly forwardedFor?: ForwardedFor;
+}
+
+export interface CreatePartitionsResponse {
+  readonly kind: 'CreatePartitionsResponse';
+  readonly correlationId: number;
+  readonly topics: readonly TopicResult[];
+  readonly forwardedFor?: ForwardedFor;
 }

@@ -6,6 +6,10 @@
  */
 import type { ConnectionReset } from '../../kernel';
 import type {
+  CreatePartitionsRequest,
+  CreatePartitionsResponse,
+  CreateTopicsRequest,
+  CreateTopicsResponse,
   DescribeProducersRequest,
   DescribeProducersResponse,
   DescribeTransactionsRequest,
@@ -375,6 +379,8 @@ export type KafkaRequest =
   | DescribeProducersRequest
   | ListTransactionsRequest
   | DescribeTransactionsRequest
+  | CreateTopicsRequest
+  | CreatePartitionsRequest
   | GroupRequest;
 
 /** Every response. */
@@ -393,6 +399,8 @@ export type KafkaResponse =
   | DescribeProducersResponse
   | ListTransactionsResponse
   | DescribeTransactionsResponse
+  | CreateTopicsResponse
+  | CreatePartitionsResponse
   | GroupResponse;
 
 /** Any Kafka message, or the transport's notice that a connection was reset. */
