@@ -362,6 +362,7 @@ export function runPhases(
   problems.push(...probe.problems);
   phases.begin('settle');
   sim.runUntil(sim.nowUs + scenario.healMs * 1000, settled);
+  awaitCompletions(world, scenario);
   const settledUs = sim.nowUs;
   phases.begin('final-reads');
   sim.schedule(sim.nowUs, 'final reads', () => readers.forEach((reader) => reader.begin()));
@@ -372,6 +373,30 @@ export function runPhases(
     return { converged: true, detail: `settled at ${settledUs} us, probes passed${notes}` };
   }
   return { converged: false, detail: problems.join('; ') + notes };
+}
+
+/**
+ * How long a settled run waits for coordinators to complete transactions whose markers are all
+ * written: a WriteTxnMarkers response that was lost is resent only when the inter-broker request
+ * times out, and the CompleteCommit/CompleteAbort append that follows can time out once more
+ * (both bounded by the broker's `request.timeout.ms`, 30 s by default;
+ * TransactionMarkerChannelManager, TransactionStateManager.appendTransactionToLog).
+ */
+export const COMPLETION_GRACE_US = 2 * 30_000_000 + 1_000_000;
+
+/**
+ * Runs on, at most {@link COMPLETION_GRACE_US}, while a coordinator holds a transaction in
+ * PrepareCommit/PrepareAbort after every marker was written, so the invariant
+ * `coordinator-completes-after-markers` judges only a completion Kafka would have written by now.
+ */
+function awaitCompletions(world: World, scenario: ScenarioConfig): void {
+  const numPartitions = scenario.broker.transactionStateLogNumPartitions;
+  const coordinatorOf = (transactionalId: string): string | null =>
+    coordinatorAtEnd(world.observed, transactionalId, numPartitions);
+  const completed = (): boolean =>
+    world.stateChecker.awaitingCompletion(coordinatorOf).length === 0;
+  if (completed()) return;
+  world.sim.runUntil(world.sim.nowUs + COMPLETION_GRACE_US, completed);
 }
 
 function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConfig): Broker {

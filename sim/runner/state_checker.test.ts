@@ -317,6 +317,22 @@ describe('StateChecker coordinators', () => {
     expect(checker.found[0]).toMatchObject({ eventIndex: 2, timeUs: 2000, transactionalId: 'tx' });
   });
 
+  it('lists a transaction awaiting its completion until the coordinator writes it', () => {
+    const { checker, feed } = harness();
+    feed(prepared('PrepareAbort'), {
+      kind: 'MarkerWritten',
+      ...B2,
+      batch: marker(0, { producerEpoch: 1, control: 'ABORT' }),
+    });
+    expect(checker.awaitingCompletion(() => 'b1')).toMatchObject([
+      { coordinator: 'b1', control: 'ABORT', lastMarker: { eventIndex: 2, timeUs: 2000 } },
+    ]);
+    // Another broker is the coordinator now: this one's view is stale, not awaited.
+    expect(checker.awaitingCompletion(() => 'b3')).toEqual([]);
+    feed({ ...(prepared('CompleteAbort') as object), from: 'PrepareAbort' } as KafkaObservation);
+    expect(checker.awaitingCompletion(() => 'b1')).toEqual([]);
+  });
+
   it('stays silent while a marker is missing, or once the coordinator completed', () => {
     const missing = harness();
     missing.feed(prepared('PrepareCommit'));

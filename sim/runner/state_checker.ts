@@ -7,7 +7,7 @@
  * {@link ObservedCluster} folds it in (the checker reads the cluster as it was before it), and
  * call {@link StateChecker.finish} once the run has settled.
  */
-import type { KafkaObservation, LogBatch } from '../actors';
+import type { KafkaObservation, LogBatch, TransactionView } from '../actors';
 import { NO_PRODUCER_ID, NO_SEQUENCE, SEQUENCE_MAX, lastSequenceOf, partitionKey } from '../actors';
 import type { StampedObservation } from '../kernel';
 import type { OracleInvariantViolation } from '../history';
@@ -37,6 +37,15 @@ interface Served {
   readonly leaderEpoch: number;
   highWatermark: number;
   lastStableOffset: number;
+}
+
+/** A transaction whose markers are all written but whose coordinator has not completed it. */
+export interface Stuck {
+  readonly coordinator: string;
+  readonly view: TransactionView;
+  readonly control: 'COMMIT' | 'ABORT';
+  /** When (and at which event) the last of its markers was written. */
+  readonly lastMarker: { readonly timeUs: number; readonly eventIndex: number };
 }
 
 /** Settings the checks depend on. */
@@ -113,12 +122,13 @@ export class StateChecker {
   }
 
   /**
-   * The liveness-type check, once the run settled: a coordinator that still holds a
-   * transactional.id in PrepareCommit/PrepareAbort although a leader of every partition of the
-   * transaction wrote its marker since the coordinator prepared (Kafka's
-   * `TransactionMarkerChannelManager` then writes CompleteCommit/CompleteAbort).
+   * Transactions a coordinator still holds in PrepareCommit/PrepareAbort although a leader of
+   * every partition of the transaction wrote its marker since the coordinator prepared (Kafka's
+   * `TransactionMarkerChannelManager` then writes CompleteCommit/CompleteAbort). The runner waits
+   * for this list to empty before the final reads, since a completion may still be on its way.
    */
-  finish(coordinatorOf: (transactionalId: string) => string | null): void {
+  awaitingCompletion(coordinatorOf: (transactionalId: string) => string | null): Stuck[] {
+    const stuck: Stuck[] = [];
     for (const [coordinator, held] of this.cluster.coordinators) {
       for (const { view } of held.values()) {
         if (view.state !== 'PrepareCommit' && view.state !== 'PrepareAbort') continue;
@@ -135,18 +145,31 @@ export class StateChecker {
         for (const marker of written) {
           if (marker !== undefined && marker.timeUs >= lastMarker.timeUs) lastMarker = marker;
         }
-        this.record({
-          invariant: 'coordinator-completes-after-markers',
-          ...lastMarker,
-          transactionalId: view.transactionalId,
-          broker: coordinator,
-          description:
-            `coordinator ${coordinator} still holds transactionalId ${view.transactionalId} ` +
-            `(producerId ${view.producerId}, epoch ${view.producerEpoch}) in ${view.state} ` +
-            'at the ' +
-            `end of the run, though every ${control} marker was written by ${lastMarker.timeUs}us`,
-        });
+        stuck.push({ coordinator, view, control, lastMarker });
       }
+    }
+    return stuck;
+  }
+
+  /**
+   * The liveness-type check, once the run settled and the runner waited out the completions
+   * still on their way: every transaction {@link awaitingCompletion} still lists is a violation.
+   */
+  finish(coordinatorOf: (transactionalId: string) => string | null): void {
+    for (const { coordinator, view, control, lastMarker } of this.awaitingCompletion(
+      coordinatorOf,
+    )) {
+      this.record({
+        invariant: 'coordinator-completes-after-markers',
+        ...lastMarker,
+        transactionalId: view.transactionalId,
+        broker: coordinator,
+        description:
+          `coordinator ${coordinator} still holds transactionalId ${view.transactionalId} ` +
+          `(producerId ${view.producerId}, epoch ${view.producerEpoch}) in ${view.state} ` +
+          'at the ' +
+          `end of the run, though every ${control} marker was written by ${lastMarker.timeUs}us`,
+      });
     }
   }
 

@@ -84,3 +84,21 @@ describe('fatal-txn-error is liveness-class on the safe configuration', () => {
     expect(report.outcome).toBe('pass');
   });
 });
+
+describe('a completion still on its way when the run settles', () => {
+  it('delayed-endtxn-tv2 swarm seed 465: a lost WriteTxnMarkers response is resent at 30 s', () => {
+    // b3's drop fault lost the answer to its own WriteTxnMarkers after every ABORT marker was
+    // written at 4.900 s; Kafka resends at the inter-broker request timeout and then writes
+    // CompleteAbort. The run used to end at 15.1 s and call the PrepareAbort a stuck coordinator.
+    const file = 'scenarios/delayed-endtxn-tv2.yaml';
+    const { scenario, parameters } = drawSwarm(loadScenario(file), '465');
+    const { report, oracle } = runScenario(scenario, { seed: '465', swarm: parameters });
+    expect(report.check.anomalyTypes).toEqual([]);
+    expect(report.outcome).toBe('pass');
+    const pa = oracle.coordinatorTransactions?.find((t) => t.transactionalId === 'pa');
+    expect(pa).toMatchObject({ producerEpoch: 2, state: 'CompleteAbort' });
+    // The settle phase ran on until the resend at the 30 s request timeout completed it.
+    const settle = report.phases.find((phase) => phase.name === 'settle');
+    expect(settle?.toUs).toBeGreaterThan(4_900_324 + 30_000_000);
+  });
+});
