@@ -145,7 +145,8 @@ export class RecordSender {
 
   /**
    * Drains and sends whatever may be sent now. Like one pass of Kafka's `Sender.runOnce`, it first
-   * resolves sequences and applies a pending idempotent epoch bump.
+   * resolves sequences and applies a pending idempotent epoch bump, and, as its poll timeout,
+   * wakes again when a retry still waits out its backoff ({@link rearmHeldBackRetry}).
    */
   sendReady(ctx: Ctx): void {
     for (let pass = 0; pass < 2; pass += 1) {
@@ -157,8 +158,9 @@ export class RecordSender {
         }
       }
       // A batch that expired while draining may have asked for a bump: apply it now.
-      if (!this.epochBumpRequired && !this.hasResolvableSequences()) return;
+      if (!this.epochBumpRequired && !this.hasResolvableSequences()) break;
     }
+    this.rearmHeldBackRetry(ctx);
   }
 
   onProduceResponse(response: ProduceResponse, ctx: Ctx): void {
@@ -281,8 +283,10 @@ export class RecordSender {
   }
 
   /**
-   * The last retry timer fired but a retry still waits out its backoff: the node's clock went
-   * back (a clock skew ended) after the backoff was stamped in the node's time. Kafka's Sender
+   * No retry timer is pending but a retry still waits out its backoff: the node's clock went
+   * back (a clock skew ended) after the backoff was stamped in the node's time, and the last
+   * timer fired early, or while the partition had a request in flight whose answer then found the
+   * retry not yet due (swarm seed 60 of replicated-random-faults stalled 200 s so). Kafka's Sender
    * never sleeps past a waiting batch (RecordAccumulator.ready returns the time left as
    * nextReadyCheckDelayMs, the poll timeout of Sender.runOnce), so wake again then. Without a
    * clock jump the last timer fires when every backoff is over, and nothing is armed.
