@@ -20,7 +20,6 @@ const OP_TYPES = new Set(['invoke', 'ok', 'fail', 'info']);
 const OP_FUNCTIONS = new Set(['init', 'txn', 'send', 'poll', 'final-read', 'nemesis']);
 const ORACLE_ARRAYS = ['partitions', 'epochGrants', 'faults', 'invariantViolations'] as const;
 const PARTITION_ARRAYS = [
-  'records',
   'highWatermarkChanges',
   'lastStableOffsetChanges',
   'openTransactions',
@@ -64,6 +63,11 @@ function oracleProblem(oracle: unknown): string | undefined {
       if (!Array.isArray(partition[key])) {
         return `\`oracle.partitions[${index}].${key}\` must be an array`;
       }
+    }
+    // The log: `batches` (as eos-sim writes it) or `records` (one entry per offset).
+    if (Array.isArray(partition['batches']) === Array.isArray(partition['records'])) {
+      const both = '`batches` and `records`';
+      return `\`oracle.partitions[${index}]\` must have exactly one of ${both} as an array`;
     }
   }
   return undefined;

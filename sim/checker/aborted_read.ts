@@ -21,7 +21,7 @@ export function checkAbortedRead(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
   for (const { op, record, index, oracleRecord } of committedDeliveries(context)) {
     if (index === undefined || oracleRecord === null) continue;
-    const outcome = index.outcomes.get(record.offset);
+    const outcome = index.outcomeAt(record.offset);
     if (outcome?.status !== 'aborted') continue;
     const elections = context.oracle.elections ?? [];
     const lastStableOffset = stableOffsetBoundAt(index.partition, elections, op.timeUs);

@@ -26,7 +26,6 @@ export interface OracleCopy {
 export class CheckContext {
   private faultIntervalsCache: readonly ActiveInterval[] | null = null;
   private partitionsCache: ReadonlyMap<string, PartitionIndex> | null = null;
-  private copiesCache: ReadonlyMap<number, readonly OracleCopy[]> | null = null;
   private sentValuesCache: ReadonlyMap<number, SentValue> | null = null;
   private deliveriesCache: readonly DeliveryOp[] | null = null;
   private replicationCache: ReplicationIndex | null = null;
@@ -58,10 +57,17 @@ export class CheckContext {
     return this.partitionIndexes.get(topicPartitionKey(topic, partition));
   }
 
-  /** Every oracle copy of each data value, in partition then offset order. */
-  get oracleCopies(): ReadonlyMap<number, readonly OracleCopy[]> {
-    this.copiesCache ??= indexOracleCopies(this.partitionIndexes);
-    return this.copiesCache;
+  /** Every oracle copy of data value `value`, in partition then offset order. */
+  oracleCopiesOf(value: number): OracleCopy[] {
+    const copies: OracleCopy[] = [];
+    for (const index of this.partitionIndexes.values()) {
+      const { topic, partition } = index.partition;
+      for (const offset of index.offsetsOf(value)) {
+        const record = index.recordAt(offset);
+        if (record !== undefined) copies.push({ topic, partition, record });
+      }
+    }
+    return copies;
   }
 
   /** Who sent each value, from the history. */
@@ -92,21 +98,4 @@ function indexPartitions(oracle: Oracle): Map<string, PartitionIndex> {
     indexes.set(key, indexPartition(partition));
   }
   return indexes;
-}
-
-function indexOracleCopies(
-  indexes: ReadonlyMap<string, PartitionIndex>,
-): Map<number, OracleCopy[]> {
-  const copies = new Map<number, OracleCopy[]>();
-  for (const index of indexes.values()) {
-    const { topic, partition } = index.partition;
-    for (const record of index.partition.records) {
-      if (record.control !== undefined || record.value === null) continue;
-      const known = copies.get(record.value);
-      const copy = { topic, partition, record };
-      if (known === undefined) copies.set(record.value, [copy]);
-      else known.push(copy);
-    }
-  }
-  return copies;
 }

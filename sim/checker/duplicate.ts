@@ -78,7 +78,7 @@ function duplicateAnomaly(
   const offsets = locations
     .filter((location) => location.topic === first.topic && location.partition === first.partition)
     .map((location) => location.offset);
-  const copies = context.oracleCopies.get(value) ?? [];
+  const copies = context.oracleCopiesOf(value);
   // The last copy is the extra one; with two or more copies its append is when it was made.
   const latest = copies[copies.length - 1];
   const timeUs =

@@ -27,6 +27,7 @@
  * Cost: O(open transactions × LSO changes of their partition).
  */
 import type { OracleCoordinatorTransaction, OffsetChange, OraclePartition } from '../history';
+import { oracleBatchesOf, oracleRecordAt } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import { topicPartitionName } from './topic_partition';
@@ -66,7 +67,7 @@ export function checkHangingTransaction(context: CheckContext): Anomaly[] {
       const pinnedUs = pinnedSinceUs(partition.lastStableOffsetChanges, open.firstOffset);
       // The pin counts from when the transaction opened: the LSO may have sat at that offset
       // (then the log end) before its first record arrived.
-      const openedUs = partition.records.find((record) => record.offset === open.firstOffset);
+      const openedUs = oracleRecordAt(oracleBatchesOf(partition), open.firstOffset);
       const sinceUs = pinnedUs === null ? null : Math.max(pinnedUs, openedUs?.appendUs ?? pinnedUs);
       if (sinceUs === null || endUs - sinceUs <= maxTimeoutUs) continue;
       const found = { partition, open, entries, sinceUs, durationUs: endUs - sinceUs };

@@ -12,7 +12,8 @@
  *   follower's tail still to be truncated, which is legitimate. Legacy truncation after two quick
  *   failovers produces real divergence (A8).
  */
-import type { OraclePartition, OracleRecord, OracleReplica } from '../history';
+import type { OracleBatch, OraclePartition, OracleRecord, OracleReplica } from '../history';
+import { oracleBatchIndexAt, oracleBatchesOf, oracleRecordAt, oracleRecordOf } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
@@ -81,7 +82,7 @@ function deliveredAnomaly(
   const { delivered, op } = found;
   const { topic, partition, offset, values } = delivered;
   const seen = values.map((value, at) => `${value} (client ${delivered.clients[at] ?? '?'})`);
-  const now = context.partitionIndex(topic, partition)?.recordsByOffset.get(offset);
+  const now = context.partitionIndex(topic, partition)?.recordAt(offset);
   const finalLog =
     now === undefined
       ? 'the final log holds nothing there'
@@ -106,10 +107,16 @@ function deliveredAnomaly(
   };
 }
 
-/** A replica with its records by offset and the offsets it vouches for. */
+/** One replica's record at a divergent offset. */
+interface DivergentCopy {
+  readonly indexed: IndexedReplica;
+  readonly record: OracleRecord;
+}
+
+/** A replica with its batches and the offsets it vouches for. */
 interface IndexedReplica {
   readonly replica: OracleReplica;
-  readonly recordsByOffset: ReadonlyMap<number, OracleRecord>;
+  readonly batches: readonly OracleBatch[];
   /** Offsets below this are committed as far as this replica knows. */
   readonly vouchedBelow: number;
 }
@@ -123,21 +130,54 @@ function replicaInconsistencies(context: CheckContext): Anomaly[] {
         const source = replicas[first];
         const target = replicas[second];
         if (source === undefined || target === undefined) continue;
-        const limit = Math.min(source.vouchedBelow, target.vouchedBelow);
-        for (const record of source.replica.records) {
-          if (record.offset >= limit) break;
-          const other = target.recordsByOffset.get(record.offset);
-          if (other === undefined || sameRecord(record, other)) continue;
-          const pair = [
-            { indexed: source, record },
-            { indexed: target, record: other },
-          ] as const;
+        for (const pair of divergences(source, target)) {
           anomalies.push(divergenceAnomaly(context, { partition, pair }));
         }
       }
     }
   }
   return anomalies;
+}
+
+/**
+ * The offsets both replicas vouch for where they hold different records, in offset order. A
+ * batch the other replica holds as it is (the same batch, as replication copies it) is skipped
+ * whole; only other batches are compared record by record.
+ */
+function divergences(
+  source: IndexedReplica,
+  target: IndexedReplica,
+): Array<readonly [DivergentCopy, DivergentCopy]> {
+  const limit = Math.min(source.vouchedBelow, target.vouchedBelow);
+  const found: Array<readonly [DivergentCopy, DivergentCopy]> = [];
+  for (const batch of source.batches) {
+    if (batch.baseOffset >= limit) break;
+    const position = oracleBatchIndexAt(target.batches, batch.baseOffset);
+    if (sameBatch(batch, target.batches[position])) continue;
+    const last = Math.min(batch.lastOffset, limit - 1);
+    for (let offset = batch.baseOffset; offset <= last; offset++) {
+      const other = oracleRecordAt(target.batches, offset);
+      const record = oracleRecordOf(batch, offset);
+      if (other === undefined || sameRecord(record, other)) continue;
+      found.push([
+        { indexed: source, record },
+        { indexed: target, record: other },
+      ]);
+    }
+  }
+  return found;
+}
+
+function sameBatch(a: OracleBatch, b: OracleBatch | undefined): boolean {
+  if (a === b) return true;
+  return (
+    b !== undefined &&
+    a.baseOffset === b.baseOffset &&
+    a.lastOffset === b.lastOffset &&
+    a.producerId === b.producerId &&
+    a.control === b.control &&
+    a.values === b.values
+  );
 }
 
 /** The partition's replicas in broker order, each indexed; a broker twice is malformed. */
@@ -152,20 +192,19 @@ function indexReplicas(partition: OraclePartition): IndexedReplica[] {
       previous === undefined || previous.broker !== replica.broker,
       `Oracle holds a replica twice: ${name} on broker ${replica.broker}`,
     );
-    const recordsByOffset = new Map<number, OracleRecord>();
+    const batches = oracleBatchesOf(replica);
     let offsetBefore = -1;
-    for (const record of replica.records) {
+    for (const batch of batches) {
       requireInput(
-        record.offset > offsetBefore,
+        batch.baseOffset > offsetBefore && batch.lastOffset >= batch.baseOffset,
         `Oracle replica offsets must strictly increase: ${name} on ${replica.broker}`,
       );
-      recordsByOffset.set(record.offset, record);
-      offsetBefore = record.offset;
+      offsetBefore = batch.lastOffset;
     }
     const vouchedBelow = replica.inSyncReplica
       ? Math.max(replica.highWatermark, partition.highWatermark)
       : replica.highWatermark;
-    return { replica, recordsByOffset, vouchedBelow };
+    return { replica, batches, vouchedBelow };
   });
 }
 
@@ -177,10 +216,7 @@ function divergenceAnomaly(
   context: CheckContext,
   found: {
     readonly partition: OraclePartition;
-    readonly pair: readonly [
-      { readonly indexed: IndexedReplica; readonly record: OracleRecord },
-      { readonly indexed: IndexedReplica; readonly record: OracleRecord },
-    ];
+    readonly pair: readonly [DivergentCopy, DivergentCopy];
   },
 ): Anomaly {
   const { partition, pair } = found;

@@ -107,14 +107,14 @@ function classifyLostWrite(
   sent: { readonly topic: string; readonly partition: number; readonly value: number },
 ): LostWriteExplanation {
   const index = context.partitionIndex(sent.topic, sent.partition);
-  const offset = index?.offsetsByValue.get(sent.value)?.[0];
-  const record = offset === undefined ? undefined : index?.recordsByOffset.get(offset);
+  const offset = index?.offsetsOf(sent.value)?.[0];
+  const record = offset === undefined ? undefined : index?.recordAt(offset);
   if (index === undefined || record === undefined) {
     const cause = explainTruncation(context.replicationIndex, sent);
     const classification = cause?.classification ?? 'never-written';
     return { classification, record: null, cause };
   }
-  if (index.outcomes.get(record.offset)?.status === 'aborted') {
+  if (index.outcomeAt(record.offset)?.status === 'aborted') {
     return { classification: 'aborted', record, cause: null };
   }
   if (record.offset >= index.partition.lastStableOffset) {

@@ -10,7 +10,8 @@
  * sequences (`delivery_sequences.ts`). The classification follows Jepsen's split: `within-poll`
  * (Jepsen's `int-poll-skip`) or `across-polls`.
  */
-import type { OracleRecord } from '../history';
+import type { OracleBatch, OracleRecord } from '../history';
+import { oracleRecordOf } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import {
@@ -69,26 +70,31 @@ function visibleBetween(
   index: PartitionIndex,
   pair: { readonly before: DeliveryStep; readonly after: DeliveryStep },
 ): OracleRecord[] {
-  const records = index.partition.records;
+  const batches = index.batches;
   const readCommitted = pair.after.op.value.isolationLevel === 'read_committed';
+  const from = pair.before.record.offset + 1;
+  const until = pair.after.record.offset;
   const visible: OracleRecord[] = [];
-  for (let at = firstAbove(records, pair.before.record.offset); at < records.length; at += 1) {
-    const record = records[at];
-    if (record === undefined || record.offset >= pair.after.record.offset) break;
-    if (record.control !== undefined) continue;
-    if (readCommitted && index.outcomes.get(record.offset)?.status !== 'committed') continue;
-    visible.push(record);
+  for (let at = firstEndingAtOrAbove(batches, from); at < batches.length; at += 1) {
+    const batch = batches[at] as OracleBatch;
+    if (batch.baseOffset >= until) break;
+    if (batch.control !== undefined) continue;
+    if (readCommitted && index.outcomeOfBatch(at)?.status !== 'committed') continue;
+    const last = Math.min(batch.lastOffset, until - 1);
+    for (let offset = Math.max(batch.baseOffset, from); offset <= last; offset++) {
+      visible.push(oracleRecordOf(batch, offset));
+    }
   }
   return visible;
 }
 
-/** The position of the first record with an offset above `offset` (records ascend). */
-function firstAbove(records: readonly OracleRecord[], offset: number): number {
+/** The position of the first batch whose last offset is at or above `offset` (batches ascend). */
+function firstEndingAtOrAbove(batches: readonly OracleBatch[], offset: number): number {
   let low = 0;
-  let high = records.length;
+  let high = batches.length;
   while (low < high) {
     const middle = low + Math.floor((high - low) / 2);
-    if ((records[middle]?.offset ?? Number.MAX_SAFE_INTEGER) <= offset) low = middle + 1;
+    if ((batches[middle]?.lastOffset ?? Number.MAX_SAFE_INTEGER) < offset) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -97,23 +97,23 @@ function fateOf(
   let offset: number | null = null;
   let fate: RecordFate['fate'] = 'pending';
   // A delivered record the partition holds as aborted is an `aborted-read`, not visible data.
-  if (visibleOffset !== undefined && index?.outcomes.get(visibleOffset)?.status !== 'aborted') {
+  if (visibleOffset !== undefined && index?.outcomeAt(visibleOffset)?.status !== 'aborted') {
     offset = visibleOffset;
     fate = 'visible';
   } else if (index !== undefined) {
-    const offsets = index.offsetsByValue.get(value) ?? [];
+    const offsets = index.offsetsOf(value);
     offset = offsets[0] ?? null;
     if (offset === null) fate = 'absent';
     else if (offsets.every((copy) => isStablyAborted(index, copy))) fate = 'aborted';
   }
-  const record = offset === null ? null : (index?.recordsByOffset.get(offset) ?? null);
-  const markerOffset = offset === null ? null : (index?.outcomes.get(offset)?.markerOffset ?? null);
+  const record = offset === null ? null : (index?.recordAt(offset) ?? null);
+  const markerOffset = offset === null ? null : (index?.outcomeAt(offset)?.markerOffset ?? null);
   return { topic, partition, offset, value, fate, record, markerOffset };
 }
 
 /** Decided by an ABORT marker that is itself below the partition's final last stable offset. */
 function isStablyAborted(index: PartitionIndex, offset: number): boolean {
-  const outcome = index.outcomes.get(offset);
+  const outcome = index.outcomeAt(offset);
   if (outcome?.status !== 'aborted' || outcome.markerOffset === null) return false;
   return outcome.markerOffset < index.partition.lastStableOffset;
 }
@@ -143,17 +143,19 @@ class MarkerAttempts {
     if (this.byMarker !== null) return this.byMarker;
     const byMarker = new Map<string, Set<number>>();
     for (const partitionIndex of this.context.partitionIndexes.values()) {
-      const { topic, partition, records } = partitionIndex.partition;
-      for (const record of records) {
-        const markerOffset = partitionIndex.outcomes.get(record.offset)?.markerOffset ?? null;
-        if (record.value === null || markerOffset === null) continue;
-        const sent = this.context.sentValues.get(record.value);
-        if (sent === undefined || sent.f !== 'txn') continue;
+      const { topic, partition } = partitionIndex.partition;
+      partitionIndex.batches.forEach((batch, position) => {
+        const markerOffset = partitionIndex.outcomeOfBatch(position)?.markerOffset ?? null;
+        if (markerOffset === null) return;
         const key = markerKey(topic, partition, markerOffset);
-        const known = byMarker.get(key);
-        if (known === undefined) byMarker.set(key, new Set([sent.opIndex]));
-        else known.add(sent.opIndex);
-      }
+        for (const value of batch.values) {
+          const sent = this.context.sentValues.get(value);
+          if (sent === undefined || sent.f !== 'txn') continue;
+          const known = byMarker.get(key);
+          if (known === undefined) byMarker.set(key, new Set([sent.opIndex]));
+          else known.add(sent.opIndex);
+        }
+      });
     }
     this.byMarker = byMarker;
     return byMarker;
@@ -221,8 +223,8 @@ function decidedAtUs(context: CheckContext, fates: readonly RecordFate[]): numbe
   let latest: number | null = null;
   for (const fate of fates) {
     if (fate.markerOffset === null || fate.fate === 'absent' || fate.fate === 'pending') continue;
-    const marker = context.partitionIndex(fate.topic, fate.partition)?.recordsByOffset;
-    const appendUs = marker?.get(fate.markerOffset)?.appendUs;
+    const index = context.partitionIndex(fate.topic, fate.partition);
+    const appendUs = index?.recordAt(fate.markerOffset)?.appendUs;
     if (appendUs !== undefined && (latest === null || appendUs > latest)) latest = appendUs;
   }
   return latest;

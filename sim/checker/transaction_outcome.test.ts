@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OraclePartition, OracleRecord } from '../history';
-import { buildTransactionOutcomes, indexPartition, oracleRecordFor } from './transaction_outcome';
+import { indexPartition, oracleRecordFor } from './transaction_outcome';
 
 /** `[offset, value or marker, producerId]`; producerId -1 writes a non-transactional record. */
 type Row = readonly [offset: number, content: number | 'COMMIT' | 'ABORT', producerId: number];
@@ -40,7 +40,7 @@ function partitionOf(records: readonly OracleRecord[]): OraclePartition {
   };
 }
 
-describe('buildTransactionOutcomes', () => {
+describe('PartitionIndex.outcomeAt', () => {
   const partition = partitionOf(
     rows([
       [0, 10, 1],
@@ -56,8 +56,14 @@ describe('buildTransactionOutcomes', () => {
   );
 
   it('decides each record by the first following marker of its own producer', () => {
-    const outcomes = buildTransactionOutcomes(partition);
-    expect([...outcomes.entries()].sort((a, b) => a[0] - b[0])).toEqual([
+    const index = indexPartition(partition);
+    const offsets = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+    const outcomes = offsets.flatMap((offset) => {
+      const outcome = index.outcomeAt(offset);
+      return outcome === undefined ? [] : [[offset, outcome]];
+    });
+    expect(index.outcomeAt(9)).toBeUndefined();
+    expect(outcomes).toEqual([
       [0, { status: 'committed', markerOffset: 2 }],
       [1, { status: 'aborted', markerOffset: 7 }],
       [3, { status: 'aborted', markerOffset: 5 }],
@@ -69,7 +75,7 @@ describe('buildTransactionOutcomes', () => {
 
   it('refuses offsets that do not strictly increase', () => {
     expect(() =>
-      buildTransactionOutcomes(
+      indexPartition(
         partitionOf(
           rows([
             [1, 1, 1],
@@ -92,7 +98,8 @@ describe('indexPartition', () => {
         ]),
       ),
     );
-    expect(index.offsetsByValue.get(7)).toEqual([0, 1]);
+    expect(index.offsetsOf(7)).toEqual([0, 1]);
+    expect(index.offsetsOf(8)).toEqual([]);
     expect(oracleRecordFor(index, { offset: 1, value: 7 })?.offset).toBe(1);
     expect(oracleRecordFor(index, { offset: 1, value: 8 })).toBeNull();
     expect(oracleRecordFor(index, { offset: 2, value: 7 })).toBeNull();

@@ -3,11 +3,14 @@
  * record is decided by the first control marker after it in the same partition with the same
  * producerId: COMMIT means committed, ABORT means aborted, no marker means still open.
  * Non-transactional records are committed on append. The index is built in one backward pass
- * per partition, O(n): walking from the end, keep per producerId the nearest following marker.
+ * per partition over its batches: walking from the end, keep per producerId the nearest following
+ * marker.
  */
-import type { OraclePartition, OracleRecord } from '../history';
+import type { OracleBatch, OraclePartition, OracleRecord } from '../history';
+import { oracleBatchIndexAt, oracleBatchesOf, oracleRecordOf } from '../history';
 import { requireInput } from './input_error';
 import { topicPartitionName } from './topic_partition';
+import { ValueIndex } from './value_index';
 
 /** What became of a data record's transaction. */
 export type TransactionStatus = 'committed' | 'aborted' | 'open';
@@ -19,78 +22,119 @@ export interface RecordOutcome {
   readonly markerOffset: number | null;
 }
 
-/** One oracle partition with lookups by offset and by value. */
-export interface PartitionIndex {
-  readonly partition: OraclePartition;
-  /** Every record, data and control, by offset. */
-  readonly recordsByOffset: ReadonlyMap<number, OracleRecord>;
-  /** The outcome of every data record, by offset; control markers have none. */
-  readonly outcomes: ReadonlyMap<number, RecordOutcome>;
-  /** The offsets holding each data value, ascending. */
-  readonly offsetsByValue: ReadonlyMap<number, readonly number[]>;
-}
-
 const NON_TRANSACTIONAL: RecordOutcome = { status: 'committed', markerOffset: null };
 
 /**
- * The outcome of every data record of `partition`, by offset. Throws `CheckerInputError` when
- * the offsets do not strictly increase.
- * @example buildTransactionOutcomes(partition).get(4) // { status: 'aborted', markerOffset: 6 }
+ * One oracle partition with lookups by offset and by value. Its log is kept as batches: every
+ * record of a data batch has the batch's producer and transaction, so outcomes are per batch.
+ * @example indexPartition(partition).outcomeAt(4) // { status: 'aborted', markerOffset: 6 }
  */
-export function buildTransactionOutcomes(partition: OraclePartition): Map<number, RecordOutcome> {
-  const name = topicPartitionName(partition.topic, partition.partition);
-  const outcomes = new Map<number, RecordOutcome>();
-  const nextMarkers = new Map<number, OracleRecord>();
-  const records = partition.records;
-  for (let position = records.length - 1; position >= 0; position -= 1) {
-    const record = records[position];
-    requireInput(record !== undefined, `Oracle record missing: ${name} position ${position}`);
-    const previous = records[position - 1];
-    requireInput(
-      previous === undefined || previous.offset < record.offset,
-      `Oracle offsets must strictly increase: ${name} offset ${record.offset}`,
-    );
-    if (record.control !== undefined) {
-      nextMarkers.set(record.producerId, record);
-    } else if (!record.isTransactional) {
-      outcomes.set(record.offset, NON_TRANSACTIONAL);
+export class PartitionIndex {
+  /** The log, oldest batch first. */
+  readonly batches: readonly OracleBatch[];
+  /** The outcome of each batch's records (parallel to `batches`); null for control batches. */
+  private readonly outcomes: ReadonlyArray<RecordOutcome | null>;
+  private values: ValueIndex | null = null;
+
+  constructor(readonly partition: OraclePartition) {
+    const name = topicPartitionName(partition.topic, partition.partition);
+    if (partition.records !== undefined) requireRecordShapes(partition.records, name);
+    this.batches = oracleBatchesOf(partition);
+    requireBatchShapes(this.batches, name);
+    requireLastStableOffsetOrder(partition, name);
+    this.outcomes = batchOutcomes(this.batches);
+  }
+
+  /** The record, data or control, at `offset`; undefined when the log does not hold it. */
+  recordAt(offset: number): OracleRecord | undefined {
+    const batch = this.batches[oracleBatchIndexAt(this.batches, offset)];
+    return batch === undefined ? undefined : oracleRecordOf(batch, offset);
+  }
+
+  /** The outcome of the data record at `offset`; undefined for a marker or a missing offset. */
+  outcomeAt(offset: number): RecordOutcome | undefined {
+    return this.outcomes[oracleBatchIndexAt(this.batches, offset)] ?? undefined;
+  }
+
+  /** The outcome of every record of `batches[position]`; null for a control batch. */
+  outcomeOfBatch(position: number): RecordOutcome | null {
+    return this.outcomes[position] ?? null;
+  }
+
+  /** The offsets holding data value `value`, ascending. */
+  offsetsOf(value: number): readonly number[] {
+    this.values ??= new ValueIndex(this.batches);
+    return this.values.offsetsOf(value);
+  }
+}
+
+/**
+ * The outcome of each batch, in one backward pass (O(batches)): a transactional data batch is
+ * decided by the first control marker after it in the same partition with the same producerId
+ * (COMMIT: committed, ABORT: aborted, none: still open); a non-transactional one is committed on
+ * append.
+ */
+function batchOutcomes(batches: readonly OracleBatch[]): Array<RecordOutcome | null> {
+  const outcomes = new Array<RecordOutcome | null>(batches.length);
+  const nextMarkers = new Map<number, RecordOutcome>();
+  for (let position = batches.length - 1; position >= 0; position -= 1) {
+    const batch = batches[position] as OracleBatch;
+    if (batch.control !== undefined) {
+      const status = batch.control === 'COMMIT' ? 'committed' : 'aborted';
+      nextMarkers.set(batch.producerId, { status, markerOffset: batch.baseOffset });
+      outcomes[position] = null;
+    } else if (!batch.isTransactional) {
+      outcomes[position] = NON_TRANSACTIONAL;
     } else {
-      outcomes.set(record.offset, outcomeFromMarker(nextMarkers.get(record.producerId)));
+      outcomes[position] = nextMarkers.get(batch.producerId) ?? {
+        status: 'open',
+        markerOffset: null,
+      };
     }
   }
   return outcomes;
 }
 
-function outcomeFromMarker(marker: OracleRecord | undefined): RecordOutcome {
-  if (marker === undefined) return { status: 'open', markerOffset: null };
-  const status = marker.control === 'COMMIT' ? 'committed' : 'aborted';
-  return { status, markerOffset: marker.offset };
+/** Indexes one oracle partition; throws `CheckerInputError` on a malformed log. */
+export function indexPartition(partition: OraclePartition): PartitionIndex {
+  return new PartitionIndex(partition);
 }
 
-/**
- * Indexes one oracle partition: records by offset, outcomes, and offsets by value.
- * @example indexPartition(partition).offsetsByValue.get(17) // [4, 9] for a value written twice
- */
-export function indexPartition(partition: OraclePartition): PartitionIndex {
-  const name = topicPartitionName(partition.topic, partition.partition);
-  const recordsByOffset = new Map<number, OracleRecord>();
-  const offsetsByValue = new Map<number, number[]>();
-  for (const record of partition.records) {
-    recordsByOffset.set(record.offset, record);
-    if (record.control !== undefined) {
-      const where = `${name}@${record.offset}`;
-      requireInput(record.value === null, `Oracle marker carries a value: ${where}`);
-      continue;
-    }
+/** A log given per record: markers carry no value, data records do. */
+function requireRecordShapes(records: readonly OracleRecord[], name: string): void {
+  for (const record of records) {
     const where = `${name}@${record.offset}`;
-    requireInput(record.value !== null, `Oracle data record has no value: ${where}`);
-    const offsets = offsetsByValue.get(record.value);
-    if (offsets === undefined) offsetsByValue.set(record.value, [record.offset]);
-    else offsets.push(record.offset);
+    if (record.control !== undefined) {
+      requireInput(record.value === null, `Oracle marker carries a value: ${where}`);
+    } else {
+      requireInput(record.value !== null, `Oracle data record has no value: ${where}`);
+    }
   }
-  requireLastStableOffsetOrder(partition, name);
-  const outcomes = buildTransactionOutcomes(partition);
-  return { partition, recordsByOffset, outcomes, offsetsByValue };
+}
+
+/** Batches in strictly increasing offsets, each as many values as offsets (markers: one, none). */
+function requireBatchShapes(batches: readonly OracleBatch[], name: string): void {
+  let previous: OracleBatch | undefined;
+  for (const batch of batches) {
+    requireInput(
+      previous === undefined || previous.lastOffset < batch.baseOffset,
+      `Oracle offsets must strictly increase: ${name} offset ${batch.baseOffset}`,
+    );
+    const where = `${name}@${batch.baseOffset}`;
+    const offsets = batch.lastOffset - batch.baseOffset + 1;
+    if (batch.control !== undefined) {
+      requireInput(
+        offsets === 1 && batch.values.length === 0,
+        `Oracle marker carries a value: ${where}`,
+      );
+    } else {
+      requireInput(
+        offsets >= 1 && batch.values.length === offsets,
+        `Oracle data batch has ${batch.values.length} values for ${offsets} offsets: ${where}`,
+      );
+    }
+    previous = batch;
+  }
 }
 
 /** `lastStableOffsetAt` binary-searches the changes, so they must be in time order. */
@@ -115,7 +159,7 @@ export function oracleRecordFor(
   index: PartitionIndex | undefined,
   delivered: { readonly offset: number; readonly value: number },
 ): OracleRecord | null {
-  const record = index?.recordsByOffset.get(delivered.offset);
+  const record = index?.recordAt(delivered.offset);
   if (record === undefined || record.control !== undefined) return null;
   return record.value === delivered.value ? record : null;
 }

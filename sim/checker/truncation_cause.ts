@@ -21,7 +21,9 @@
  * follows any leader change.
  */
 import type { Oracle, OracleElection, OracleRecord, OracleTruncation } from '../history';
+import { oracleBatchesOf } from '../history';
 import { topicPartitionKey } from './topic_partition';
+import { ValueIndex } from './value_index';
 
 /** Why the oracle thinks a record left the final log. */
 export type TruncationClassification =
@@ -65,7 +67,7 @@ export interface ReplicationIndex {
   /** Elections per partition, in time order. */
   readonly elections: ReadonlyMap<string, readonly OracleElection[]>;
   /** The data values each broker's final replica holds, per partition then broker. */
-  readonly replicaValues: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<number>>>;
+  readonly replicaValues: ReadonlyMap<string, ReadonlyMap<string, ValueIndex>>;
 }
 
 /**
@@ -101,16 +103,12 @@ export function buildReplicationIndex(oracle: Oracle): ReplicationIndex {
   return { removals, elections, replicaValues: indexReplicaValues(oracle) };
 }
 
-function indexReplicaValues(oracle: Oracle): Map<string, Map<string, Set<number>>> {
-  const byPartition = new Map<string, Map<string, Set<number>>>();
+function indexReplicaValues(oracle: Oracle): Map<string, Map<string, ValueIndex>> {
+  const byPartition = new Map<string, Map<string, ValueIndex>>();
   for (const partition of oracle.partitions) {
-    const byBroker = new Map<string, Set<number>>();
+    const byBroker = new Map<string, ValueIndex>();
     for (const replica of partition.replicas ?? []) {
-      const values = new Set<number>();
-      for (const record of replica.records) {
-        if (record.control === undefined && record.value !== null) values.add(record.value);
-      }
-      byBroker.set(replica.broker, values);
+      byBroker.set(replica.broker, new ValueIndex(oracleBatchesOf(replica)));
     }
     byPartition.set(topicPartitionKey(partition.topic, partition.partition), byBroker);
   }
@@ -132,7 +130,8 @@ export function explainTruncation(
   for (const removal of removals) lastByBroker.set(removal.truncation.broker, removal);
   const replicaValues = index.replicaValues.get(key);
   const lasting = [...lastByBroker.values()].filter(
-    (removal) => replicaValues?.get(removal.truncation.broker)?.has(lost.value) !== true,
+    (removal) =>
+      (replicaValues?.get(removal.truncation.broker)?.offsetsOf(lost.value).length ?? 0) === 0,
   );
   // When every broker got the value back, the loss is still one of theirs: judge them all.
   const candidates = lasting.length > 0 ? lasting : [...lastByBroker.values()];

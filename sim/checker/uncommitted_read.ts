@@ -36,7 +36,7 @@ export function checkUncommittedRead(context: CheckContext): Anomaly[] {
       oracleRecord === null
         ? ''
         : `, written by producer ${oracleRecord.producerId} epoch ${oracleRecord.producerEpoch}`;
-    const marker = index.outcomes.get(record.offset)?.markerOffset ?? null;
+    const marker = index.outcomeAt(record.offset)?.markerOffset ?? null;
     const message =
       `read_committed client ${op.client} delivered value ${record.value} at ` +
       `${topicPartitionName(record.topic, record.partition)} offset ${record.offset}${writer}, ` +
@@ -70,8 +70,8 @@ function classify(
   // Without the oracle record the delivery cannot be tied to a transaction; only the
   // position test above applies.
   if (oracleRecord === null || !oracleRecord.isTransactional) return null;
-  const outcome = index?.outcomes.get(record.offset);
+  const outcome = index?.outcomeAt(record.offset);
   if (outcome === undefined || outcome.markerOffset === null) return 'transaction-open';
-  const marker = index?.recordsByOffset.get(outcome.markerOffset);
+  const marker = index?.recordAt(outcome.markerOffset);
   return marker !== undefined && marker.appendUs > delivery.op.timeUs ? 'marker-after-read' : null;
 }

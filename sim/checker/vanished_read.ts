@@ -33,7 +33,7 @@ export function checkVanishedRead(context: CheckContext): Anomaly[] {
   for (const op of context.deliveries) {
     for (const record of op.value.records) {
       const index = context.partitionIndex(record.topic, record.partition);
-      if (index === undefined || index.offsetsByValue.has(record.value)) continue;
+      if (index === undefined || index.offsetsOf(record.value).length > 0) continue;
       const key = JSON.stringify([record.topic, record.partition, record.offset, record.value]);
       if (reported.has(key)) continue;
       reported.add(key);
@@ -80,7 +80,7 @@ function vanishedAnomaly(
 
 /** What the final log holds at the delivered offset now, for messages. */
 function describeFinalOffset(index: PartitionIndex, offset: number): string {
-  const now = index.recordsByOffset.get(offset);
+  const now = index.recordAt(offset);
   if (now === undefined) return `offset ${offset} now holds nothing`;
   if (now.control !== undefined) return `offset ${offset} now holds a ${now.control} marker`;
   return `offset ${offset} now holds value ${now.value ?? 'none'}`;

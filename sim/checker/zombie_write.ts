@@ -5,7 +5,8 @@
  * strictly higher producerEpoch for the same producerId (an InitProducerId, a fencing
  * InitProducerId, or a timeout abort). The history only names the client that sent the value.
  */
-import type { EpochGrant, OracleRecord } from '../history';
+import type { EpochGrant, OracleBatch, OracleRecord } from '../history';
+import { oracleRecordOf } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import { topicPartitionName } from './topic_partition';
@@ -20,23 +21,34 @@ export function checkZombieWrite(context: CheckContext): Anomaly[] {
   const grantsByProducer = grantsByProducerId(context.oracle.epochGrants);
   const anomalies: Anomaly[] = [];
   for (const index of context.partitionIndexes.values()) {
-    for (const record of index.partition.records) {
-      if (!isVisibleData(index, record)) continue;
-      const grants = grantsByProducer.get(record.producerId) ?? [];
+    index.batches.forEach((batch, position) => {
+      // Every record of a batch has its producer, epoch, append time and outcome.
+      if (!isVisibleData(index, batch, position)) return;
+      const grants = grantsByProducer.get(batch.producerId) ?? [];
       const fence = grants.find(
-        (grant) => grant.producerEpoch > record.producerEpoch && grant.timeUs < record.appendUs,
+        (grant) => grant.producerEpoch > batch.producerEpoch && grant.timeUs < batch.appendUs,
       );
-      if (fence !== undefined) anomalies.push(zombieAnomaly(context, { index, record, fence }));
-    }
+      if (fence === undefined) return;
+      const end = Math.min(batch.lastOffset, index.partition.lastStableOffset - 1);
+      for (let offset = batch.baseOffset; offset <= end; offset++) {
+        const record = oracleRecordOf(batch, offset);
+        anomalies.push(zombieAnomaly(context, { index, record, fence }));
+      }
+    });
   }
   return anomalies;
 }
 
-/** A data record with a producerId that read_committed consumers can see at the end. */
-function isVisibleData(index: PartitionIndex, record: OracleRecord): boolean {
-  if (record.control !== undefined || record.value === null || record.producerId < 0) return false;
-  if (record.offset >= index.partition.lastStableOffset) return false;
-  return index.outcomes.get(record.offset)?.status === 'committed';
+/**
+ * A data batch with a producerId whose records read_committed consumers can see at the end (the
+ * ones below the partition's final last stable offset).
+ */
+function isVisibleData(index: PartitionIndex, batch: OracleBatch, position: number): boolean {
+  if (batch.control !== undefined || batch.values.length === 0 || batch.producerId < 0) {
+    return false;
+  }
+  if (batch.baseOffset >= index.partition.lastStableOffset) return false;
+  return index.outcomeOfBatch(position)?.status === 'committed';
 }
 
 /** Grants per producerId, earliest first (ties keep the oracle's order). */

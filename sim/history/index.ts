@@ -2,3 +2,10 @@
 export type * from './history_types';
 export type * from './oracle_types';
 export { HistoryBoundExceededError, HistoryRecorder } from './recorder';
+export {
+  oracleBatchIndexAt,
+  oracleBatchesOf,
+  oracleRecordAt,
+  oracleRecordOf,
+  oracleRecordsOf,
+} from './oracle_log';

@@ -22,6 +22,38 @@ export interface OracleRecord {
   readonly appendUs: number;
 }
 
+/**
+ * A run of consecutive offsets written as one record batch: a data batch of one producer (one
+ * record per value, sequences from `baseSequence`) or a control batch (one COMMIT or ABORT
+ * marker at `baseOffset`). The simulator's oracle keeps its logs as batches, so a partition costs
+ * what its batches cost; `oracleRecordsOf` expands them where one record at a time is needed.
+ */
+export interface OracleBatch {
+  readonly baseOffset: number;
+  /** The batch's last offset (inclusive): `baseOffset + values.length - 1` for data. */
+  readonly lastOffset: number;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  /** The first record's sequence, -1 for none (markers, non-idempotent batches). */
+  readonly baseSequence: number;
+  readonly isTransactional: boolean;
+  /** Set for a control batch. */
+  readonly control?: 'COMMIT' | 'ABORT';
+  /** Virtual time the leader appended the batch (LogAppendTime). */
+  readonly appendUs: number;
+  /** The data records' values in offset order; empty for a control batch. */
+  readonly values: readonly number[];
+}
+
+/**
+ * A partition's or replica's log: `batches` (as the simulator writes it) or `records` (one entry
+ * per offset, as a history file from a real cluster may give it). Exactly one is set.
+ */
+export interface OracleLog {
+  readonly batches?: readonly OracleBatch[];
+  readonly records?: readonly OracleRecord[];
+}
+
 /** A change of a partition's high watermark or last stable offset, at a virtual time. */
 export interface OffsetChange {
   readonly timeUs: number;
@@ -29,7 +61,7 @@ export interface OffsetChange {
 }
 
 /** One partition as its leader holds it at the end of the run. */
-export interface OraclePartition {
+export interface OraclePartition extends OracleLog {
   readonly topic: string;
   readonly partition: number;
   readonly leader: string;
@@ -37,7 +69,6 @@ export interface OraclePartition {
   readonly logEndOffset: number;
   readonly highWatermark: number;
   readonly lastStableOffset: number;
-  readonly records: readonly OracleRecord[];
   /** Every change of the high watermark, in time order, starting from its first value. */
   readonly highWatermarkChanges: readonly OffsetChange[];
   /** Every change of the last stable offset, in time order, starting from its first value. */
@@ -53,12 +84,11 @@ export interface OraclePartition {
 }
 
 /** One replica of a partition at the end of the run. */
-export interface OracleReplica {
+export interface OracleReplica extends OracleLog {
   readonly broker: string;
   readonly logEndOffset: number;
   readonly highWatermark: number;
   readonly inSyncReplica: boolean;
-  readonly records: readonly OracleRecord[];
 }
 
 /** A leader election by the controller. */

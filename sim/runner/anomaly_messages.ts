@@ -12,6 +12,7 @@
  */
 import type { Anomaly } from '../checker';
 import type { FaultInterval, Oracle } from '../history';
+import { oracleBatchesOf, oracleRecordAt } from '../history';
 import type { MessageLogEntry } from './message_log';
 import type { SequenceDiagram, SequenceStep } from './report_types';
 
@@ -62,7 +63,8 @@ function appendTimeOf(anomaly: Anomaly, oracle: Oracle): number | undefined {
   const partition = oracle.partitions.find(
     (candidate) => candidate.topic === anomaly.topic && candidate.partition === anomaly.partition,
   );
-  return partition?.records.find((record) => record.offset === anomaly.offset)?.appendUs;
+  if (partition === undefined) return undefined;
+  return oracleRecordAt(oracleBatchesOf(partition), anomaly.offset)?.appendUs;
 }
 
 function touchesPartition(entry: MessageLogEntry, focus: Focus): boolean {

@@ -19,10 +19,11 @@ import type {
   Oracle,
   OracleCoordinatorTransaction,
   OracleGroup,
+  OracleBatch,
   OracleInvariantViolation,
   OraclePartition,
-  OracleRecord,
 } from '../history';
+import { oracleRecordsOf } from '../history';
 import type { ObservedCluster, ObservedReplica } from './observed_cluster';
 
 /** Everything the oracle is read from. */
@@ -47,7 +48,7 @@ export interface OracleSources {
 /** The oracle of a finished run. */
 export function buildOracle(sources: OracleSources): Oracle {
   const { cluster } = sources;
-  const appendUs = (batch: LogBatch): number => cluster.appendUs.get(batch) ?? batch.appendUs;
+  const toOracle = oracleBatchesFor(cluster);
   const partitions: OraclePartition[] = [];
   for (const observed of cluster.partitions.values()) {
     // Internal topics hold no client records: they are not part of the history's world.
@@ -66,7 +67,7 @@ export function buildOracle(sources: OracleSources): Oracle {
       logEndOffset: leader.logEndOffset,
       highWatermark: leader.highWatermark,
       lastStableOffset: leader.lastStableOffset,
-      records: leader.batches.flatMap((batch) => expand(batch, appendUs(batch))),
+      batches: leader.batches.map(toOracle),
       highWatermarkChanges: [...observed.highWatermarkChanges],
       lastStableOffsetChanges: [...observed.lastStableOffsetChanges],
       openTransactions: openTransactionsOf(leader),
@@ -75,7 +76,7 @@ export function buildOracle(sources: OracleSources): Oracle {
         logEndOffset: replica.logEndOffset,
         highWatermark: replica.highWatermark,
         inSyncReplica: isr.includes(replica.broker),
-        records: replica.batches.flatMap((batch) => expand(batch, appendUs(batch))),
+        batches: replica.batches.map(toOracle),
       })),
     });
   }
@@ -89,7 +90,7 @@ export function buildOracle(sources: OracleSources): Oracle {
     broker: truncation.broker,
     toOffset: truncation.toOffset,
     reason: truncation.reason,
-    removed: truncation.removed.flatMap((batch) => expand(batch, appendUs(batch))),
+    removed: oracleRecordsOf(truncation.removed.map(toOracle)),
   }));
   return {
     partitions,
@@ -113,41 +114,30 @@ export function buildOracle(sources: OracleSources): Oracle {
 }
 
 /**
- * One record per offset of `batch`, appended at `appendUs` (true virtual time). Literal objects
- * of one fixed shape, not spreads of a shared part: a spread-built record took several times
- * the memory.
+ * The oracle batch of each log batch, made once: replicas hold the leader's batch objects, so
+ * every replica shares one oracle batch per log batch.
  */
-function expand(batch: LogBatch, appendUs: number): OracleRecord[] {
-  const { producerId, producerEpoch, isTransactional, baseOffset } = batch;
-  // The property order of the records built before, so reports serialise as they did.
+function oracleBatchesFor(cluster: ObservedCluster): (batch: LogBatch) => OracleBatch {
+  const oracleBatches = new Map<LogBatch, OracleBatch>();
+  return (batch) => {
+    let known = oracleBatches.get(batch);
+    if (known === undefined) {
+      known = oracleBatchOf(batch, cluster.appendUs.get(batch) ?? batch.appendUs);
+      oracleBatches.set(batch, known);
+    }
+    return known;
+  };
+}
+
+/** `batch` as the oracle keeps it, appended at `appendUs` (true virtual time). */
+function oracleBatchOf(batch: LogBatch, appendUs: number): OracleBatch {
+  const { baseOffset, lastOffset, producerId, producerEpoch, baseSequence, isTransactional } =
+    batch;
+  const common = { baseOffset, lastOffset, producerId, producerEpoch, baseSequence };
   if (batch.control !== undefined) {
-    const control = batch.control;
-    return [
-      {
-        producerId,
-        producerEpoch,
-        isTransactional,
-        appendUs,
-        offset: baseOffset,
-        value: null,
-        sequence: -1,
-        control,
-      },
-    ];
+    return { ...common, isTransactional, control: batch.control, appendUs, values: [] };
   }
-  const records: OracleRecord[] = new Array<OracleRecord>(batch.values.length);
-  for (let index = 0; index < batch.values.length; index++) {
-    records[index] = {
-      producerId,
-      producerEpoch,
-      isTransactional,
-      appendUs,
-      offset: baseOffset + index,
-      value: batch.values[index] as number,
-      sequence: batch.baseSequence < 0 ? -1 : batch.baseSequence + index,
-    };
-  }
-  return records;
+  return { ...common, isTransactional, appendUs, values: batch.values };
 }
 
 /** The replicas of a partition in the configured broker order. */

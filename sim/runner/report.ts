@@ -64,11 +64,12 @@ export function fencedClients(history: History): string[] {
  */
 function fencedExpectation(
   input: ReportInput,
-  verdicts: readonly KindVerdict[],
+  judged: { readonly verdicts: readonly KindVerdict[]; readonly fenced: readonly string[] },
   client: string,
 ): ExpectationResult {
+  const { verdicts, fenced } = judged;
   const name = `${client} is fenced`;
-  if (fencedClients(input.history).includes(client)) {
+  if (fenced.includes(client)) {
     return { name, met: true, detail: `${client} received a fencing error` };
   }
   const fatal = verdicts.find((verdict) => verdict.kind === 'fatal-txn-error');
@@ -170,7 +171,7 @@ function stallExpectation(input: ReportInput): ExpectationResult[] {
 /** What the run was expected to show, and whether it did. */
 function expectationsOf(
   input: ReportInput,
-  verdicts: readonly KindVerdict[],
+  judged: { readonly verdicts: readonly KindVerdict[]; readonly fenced: readonly string[] },
   unexpected: readonly string[],
 ): ExpectationResult[] {
   const { scenario, check } = input;
@@ -180,7 +181,7 @@ function expectationsOf(
       met: unexpected.length === 0 && check.valid !== 'unknown',
       detail: unexpected.length === 0 ? 'none found' : `found ${unexpected.join(', ')}`,
     },
-    ...scenario.expect.fenced.map((client) => fencedExpectation(input, verdicts, client)),
+    ...scenario.expect.fenced.map((client) => fencedExpectation(input, judged, client)),
     ...stallExpectation(input),
     ...scenario.expect.anomalies.map((kind) => ({
       name: `${kind} reproduced (expected for this configuration; judged over seeds)`,
@@ -216,8 +217,13 @@ export function buildReport(input: ReportInput): RunReport {
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
     .map((verdict) => verdict.kind);
   const fenced = fencedClients(history);
-  const lazy: { timeline?: RunTimeline; metrics?: RunMetrics } = {};
-  const expectations = expectationsOf(input, verdicts, unexpected);
+  const lazy: {
+    timeline?: RunTimeline;
+    metrics?: RunMetrics;
+    operations?: OperationCount[];
+    explanations?: AnomalyExplanation[];
+  } = {};
+  const expectations = expectationsOf(input, { verdicts, fenced }, unexpected);
   let outcome: RunOutcome = expectations.every((expectation) => expectation.met) ? 'pass' : 'fail';
   if (outcome === 'pass' && !input.liveness.converged && scenario.expect.liveness) {
     outcome = 'liveness';
@@ -239,12 +245,16 @@ export function buildReport(input: ReportInput): RunReport {
     guarantee: { permissions, verdicts },
     expectations,
     partitions: partitionSummaries(oracle),
-    operations: countOperations(history),
+    // Only reports read the operation counts, the explanations, the timeline and the metrics,
+    // never a verdict: a sweep worker's passing seed never computes them.
+    get operations(): OperationCount[] {
+      return (lazy.operations ??= countOperations(history));
+    },
     fencedClients: fenced,
     faults: oracle.faults,
-    explanations: explain(input),
-    // Only reports read the timeline and the metrics, never a verdict: a sweep worker's passing
-    // seed never computes them.
+    get explanations(): AnomalyExplanation[] {
+      return (lazy.explanations ??= explain(input));
+    },
     get timeline(): RunTimeline {
       return (lazy.timeline ??= buildTimeline(history, oracle, input.phases ?? []));
     },

@@ -5,6 +5,7 @@
  * epochs its coordinator granted (from the oracle). Pure functions of their inputs.
  */
 import type { History, HistoryOp, Oracle, OraclePartition, TxnValue } from '../history';
+import { oracleBatchesOf } from '../history';
 import type {
   OffsetPoint,
   PartitionTimeline,
@@ -35,8 +36,10 @@ export function compactSteps(points: readonly OffsetPoint[]): OffsetPoint[] {
 /** The log end offset over time, from the append times of the final leader's records. */
 function logEndOffsetSeries(partition: OraclePartition): OffsetPoint[] {
   const points: OffsetPoint[] = [{ timeUs: 0, offset: partition.logStartOffset }];
-  const records = [...partition.records].sort((a, b) => a.offset - b.offset);
-  for (const record of records) points.push({ timeUs: record.appendUs, offset: record.offset + 1 });
+  // One point per batch: its records share one append time, and the steps keep the last offset.
+  const batches = [...oracleBatchesOf(partition)].sort((a, b) => a.baseOffset - b.baseOffset);
+  for (const batch of batches)
+    points.push({ timeUs: batch.appendUs, offset: batch.lastOffset + 1 });
   points.sort((a, b) => a.timeUs - b.timeUs || a.offset - b.offset);
   return compactSteps(points);
 }

@@ -102,3 +102,17 @@ describe('a completion still on its way when the run settles', () => {
     expect(settle?.toUs).toBeGreaterThan(4_900_324 + 30_000_000);
   });
 });
+
+describe('a poll with nothing to fetch from waits for its timeout', () => {
+  it('epoch-truncation-double-failover swarm seed 216: the final read does not spin', () => {
+    // The final reader's poll found no leader it could fetch from and returned at once; the
+    // reader polled again from the callback, and the run died of a stack overflow. Java's poll
+    // blocks until its timeout while the metadata refresh is on its way.
+    const file = 'scenarios/epoch-truncation-double-failover.yaml';
+    const { scenario, parameters } = drawSwarm(loadScenario(file), '216');
+    const { report } = runScenario(scenario, { seed: '216', swarm: parameters });
+    expect(report.check.anomalyTypes).toEqual([]);
+    expect(report.liveness).toMatchObject({ converged: true });
+    expect(report.outcome).toBe('pass');
+  });
+});

@@ -13,6 +13,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli';
+import type { Oracle } from '../../sim/history';
+import { oracleBatchesOf, oracleRecordsOf } from '../../sim/history';
 import type { RunReport } from '../../sim/runner';
 import { runCli, scratchDir } from '../cli/cli_helpers';
 import { HANGING_FILE, HANGING_SEED, ZOMBIE_BUG_SEED, zombieBugText } from './report_fixtures';
@@ -68,6 +70,35 @@ describe('eos-sim check on histories written by eos-sim run', () => {
   });
 });
 
+describe('eos-sim check on an oracle given one record per offset', () => {
+  it('finds what it finds in the batches eos-sim writes', async () => {
+    const { report, history } = await recordRun(zombieBugFile, ZOMBIE_BUG_SEED);
+    const lines = readFileSync(history, 'utf8').trimEnd().split('\n');
+    const { oracle } = JSON.parse(lines.at(-1) ?? '') as { oracle: Oracle };
+    const perRecord: Oracle = {
+      ...oracle,
+      partitions: oracle.partitions.map(({ batches, replicas, ...partition }) => ({
+        ...partition,
+        records: oracleRecordsOf(batches ?? []),
+        ...(replicas === undefined
+          ? {}
+          : {
+              replicas: replicas.map(({ batches: held, ...replica }) => ({
+                ...replica,
+                records: oracleRecordsOf(oracleBatchesOf({ batches: held ?? [] })),
+              })),
+            }),
+      })),
+    };
+    const file = [...lines.slice(0, -1), JSON.stringify({ oracle: perRecord })].join('\n');
+    const call = await runCli(main, ['check', scratch.write('per-record.jsonl', file), '--json']);
+    const result = JSON.parse(call.stdout) as RunReport['check'];
+    expect(report.check.anomalyCounts.length).toBeGreaterThan(0);
+    expect(result.anomalyCounts).toEqual(report.check.anomalyCounts);
+    expect(result.valid).toBe(report.check.valid);
+  });
+});
+
 describe('eos-sim check on invalid files', () => {
   const source = `${scratch.path}/source.jsonl`;
 
@@ -86,6 +117,10 @@ describe('eos-sim check on invalid files', () => {
         message: 'line 4: `type` must be one of invoke, ok, fail, info',
       },
       { text: lines.slice(0, -1).join('\n'), message: 'no {"oracle": …} line' },
+      {
+        text: [...lines.slice(0, -1), oracleWithBothLogForms(lines.at(-1) ?? '')].join('\n'),
+        message: 'must have exactly one of `batches` and `records` as an array',
+      },
       { text: ['{"format":"other"}', ...lines.slice(1)].join('\n'), message: 'line 1: the header' },
       { text: [lines[0], 'not json'].join('\n'), message: 'line 2: not JSON' },
     ];
@@ -133,3 +168,12 @@ describe('the Jepsen export', () => {
     );
   });
 });
+
+/** The oracle line with its first partition's log given both as batches and as records. */
+function oracleWithBothLogForms(line: string): string {
+  const { oracle } = JSON.parse(line) as { oracle: Oracle };
+  const [first, ...rest] = oracle.partitions;
+  if (first === undefined) throw new Error('Expected an oracle partition');
+  const both = { ...first, records: oracleRecordsOf(oracleBatchesOf(first)) };
+  return JSON.stringify({ oracle: { ...oracle, partitions: [both, ...rest] } });
+}

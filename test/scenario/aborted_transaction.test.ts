@@ -13,7 +13,13 @@ import { runScenario, type RunResult } from '../../sim/runner/run';
 import { parseScenario } from '../../scenarios';
 import type { History } from '../../sim/history';
 import { sweepSeeds } from '../seed_range';
-import { deliveredRecords, initGranted, logLayout, readOps } from './history_queries';
+import {
+  oracleRecords,
+  deliveredRecords,
+  initGranted,
+  logLayout,
+  readOps,
+} from './history_queries';
 
 /** The consumers both scenarios share: one per isolation level, from the start of the log. */
 const CONSUMERS = `
@@ -136,7 +142,7 @@ describe('an aborted transaction followed by a committed one', () => {
       expect(committer?.producerId).not.toBe(aborter?.producerId);
 
       const partition = onlyPartition(run);
-      const byOffset = partition.records.map((record) => ({
+      const byOffset = oracleRecords(partition).map((record) => ({
         offset: record.offset,
         producerId: record.producerId,
         control: record.control ?? 'data',

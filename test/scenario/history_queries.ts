@@ -9,10 +9,12 @@ import type {
   History,
   HistoryOp,
   InitValue,
+  OracleLog,
   OraclePartition,
   OracleRecord,
   PollValue,
 } from '../../sim/history';
+import { oracleBatchesOf, oracleRecordsOf } from '../../sim/history';
 
 /** The `ok` completion of a client's `init`, with the producerId and producerEpoch granted. */
 export function initGranted(
@@ -73,9 +75,14 @@ export function deliveredRecords(
  * `offset:ABORT` for markers, so a layout can be asserted with one `toEqual`.
  */
 export function logLayout(partition: OraclePartition): string[] {
-  return partition.records.map((record: OracleRecord) =>
+  return oracleRecords(partition).map((record: OracleRecord) =>
     record.control === undefined
       ? `${record.offset}:${String(record.value)}`
       : `${record.offset}:${record.control}`,
   );
+}
+
+/** Every record of an oracle log, one per offset (the oracle keeps batches). */
+export function oracleRecords(log: OracleLog | undefined): OracleRecord[] {
+  return log === undefined ? [] : oracleRecordsOf(oracleBatchesOf(log));
 }

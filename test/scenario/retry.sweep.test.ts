@@ -16,6 +16,7 @@ import type { History, Oracle } from '../../sim/history';
 import { runScenario } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
+import { oracleRecords } from './history_queries';
 
 const DETECT_PERCENT_MIN = 90;
 /** `request.timeout.ms` of both scenarios: a send that took longer was retried. */
@@ -25,7 +26,7 @@ const REQUEST_TIMEOUT_US = 1_000_000;
 function copiesByValue(oracle: Oracle): Map<number, string[]> {
   const copies = new Map<number, string[]>();
   for (const partition of oracle.partitions) {
-    for (const record of partition.records) {
+    for (const record of oracleRecords(partition)) {
       if (record.value === null) continue;
       const where = `${partition.topic}-${partition.partition}@${record.offset}`;
       copies.set(record.value, [...(copies.get(record.value) ?? []), where]);

@@ -18,7 +18,7 @@ import type { Anomaly } from '../../sim/checker';
 import { runScenario, type RunResult } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
-import { initGranted, valuesSentBy } from './history_queries';
+import { oracleRecords, initGranted, valuesSentBy } from './history_queries';
 
 const DETECT_PERCENT_MIN = 90;
 
@@ -37,7 +37,7 @@ function anomalyProblems(run: RunResult, anomaly: Anomaly): string[] {
   const log = run.oracle.partitions.find(
     (candidate) => candidate.topic === topic && candidate.partition === partition,
   );
-  const record = log?.records.find((candidate) => candidate.offset === offset);
+  const record = oracleRecords(log).find((candidate) => candidate.offset === offset);
   if (record === undefined || record.value !== value) {
     problems.push(`${topic}-${partition}@${offset} does not hold value ${String(value)}`);
   } else {

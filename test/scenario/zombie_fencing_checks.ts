@@ -6,7 +6,13 @@
  */
 import type { RunResult } from '../../sim/runner';
 import { isFencingError } from '../../sim/actors';
-import { deliveredRecords, initGranted, readOps, valuesSentBy } from './history_queries';
+import {
+  oracleRecords,
+  deliveredRecords,
+  initGranted,
+  readOps,
+  valuesSentBy,
+} from './history_queries';
 
 /** The run is clean, and A was told it is fenced. */
 function outcomeProblems(run: RunResult): string[] {
@@ -70,12 +76,13 @@ function abortProblems(run: RunResult): string[] {
   const problems: string[] = [];
   let recordsOfA = 0;
   for (const partition of run.oracle.partitions) {
-    partition.records.forEach((record, index) => {
+    const records = oracleRecords(partition);
+    records.forEach((record, index) => {
       const ofA = record.producerId === a.producerId && record.producerEpoch === zombieEpoch;
       if (!ofA || record.control !== undefined) return;
       recordsOfA += 1;
       const where = `${partition.topic}-${partition.partition}@${record.offset}`;
-      const marker = partition.records
+      const marker = records
         .slice(index + 1)
         .find((later) => later.control !== undefined && later.producerId === a.producerId);
       if (marker?.control !== 'ABORT') {

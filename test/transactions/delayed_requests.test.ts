@@ -14,6 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import { sweepSeeds } from '../seed_range';
 import { finalValues, partitionOf, runCase, sentValues, txnErrors } from './case_helpers';
+import { oracleRecords } from '../scenario/history_queries';
 
 const SEEDS = sweepSeeds('1..3');
 
@@ -40,9 +41,11 @@ describe('BUG-02 delayed-produce-next-transaction', () => {
     const run = runCase('delayed-produce-next-transaction-tv2', seed);
     const [, t2] = transactionValues(run, 'PA');
     const payments = partitionOf(run, 'payments');
-    expect(payments.records.slice(0, 5).map((r) => [r.offset, r.value])).toEqual(
-      (t2 ?? []).map((value, offset) => [offset, value]),
-    );
+    expect(
+      oracleRecords(payments)
+        .slice(0, 5)
+        .map((r) => [r.offset, r.value]),
+    ).toEqual((t2 ?? []).map((value, offset) => [offset, value]));
     expect(finalValues(run, 'read_committed', 'payments')).toEqual(t2);
     expect(run.report.check.anomalyTypes).toEqual([]);
   });
@@ -90,8 +93,16 @@ describe('BUG-16 pause-beyond-transaction-timeout', () => {
       expect(t1).toHaveLength(1);
       // The ABORT marker of the timed-out transaction at 0, T2's record at 1 with the new epoch.
       const orders = partitionOf(run, 'orders');
-      expect(orders.records[0]).toMatchObject({ offset: 0, control: 'ABORT', producerEpoch: 1 });
-      expect(orders.records[1]).toMatchObject({ offset: 1, value: t2?.[0], producerEpoch: 1 });
+      expect(oracleRecords(orders)[0]).toMatchObject({
+        offset: 0,
+        control: 'ABORT',
+        producerEpoch: 1,
+      });
+      expect(oracleRecords(orders)[1]).toMatchObject({
+        offset: 1,
+        value: t2?.[0],
+        producerEpoch: 1,
+      });
       expect(run.report.check.anomalyTypes).toEqual([]);
     },
   );

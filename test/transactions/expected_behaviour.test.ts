@@ -13,7 +13,7 @@ import { NO_PRODUCER_ID, PartitionLog, transactionStatePartitionFor } from '../.
 import type { ProducedBatch } from '../../sim/actors';
 import type { OraclePartition } from '../../sim/history';
 import { Cluster } from '../replication/cluster_harness';
-import { initGranted, readOps } from '../scenario/history_queries';
+import { oracleRecords, initGranted, readOps } from '../scenario/history_queries';
 
 const T0 = { topic: 't', partition: 0 };
 
@@ -152,7 +152,7 @@ describe('EXP-02 control markers occupy offsets but are never delivered', () => 
     const run = runScenario(parseScenario(ONE_COMMIT, 'inline/one-commit.yaml'), { seed: '1' });
     // Workload phase only: after heal the runner's liveness probe commits one more transaction.
     const partition = partitionT(run);
-    const workload = partition?.records.filter((record) => record.appendUs <= 2_000_000);
+    const workload = oracleRecords(partition).filter((record) => record.appendUs <= 2_000_000);
     expect(workload?.map((record) => record.control ?? record.offset)).toEqual([
       0,
       1,
@@ -248,7 +248,7 @@ run:
     const run = runScenario(parseScenario(text, 'inline/timeout-abort.yaml'), { seed: '1' });
     const granted = initGranted(run.history, 'p');
     expect(granted).toBeDefined();
-    const second = partitionT(run)?.records.filter((record) => !record.control)[1];
+    const second = oracleRecords(partitionT(run)).filter((record) => !record.control)[1];
     const deadlineUs = (second?.appendUs ?? 0) + 15_000_000;
     expect(deadlineUs).toBeGreaterThan(20_000_000);
     expect(deadlineUs).toBeLessThan(30_000_000);
@@ -421,7 +421,7 @@ run:
     expect(run.report.check.anomalyTypes).toEqual([]);
     const committed = run.history.find((op) => op.f === 'txn' && op.type === 'ok');
     const partition = partitionT(run);
-    const marker = partition?.records.find((record) => record.control === 'COMMIT');
+    const marker = oracleRecords(partition).find((record) => record.control === 'COMMIT');
     const visible = partition?.lastStableOffsetChanges.find(
       (change) => change.offset > (marker?.offset ?? 0),
     );
@@ -435,7 +435,7 @@ run:
     // CONCURRENT_TRANSACTIONS (NOT_ENOUGH_REPLICAS to the client, retriable) until Complete.
     const tv2 = DELAYED_MARKERS.replace('protocol:\n  transaction.version: 0\n', '');
     const run = runScenario(parseScenario(tv2, 'inline/markers-tv2.yaml'), { seed: '1' });
-    const records = partitionT(run)?.records ?? [];
+    const records = oracleRecords(partitionT(run)) ?? [];
     const marker = records.find((record) => record.control === 'COMMIT');
     const second = records.filter((record) => record.control === undefined)[2];
     expect(second?.offset).toBe(3);
@@ -452,7 +452,7 @@ run:
     const run = runScenario(parseScenario(DELAYED_MARKERS, 'inline/markers.yaml'), {
       seed: '1',
     });
-    const records = partitionT(run)?.records ?? [];
+    const records = oracleRecords(partitionT(run)) ?? [];
     const marker = records.find((record) => record.control === 'COMMIT');
     const second = records.filter((record) => record.control === undefined)[2];
     expect(second?.offset).toBe(3);
@@ -473,8 +473,8 @@ run:
       'transactions: 3',
     );
     const run = runScenario(parseScenario(text, 'inline/tv2.yaml'), { seed: '1' });
-    const markers = partitionT(run)
-      ?.records.filter((record) => record.control === 'COMMIT')
+    const markers = oracleRecords(partitionT(run))
+      .filter((record) => record.control === 'COMMIT')
       .slice(0, 3); // a fourth follows from the runner's liveness probe after heal
     const granted = initGranted(run.history, 'committer');
     const base = granted?.producerEpoch ?? -2;

@@ -18,6 +18,7 @@ import {
   runCase,
   sentValues,
 } from './case_helpers';
+import { oracleRecords } from '../scenario/history_queries';
 
 const SEEDS = sweepSeeds('1..3');
 
@@ -29,13 +30,19 @@ describe('hanging-transaction.yaml (BUG-01, no verification, TV1)', () => {
       const payments = partitionOf(run, 'payments');
       const pa = [...sentValues(run, 'PA')];
       // ABORT marker at 0 (the aborted transaction), PA's stale batch opens a transaction at 1.
-      expect(payments.records[0]?.control).toBe('ABORT');
-      expect(payments.records[1]).toMatchObject({ offset: 1, producerEpoch: 0, value: pa[0] });
+      expect(oracleRecords(payments)[0]?.control).toBe('ABORT');
+      expect(oracleRecords(payments)[1]).toMatchObject({
+        offset: 1,
+        producerEpoch: 0,
+        value: pa[0],
+      });
       expect(payments.lastStableOffset).toBe(1);
       expect(payments.highWatermark).toBe(payments.logEndOffset);
       expect(payments.highWatermark).toBeGreaterThan(50);
       const pn = [...sentValues(run, 'PN')];
-      const pnOnPayments = payments.records.filter((r) => r.value !== null && pn.includes(r.value));
+      const pnOnPayments = oracleRecords(payments).filter(
+        (r) => r.value !== null && pn.includes(r.value),
+      );
       expect(pnOnPayments.length).toBeGreaterThan(0);
       // C1 (read_committed) never gets past the pinned offset on payments, but reads audit.
       expect(polledValues(run, 'C1', 'payments')).toEqual([]);
@@ -50,7 +57,7 @@ describe('hanging-transaction.yaml (BUG-01, no verification, TV1)', () => {
         topic: 'payments',
         partition: 0,
         offset: 1,
-        producerId: payments.records[1]?.producerId,
+        producerId: oracleRecords(payments)[1]?.producerId,
         producerEpoch: 0,
         transactionalId: 'pa',
       });
@@ -63,10 +70,10 @@ describe('hanging-transaction-verified.yaml (BUG-01 under current defaults)', ()
     const run = runCase('hanging-transaction-verified', seed);
     const payments = partitionOf(run, 'payments');
     const pa = sentValues(run, 'PA');
-    expect(payments.records.some((r) => r.value !== null && pa.has(r.value))).toBe(false);
+    expect(oracleRecords(payments).some((r) => r.value !== null && pa.has(r.value))).toBe(false);
     expect(payments.openTransactions).toEqual([]);
     expect(payments.lastStableOffset).toBe(payments.highWatermark);
-    const onLog = payments.records.flatMap((r) => (r.value === null ? [] : [r.value]));
+    const onLog = oracleRecords(payments).flatMap((r) => (r.value === null ? [] : [r.value]));
     expect(finalValues(run, 'read_committed', 'payments')).toEqual(onLog);
     expect(run.report.check.anomalyTypes).toEqual([]);
   });
@@ -92,7 +99,7 @@ describe('hanging-transaction-operator-abort.yaml (BUG-01 repaired with KIP-664)
     const pn = sentValues(run, 'PN');
     const committed = finalValues(run, 'read_committed', 'payments');
     expect(committed.some((value) => pa.has(value))).toBe(false);
-    const pnOnLog = payments.records.filter((r) => r.value !== null && pn.has(r.value));
+    const pnOnLog = oracleRecords(payments).filter((r) => r.value !== null && pn.has(r.value));
     expect(committed).toEqual(pnOnLog.map((r) => r.value));
     expect(run.report.check.anomalyTypes).toEqual([]);
   });

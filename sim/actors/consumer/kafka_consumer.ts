@@ -353,7 +353,12 @@ export class KafkaConsumer {
       this.onFetchResponse(response, fetchOffsets);
     this.buffered = [];
     this.sendFetches();
-    if (this.pollInProgress !== poll || this.maybeFinishPoll()) return;
+    if (this.pollInProgress !== poll) return;
+    // No fetch could be sent (no leader known yet, so a metadata refresh is on its way): Java's
+    // poll(timeout) then blocks in NetworkClient.poll until its timeout; returning at once would
+    // let a caller that polls again from the callback spin without time passing.
+    const nothingToWaitFor = this.pending.size === 0 && poll.records.length === 0;
+    if (!nothingToWaitFor && this.maybeFinishPoll()) return;
     poll.fetchTimerId = this.ctx.setTimer(poll.timeoutMs * 1000, {
       owner: 'consumer',
       type: 'poll-timeout',

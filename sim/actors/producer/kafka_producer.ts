@@ -141,22 +141,25 @@ export class KafkaProducer {
 
   /** `send()`: queues one record; `callback` gets its offset or error. */
   send(tp: TopicPartition, value: number, callback: (result: SendResult) => void): void {
-    const failed = (error: KafkaErrorCode): void =>
-      callback({
-        error,
-        offset: -1,
-        producerId: this.producerId,
-        producerEpoch: this.producerEpoch,
-      });
     if (this.state === 'FATAL_ERROR' || this.state === 'ABORTABLE_ERROR')
-      return failed(this.lastError);
-    if (this.transactional && this.state !== 'IN_TRANSACTION') return failed('INVALID_TXN_STATE');
+      return this.failSend(callback, this.lastError);
+    if (this.transactional && this.state !== 'IN_TRANSACTION')
+      return this.failSend(callback, 'INVALID_TXN_STATE');
     if (this.transactional && !this.inTransaction.has(partitionKey(tp))) {
       if (this.version2) this.inTransaction.set(partitionKey(tp), tp);
       else this.pendingAdds.set(partitionKey(tp), tp);
     }
     this.sender.enqueue(tp, { value, callback, createdUs: this.ctx.nowUs() });
     this.pump();
+  }
+
+  /**
+   * A `send()` refused at once. A method, not a closure made on every send: tsx compiles with
+   * esbuild's keepNames, which names each new closure with Object.defineProperty.
+   */
+  private failSend(callback: (result: SendResult) => void, error: KafkaErrorCode): void {
+    const { producerId, producerEpoch } = this;
+    callback({ error, offset: -1, producerId, producerEpoch });
   }
 
   /**

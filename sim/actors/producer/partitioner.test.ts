@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../kernel';
 import { StickyPartitioner, murmur2, partitionForKey, toPositive } from './partitioner';
-import { BATCH_RECORDS_MAX } from './producer_config';
+import { STICKY_PARTITION_RECORDS } from './producer_config';
 
 /** Kafka's own vectors (UtilsTest.testMurmur2). */
 const KAFKA_MURMUR2: ReadonlyArray<readonly [string, number]> = [
@@ -47,13 +47,15 @@ describe('murmur2 and partitionForKey (Utils.murmur2, BuiltInPartitioner.partiti
 describe('StickyPartitioner (KIP-480, KIP-794)', () => {
   it('keeps one partition per topic for a batch’s worth of keyless records, then redraws', () => {
     const sticky = new StickyPartitioner(new Rng('sticky-test'));
-    const first = Array.from({ length: BATCH_RECORDS_MAX }, () => sticky.partitionFor('t', 5));
-    expect(new Set(first).size).toBe(1);
-    const partitions = Array.from({ length: BATCH_RECORDS_MAX * 40 }, () =>
+    const first = Array.from({ length: STICKY_PARTITION_RECORDS }, () =>
       sticky.partitionFor('t', 5),
     );
-    for (let i = 0; i < partitions.length; i += BATCH_RECORDS_MAX) {
-      expect(new Set(partitions.slice(i, i + BATCH_RECORDS_MAX)).size).toBe(1);
+    expect(new Set(first).size).toBe(1);
+    const partitions = Array.from({ length: STICKY_PARTITION_RECORDS * 40 }, () =>
+      sticky.partitionFor('t', 5),
+    );
+    for (let i = 0; i < partitions.length; i += STICKY_PARTITION_RECORDS) {
+      expect(new Set(partitions.slice(i, i + STICKY_PARTITION_RECORDS)).size).toBe(1);
     }
     expect(new Set(partitions).size).toBe(5);
   });

@@ -6,10 +6,10 @@
  * partition, which switches once a batch's worth has been produced to it (KIP-480, KIP-794's
  * `updatePartitionInfo`), to a partition drawn uniformly (`nextPartition` without load stats:
  * `partitioner.adaptive.partitioning.enable`'s queue-size weighting is not modelled). The model
- * counts a batch in records (`BATCH_RECORDS_MAX` stands for `batch.size`), not bytes.
+ * switches after `STICKY_PARTITION_RECORDS` records, not after `batch.size` bytes.
  */
 import type { Rng } from '../../kernel';
-import { BATCH_RECORDS_MAX } from './producer_config';
+import { STICKY_PARTITION_RECORDS } from './producer_config';
 
 /** Kafka's `Utils.murmur2`: the 32-bit MurmurHash2 with seed 0x9747b28c, as a signed int. */
 export function murmur2(data: Uint8Array): number {
@@ -61,7 +61,7 @@ export class StickyPartitioner {
     }
     const partition = current.partition;
     current.produced += 1;
-    if (current.produced >= BATCH_RECORDS_MAX) {
+    if (current.produced >= STICKY_PARTITION_RECORDS) {
       this.sticky.set(topic, {
         partition: this.rng.intInclusive(0, numPartitions - 1),
         produced: 0,

@@ -4,6 +4,7 @@
  * (TransactionManager.State.isTransitionValid).
  */
 import { assert } from '../../kernel';
+import { RECORD_BATCH_OVERHEAD, recordSizeInBytes } from '../protocol';
 
 /** Producer settings, from Kafka's producer config keys; the scenario loader fills defaults. */
 export interface ProducerConfig {
@@ -27,8 +28,52 @@ export interface ProducerConfig {
   readonly transactionTimeoutMs: number;
 }
 
-/** Records drained into one batch at most (stands in for `batch.size`). */
-export const BATCH_RECORDS_MAX = 16;
+/**
+ * `batch.size`, Kafka's default: a batch takes records while its v2 size stays within it
+ * (MemoryRecordsBuilder.hasRoomFor; the first record always fits).
+ */
+export const BATCH_SIZE_BYTES = 16_384;
+
+/**
+ * `max.request.size`, Kafka's default. The model sends one batch per Produce request, so this
+ * bound is reached only when `batch.size` is larger (RecordAccumulator.drainBatchesForOneNode
+ * stops adding batches to a request at it).
+ */
+export const MAX_REQUEST_SIZE_BYTES = 1_048_576;
+
+/** The model's record: an 8-byte value (LongSerializer), a null key in the log, no headers. */
+const RECORD_VALUE_BYTES = 8;
+
+/**
+ * How many of the model's records one batch holds: records are appended while the batch's
+ * estimated size (the 61-byte header plus each record's DefaultRecord.sizeInBytes at its offset
+ * delta) stays within `min(batch.size, max.request.size)` (MemoryRecordsBuilder.hasRoomFor,
+ * uncompressed). 1,024 at Kafka's defaults.
+ */
+export function recordsPerBatch(
+  batchSizeBytes = BATCH_SIZE_BYTES,
+  maxRequestSizeBytes = MAX_REQUEST_SIZE_BYTES,
+): number {
+  const limit = Math.min(batchSizeBytes, maxRequestSizeBytes);
+  let bytes = RECORD_BATCH_OVERHEAD + recordSizeInBytes(0, -1, RECORD_VALUE_BYTES);
+  let records = 1;
+  while (bytes + recordSizeInBytes(records, -1, RECORD_VALUE_BYTES) <= limit) {
+    bytes += recordSizeInBytes(records, -1, RECORD_VALUE_BYTES);
+    records += 1;
+  }
+  return records;
+}
+
+/** Records drained into one batch at most, at Kafka's `batch.size` and `max.request.size`. */
+export const BATCH_RECORDS_MAX = recordsPerBatch();
+
+/**
+ * Keyless records the sticky partitioner sends to one partition before it draws another. Kafka
+ * switches after `batch.size` bytes (BuiltInPartitioner.updatePartitionInfo, KIP-794), which for
+ * the model's records would be 1,024; the model switches after 16, so that the short workloads
+ * of its scenarios still spread keyless records over every partition.
+ */
+export const STICKY_PARTITION_RECORDS = 16;
 
 /**
  * Backoff after CONCURRENT_TRANSACTIONS on a transaction's first AddPartitionsToTxn

@@ -446,6 +446,7 @@ export class RecordSender {
     }
     if (state.queue.length === 0 || !this.policy.maySend(state.tp)) return false;
     if (this.config.enableIdempotence && !this.mayDrainNew(state, identity)) return false;
+    // The queue as Kafka's accumulator would have batched it: `batch.size` worth of records.
     const records = state.queue.splice(0, BATCH_RECORDS_MAX);
     const first = records[0] as PendingRecord;
     const batch: ProducerBatch = {
