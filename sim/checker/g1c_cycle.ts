@@ -85,10 +85,10 @@ function writersOf(history: readonly HistoryOp[]): Writer[] {
 function committedValues(context: CheckContext): Set<number> {
   const values = new Set<number>();
   for (const index of context.partitionIndexes.values()) {
-    for (const record of index.partition.records) {
-      if (record.control !== undefined || record.value === null) continue;
-      if (index.outcomes.get(record.offset)?.status === 'committed') values.add(record.value);
-    }
+    index.batches.forEach((batch, position) => {
+      if (index.outcomeOfBatch(position)?.status !== 'committed') return;
+      for (const value of batch.values) values.add(value);
+    });
   }
   return values;
 }
@@ -102,10 +102,11 @@ function writeWriteEdges(
   for (const index of context.partitionIndexes.values()) {
     const { topic, partition } = index.partition;
     let last: { writer: number; value: number } | null = null;
-    for (const record of index.partition.records) {
-      if (record.control !== undefined || record.value === null) continue;
-      if (index.outcomes.get(record.offset)?.status !== 'committed') continue;
-      const writer = writerOfValue.get(record.value);
+    const committed = index.batches.filter(
+      (_, position) => index.outcomeOfBatch(position)?.status === 'committed',
+    );
+    for (const value of committed.flatMap((batch) => batch.values)) {
+      const writer = writerOfValue.get(value);
       if (writer === undefined) continue;
       if (last !== null && last.writer !== writer) {
         edges.push({
@@ -114,10 +115,10 @@ function writeWriteEdges(
           type: 'ww',
           topic,
           partition,
-          values: [last.value, record.value],
+          values: [last.value, value],
         });
       }
-      last = { writer, value: record.value };
+      last = { writer, value };
     }
   }
   return edges;
