@@ -8,7 +8,13 @@
  * under transaction version 0 without partition verification, where the pre-KIP-890 bugs can
  * show.
  */
-import { BUG_ROWS, type BugId, type ScenarioConfig } from '../scenarios';
+import {
+  BUG_ROWS,
+  clientBugOf,
+  withLibrdkafkaClients,
+  type BugId,
+  type ScenarioConfig,
+} from '../scenarios';
 import { drawSwarm, runScenario, type RunReport } from '../sim/runner';
 
 /** One base the switches are tried on. */
@@ -71,10 +77,23 @@ export function searchMutant(
   seeds: readonly string[],
 ): MutantResult {
   let seedsRun = 0;
+  // A client bug (librdkafka's) is tried with librdkafka producers, on the bases below
+  // transaction version 2 (librdkafka has no KIP-890 part 2).
+  const client = clientBugOf(id) !== undefined;
+  const tried = client
+    ? bases
+        .filter((base) => base.scenario.protocol.transactionVersion < 2)
+        .map((base) => ({
+          label: `${base.label}-librdkafka`,
+          scenario: withLibrdkafkaClients(base.scenario, {}),
+        }))
+    : bases;
   for (const seed of seeds) {
     seedsRun += 1;
-    for (const base of bases) {
-      const mutant = { ...base.scenario, bugs: { ...base.scenario.bugs, [id]: true } };
+    for (const base of tried) {
+      const mutant = client
+        ? withLibrdkafkaClients(base.scenario, { [id]: true })
+        : { ...base.scenario, bugs: { ...base.scenario.bugs, [id]: true } };
       const report = swarmRun(mutant, seed);
       if (report.outcome === 'pass') continue;
       // The control: the same seed and draw without the switch must pass, and run differently

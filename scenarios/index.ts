@@ -21,3 +21,11 @@ export {
   type BugRow,
 } from './kafka_versions';
 export { versionDifferences, type VersionDifference } from './version_differences';
+export {
+  CLIENT_FLAVOURS,
+  LIBRDKAFKA_VERSIONS,
+  NEWEST_LIBRDKAFKA_VERSION,
+  clientBugOf,
+  type ClientFlavour,
+} from './client_versions';
+export { withLibrdkafkaClients } from './client_resolve';

@@ -53,6 +53,9 @@ export const NEWEST_KAFKA_VERSION = '4.5';
 export const BUG_IDS = [
   'KAFKA-1211',
   'KAFKA-6119',
+  'KAFKA-7519',
+  'KAFKA-9144',
+  'KAFKA-9666',
   'KAFKA-15583',
   'KAFKA-15591',
   'KAFKA-16352',
@@ -61,6 +64,8 @@ export const BUG_IDS = [
   'KAFKA-20310',
   'KAFKA-20357',
   'redpanda-data/redpanda#3039',
+  'confluentinc/librdkafka#3575',
+  'confluentinc/librdkafka#4953',
   'partition.skip.producer.epoch.check',
 ] as const;
 
@@ -103,6 +108,36 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-6119, apache/kafka#4137 (TransactionCoordinator.abortTimedOutTransactions, ' +
       'prepareFenceProducerEpoch)',
+  },
+  {
+    id: 'KAFKA-7519',
+    changes:
+      'a transactional.id expiration whose tombstone append fails leaves the id pending Dead: ' +
+      'every later request for it is CONCURRENT_TRANSACTIONS until the coordinator moves',
+    fixed: '2.1',
+    source:
+      'KAFKA-7519, apache/kafka#5820 (TransactionStateManager.removeExpiredTransactionalIds; ' +
+      'backport 2.0.1)',
+  },
+  {
+    id: 'KAFKA-9144',
+    changes:
+      "a partition takes a producer's last timestamp from its data batches only, not from " +
+      'markers: after an epoch-bumping marker it has none, so the producer state expires at the ' +
+      'next check and a zombie batch of the fenced epoch is accepted',
+    fixed: '2.5',
+    source: 'KAFKA-9144, apache/kafka#7687 (ProducerStateEntry.lastTimestamp; backport 2.4.1)',
+  },
+  {
+    id: 'KAFKA-9666',
+    changes:
+      'an epoch fence whose PrepareAbort write fails still leaves the epoch bumped, and every ' +
+      'retry bumps it again: a long __transaction_state outage exhausts it and the transaction ' +
+      'can no longer be fenced or aborted',
+    fixed: '2.6',
+    source:
+      'KAFKA-9666, apache/kafka#8239 (TransactionMetadata.prepareFenceProducerEpoch, ' +
+      'hasFailedEpochFence)',
   },
   {
     id: 'KAFKA-15583',
@@ -176,6 +211,28 @@ export const BUG_ROWS: readonly BugRow[] = [
       'the partition leader keeps only the last batch of a producer for deduplication instead of ' +
       'the last five, so a retry of an older in-flight batch is OUT_OF_ORDER_SEQUENCE_NUMBER',
     source: 'redpanda-data/redpanda#3039, fix #3077 (Redpanda 21.10.x); Jepsen Redpanda 21.10.1',
+    notKafka: true,
+  },
+  {
+    id: 'confluentinc/librdkafka#3575',
+    changes:
+      'a librdkafka transactional producer meeting OUT_OF_ORDER_SEQUENCE_NUMBER behind a failed ' +
+      'batch bumps its epoch with InitProducerId in the middle of the transaction and carries ' +
+      'on: the coordinator aborts what was written before, the commit commits the rest',
+    source:
+      'confluentinc/librdkafka#3575, fix 2d78e928 in librdkafka 1.8.2 ' +
+      '(rd_kafka_idemp_drain_epoch_bump raises an abortable error); on by client.version',
+    notKafka: true,
+  },
+  {
+    id: 'confluentinc/librdkafka#4953',
+    changes:
+      'a librdkafka idempotent producer bumps its epoch on OUT_OF_ORDER_SEQUENCE_NUMBER behind a ' +
+      'failed batch and renumbers every partition: a retry that was already written on another ' +
+      'partition is written again under the new epoch',
+    source:
+      'confluentinc/librdkafka#4953, fix proposed in #4972 (unreleased): ' +
+      'rd_kafka_handle_idempotent_Produce_error; on by client.version',
     notKafka: true,
   },
   {

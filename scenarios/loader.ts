@@ -42,6 +42,7 @@ import {
 } from './kafka_config_rules';
 import { LIMITS } from '../sim/config';
 import { FileReadError, readRegularFile, utf8ProblemLine } from './regular_file';
+import { clientBugSummary, resolveClientRules } from './client_resolve';
 import {
   BUG_IDS,
   NEWEST_KAFKA_VERSION,
@@ -301,7 +302,11 @@ function resolveScenario(options: {
   const { scenario, lines } = options;
   const { broker, network, run } = scenario;
   const nodeSet = nodeSetOf(scenario);
-  const clients = scenario.clients.map(resolveClient);
+  const clients = scenario.clients.map((client) =>
+    resolveClientRules(resolveClient(client), client.config, scenario.bugs),
+  );
+  const versioned = resolveVersioned(scenario, options.kafkaVersion);
+  const clientBugs = clientBugSummary(clients, scenario.bugs);
   return {
     file: options.file,
     name: scenario.name,
@@ -313,7 +318,11 @@ function resolveScenario(options: {
       partitions: topic.partitions,
       replicationFactor: topic['replication.factor'] ?? Math.min(3, scenario.cluster.brokers),
     })),
-    ...resolveVersioned(scenario, options.kafkaVersion),
+    ...versioned,
+    bugs: { ...versioned.bugs, ...clientBugs.resolved },
+    ...(Object.keys(clientBugs.byVersion).length > 0
+      ? { clientVersionBugs: clientBugs.byVersion }
+      : {}),
     network: { delayUsMin: network['delay.us.min'], delayUsMax: network['delay.us.max'] },
     clients,
     faults: scenario.faults.map((fault, index) =>

@@ -186,6 +186,11 @@ export interface ScenarioConfig {
   /** True when `kafkaVersion` came from `--kafka-version` (it joins the reproduce command). */
   readonly kafkaVersionFromCommandLine: boolean;
   readonly bugs: BugSwitches;
+  /**
+   * For each client bug (confluentinc/librdkafka#…), whether the scenario's clients have it by
+   * their `client.version`: what the report compares `bugs` with. Absent: none.
+   */
+  readonly clientVersionBugs?: Readonly<Partial<Record<BugId, boolean>>>;
   readonly protocol: ProtocolSwitches;
   readonly network: { readonly delayUsMin: number; readonly delayUsMax: number };
   readonly clients: readonly ClientConfig[];

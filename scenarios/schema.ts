@@ -26,6 +26,8 @@ import { ANOMALY_KINDS } from '../sim/checker/anomaly_types';
 import { brokerSchema } from './broker_schema';
 import { checkPipeline } from './pipeline_rules';
 import { renamedKey, strictError } from './renamed_keys';
+import { CLIENT_FLAVOURS } from './client_versions';
+import { clientKeyProblems, librdkafkaTransactionProblem } from './client_resolve';
 import {
   BUG_IDS,
   KAFKA_VERSIONS,
@@ -56,6 +58,7 @@ const PRODUCER_CONFIG_KEYS: ReadonlySet<string> = new Set([
   'delivery.timeout.ms',
   'retry.backoff.ms',
   'transaction.timeout.ms',
+  ...['client.flavour', 'client.version', 'enable.gapless.guarantee'],
 ]);
 
 /** Consumer `config` keys. */
@@ -157,6 +160,10 @@ const clientConfigSchema = section({
   'delivery.timeout.ms': ms(1).optional(),
   'retry.backoff.ms': ms(0).optional(),
   'transaction.timeout.ms': ms(1).optional(),
+  'client.flavour': oneOf(CLIENT_FLAVOURS).optional(),
+  // A release of the flavour, e.g. '1.8.2'; checked against the flavour by clientKeyProblems.
+  'client.version': z.union([text(), z.number()]).optional(),
+  'enable.gapless.guarantee': boolean().optional(),
   'isolation.level': oneOf(['read_committed', 'read_uncommitted']).optional(),
   'auto.offset.reset': oneOf(['earliest', 'latest']).optional(),
   'fetch.min.bytes': integer({ min: 0, max: JAVA_INT_MAX }).optional(),
@@ -496,6 +503,11 @@ function checkTransactionVersion(
       'transaction version 2 needs broker.transaction.partition.verification.enable: true';
     problems.push({ path: ['protocol', 'transaction.version'], detail });
   }
+  scenario.clients.forEach((client, index) => {
+    const detail = librdkafkaTransactionProblem(client.config, transactionVersion);
+    if (detail !== undefined)
+      problems.push({ path: ['clients', index, 'config', 'client.flavour'], detail });
+  });
 }
 
 /** Role-dependent keys, workload topics and idempotence of one client. */
@@ -541,6 +553,8 @@ function checkClient(options: {
     problems.push({ path: ['clients', index, 'workload', 'partitioner'], detail });
   }
   if (client.role !== 'consumer') checkIdempotence({ client, index, problems });
+  for (const { key, detail } of clientKeyProblems(client.config))
+    problems.push({ path: ['clients', index, 'config', key], detail });
   if (client.role === 'pipeline') checkPipeline({ client, index, topicNames, problems });
 }
 

@@ -22,15 +22,18 @@ export interface VersionDifference {
  * // [{ key: 'bugs.KAFKA-16352', value: true, versionValue: false }]
  */
 export function versionDifferences(
-  scenario: Pick<ScenarioConfig, 'kafkaVersion' | 'bugs' | 'protocol' | 'broker'>,
+  scenario: Pick<
+    ScenarioConfig,
+    'kafkaVersion' | 'bugs' | 'protocol' | 'broker' | 'clientVersionBugs'
+  >,
 ): VersionDifference[] {
   const differences: VersionDifference[] = [];
   const bugs = bugsOf(scenario.kafkaVersion);
   for (const row of BUG_ROWS) {
     const value = scenario.bugs[row.id];
-    if (value !== bugs[row.id]) {
-      differences.push({ key: `bugs.${row.id}`, value, versionValue: bugs[row.id] });
-    }
+    // A client bug is compared with the clients' versions (client.version), not kafka.version.
+    const versionValue = scenario.clientVersionBugs?.[row.id] ?? bugs[row.id];
+    if (value !== versionValue) differences.push({ key: `bugs.${row.id}`, value, versionValue });
   }
   const defaults = defaultsOf(scenario.kafkaVersion);
   const transactionVersion = scenario.protocol.transactionVersion;

@@ -46,6 +46,7 @@ export {
 export type { TopicSpec } from './broker/cluster_metadata';
 export type { SendResult } from './producer/producer_batch';
 export type { ClientTransactionState, ProducerConfig } from './producer/producer_config';
+export type { ClientFlavour, ClientRules } from './producer/client_rules';
 export {
   KafkaConsumer,
   type ConsumerMetadata,

@@ -110,9 +110,13 @@ const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'partition.skip.producer.epoch.check': ['zombie-write', 'torn-transaction', 'aborted-read'],
   'KAFKA-19690': ['fatal-txn-error'],
   'KAFKA-6119': ['torn-transaction', 'lost-write'],
+  'KAFKA-9144': ['hanging-transaction', 'zombie-write'],
+  'KAFKA-9666': ['hanging-transaction', 'fatal-txn-error'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
   'KAFKA-20310': ['fatal-txn-error'],
   'KAFKA-20357': ['fatal-txn-error'],
+  // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.
+  'redpanda-data/redpanda#3039': ['epoch-bump-duplicate', 'duplicate'],
 };
 
 /** A fault the history says started, by kind and the nemesis's description. */

@@ -417,6 +417,8 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       lastProducerEpochNotLogged: scenario.bugs['KAFKA-20357'],
       noRotationOnFenceAbort: scenario.bugs['KAFKA-20090'],
       timeoutAbortKeepsEpoch: scenario.bugs['KAFKA-6119'],
+      fenceBumpsAfterFailedFence: scenario.bugs['KAFKA-9666'],
+      failedTombstoneKeepsPendingDead: scenario.bugs['KAFKA-7519'],
     },
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,
@@ -434,6 +436,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       verificationGuardBeforeEpochCheck: scenario.bugs['KAFKA-19690'],
       acceptAnyFirstSequenceOnEmptyLog: scenario.bugs['KAFKA-15591'],
       singleBatchDedupWindow: scenario.bugs['redpanda-data/redpanda#3039'],
+      markerTimestampIgnored: scenario.bugs['KAFKA-9144'],
     },
     fetchBatchesMax: 64,
     transactionPartitionVerificationEnable: scenario.broker.transactionPartitionVerificationEnable,

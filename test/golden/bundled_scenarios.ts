@@ -20,13 +20,16 @@ export const GOLDEN_SEEDS = ['1', '42'] as const;
  * Scenarios too costly for the fast tier: the LSO worked example writes 900,001 records (about a
  * minute and 3.5 GB per run), and its small version still simulates 715 s of replication fetches
  * (over a minute per run here); the epoch-exhaustion runs commit 32,767 transactions (about two
- * minutes of CPU each). Their pins are checked by `npm run test:sweeps`, and the large one is
+ * minutes of CPU each); the KAFKA-9666 pair runs a timeout scan every millisecond for 50 s
+ * (a few seconds each). Their pins are checked by `npm run test:sweeps`, and the large one is
  * never run twice side by side (about 7 GB).
  */
 export const SLOW_SCENARIOS: ReadonlySet<string> = new Set([
   'examples/lso-worked-example.yaml',
   'examples/lso-worked-example-small.yaml',
   'scenarios/epoch-exhaustion-lost-endtxn-response.yaml',
+  'scenarios/known-bugs/failed-fence-write-bumps-epoch.yaml',
+  'scenarios/known-bugs/failed-fence-write-bumps-epoch-fixed.yaml',
 ]);
 
 /** The one scenario of {@link SLOW_SCENARIOS} too large for `--check-determinism` in any tier. */

@@ -28,6 +28,31 @@ const PAIRS: readonly BugPair[] = [
     fixed: 'scenarios/known-bugs/timeout-abort-without-fence-fixed.yaml',
     seeds: '1..20',
   },
+  {
+    bug: 'KAFKA-7519',
+    reproducer: 'scenarios/known-bugs/failed-expiration-keeps-pending-dead.yaml',
+    fixed: 'scenarios/known-bugs/failed-expiration-keeps-pending-dead-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
+    bug: 'KAFKA-9144',
+    reproducer: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration.yaml',
+    fixed: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
+    // About 40,000 timeout scans a run (one every millisecond): a few seconds of CPU each.
+    bug: 'KAFKA-9666',
+    reproducer: 'scenarios/known-bugs/failed-fence-write-bumps-epoch.yaml',
+    fixed: 'scenarios/known-bugs/failed-fence-write-bumps-epoch-fixed.yaml',
+    seeds: '1..3',
+  },
+  {
+    bug: 'redpanda-data/redpanda#3039',
+    reproducer: 'scenarios/known-bugs/single-batch-dedup-window.yaml',
+    fixed: 'scenarios/known-bugs/single-batch-dedup-window-fixed.yaml',
+    seeds: '1..5',
+  },
   // KAFKA-20310 and KAFKA-20090 have no end-to-end pair yet (their unit tests prove the
   // switches, test/coordinator/epoch_rotation.test.ts): each run commits 32,767 transactions.
 ];

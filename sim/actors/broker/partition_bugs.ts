@@ -26,4 +26,12 @@ export interface PartitionBugs {
    * of any but the last batch is OUT_OF_ORDER_SEQUENCE_NUMBER instead of a duplicate.
    */
   readonly singleBatchDedupWindow: boolean;
+  /**
+   * Before KAFKA-9144 (fixed 2.5, apache/kafka#7687): a producer's last timestamp is that of its
+   * last retained data batch (ProducerStateEntry.lastTimestamp), never a marker's. A marker that
+   * bumps the epoch empties the batches, so the producer has no timestamp and expires at the
+   * next removeExpiredProducers; a zombie batch of the fenced epoch is then accepted.
+   * @default false
+   */
+  readonly markerTimestampIgnored?: boolean;
 }

@@ -35,6 +35,7 @@ import {
   validateDataBatch,
   validateMarker,
   type ProducerStateEntry,
+  type ProducerStateRules,
   NUM_BATCHES_TO_RETAIN,
 } from './producer_state';
 import type { PartitionBugs } from './partition_bugs';
@@ -131,8 +132,9 @@ export class PartitionLog {
     this.observe = observe;
   }
 
-  private get batchesToRetain(): number {
-    return this.bugs.singleBatchDedupWindow ? 1 : NUM_BATCHES_TO_RETAIN;
+  private get producerStateRules(): ProducerStateRules {
+    const batchesToRetain = this.bugs.singleBatchDedupWindow ? 1 : NUM_BATCHES_TO_RETAIN;
+    return { batchesToRetain, markerTimestampIgnored: this.bugs.markerTimestampIgnored === true };
   }
   /** The log, oldest batch first (read-only view for fetches and the oracle). */
   get log(): readonly LogBatch[] {
@@ -252,7 +254,7 @@ export class PartitionLog {
       entry.lastTimestampUs = nowUs;
     } else {
       recordDataBatch(entry, {
-        batchesToRetain: this.batchesToRetain,
+        batchesToRetain: this.producerStateRules.batchesToRetain,
         producerEpoch: batch.producerEpoch,
         metadata: {
           firstSequence,
@@ -310,7 +312,12 @@ export class PartitionLog {
     this.verifications.delete(marker.producerId);
     const firstOffset = entry.currentTxnFirstOffset;
     if (staleEpochAccepted) entry.currentTxnFirstOffset = -1;
-    else recordMarker(entry, { ...marker, appendUs: nowUs });
+    else
+      recordMarker(
+        entry,
+        { ...marker, appendUs: nowUs },
+        this.producerStateRules.markerTimestampIgnored,
+      );
     if (firstOffset !== -1) {
       this.transactions.complete({
         producerId: marker.producerId,
@@ -409,7 +416,7 @@ export class PartitionLog {
       if (batch.lastOffset < this.logEndOffset) continue;
       assert(batch.baseOffset === this.logEndOffset, 'a follower appends at its log end offset');
       this.pushBatch(batch, 'follower');
-      replayBatch(batch, this.producers, this.transactions, this.batchesToRetain);
+      replayBatch(batch, this.producers, this.transactions, this.producerStateRules);
       appended = true;
     }
     // Nothing appended, nothing to recompute: an idle partition of a fetch costs no more.
@@ -471,7 +478,7 @@ export class PartitionLog {
     this.verifications = new BoundedMap(COLLECTION_BOUNDS.verifications);
     this.transactions.clear();
     for (const batch of this.batches) {
-      replayBatch(batch, this.producers, this.transactions, this.batchesToRetain);
+      replayBatch(batch, this.producers, this.transactions, this.producerStateRules);
     }
   }
 

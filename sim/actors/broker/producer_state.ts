@@ -12,6 +12,12 @@ import { NO_PRODUCER_EPOCH, NO_SEQUENCE, SEQUENCE_MAX } from '../protocol';
 /** Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN: the dedup window, in batches. */
 export const NUM_BATCHES_TO_RETAIN = 5;
 
+/**
+ * RecordBatch.NO_TIMESTAMP: a producer entry without a last timestamp (before KAFKA-9144's fix,
+ * one whose batches an epoch-bumping marker emptied).
+ */
+export const NO_TIMESTAMP = -1;
+
 /** The metadata of one retained batch. */
 export interface BatchMetadata {
   readonly firstSequence: number;
@@ -40,7 +46,7 @@ export function emptyEntry(producerId: number): ProducerStateEntry {
     batchMetadata: [],
     coordinatorEpoch: -1,
     currentTxnFirstOffset: -1,
-    lastTimestampUs: -1,
+    lastTimestampUs: NO_TIMESTAMP,
   };
 }
 
@@ -129,18 +135,33 @@ export function validateMarker(
   return 'NONE';
 }
 
-/** Records an appended marker: updates epochs; an epoch change empties the dedup window. */
+/** What a partition's producer state keeps, by release (dedup window, marker timestamps). */
+export interface ProducerStateRules {
+  /** The dedup window in batches: {@link NUM_BATCHES_TO_RETAIN} in Kafka. */
+  readonly batchesToRetain: number;
+  /** KAFKA-9144 on (before 2.5): a marker does not set the producer's last timestamp. */
+  readonly markerTimestampIgnored: boolean;
+}
+
+/**
+ * Records an appended marker: updates epochs; an epoch change empties the dedup window. The
+ * marker's time becomes the producer's last timestamp (KAFKA-9144's fix); before it the last
+ * timestamp was the last retained data batch's, none once an epoch change emptied them.
+ */
 export function recordMarker(
   entry: ProducerStateEntry,
   marker: { producerEpoch: number; coordinatorEpoch: number; appendUs: number },
+  markerTimestampIgnored = false,
 ): void {
   if (marker.producerEpoch !== entry.producerEpoch) {
     entry.producerEpoch = marker.producerEpoch;
     entry.batchMetadata = [];
+    // An entry without batches had no last timestamp before 2.5.
+    if (markerTimestampIgnored) entry.lastTimestampUs = NO_TIMESTAMP;
   }
   entry.coordinatorEpoch = marker.coordinatorEpoch;
   entry.currentTxnFirstOffset = -1;
-  entry.lastTimestampUs = marker.appendUs;
+  if (!markerTimestampIgnored) entry.lastTimestampUs = marker.appendUs;
 }
 
 /**
@@ -156,8 +177,13 @@ export function removeExpiredProducers(
 ): number[] {
   const expired: number[] = [];
   for (const [producerId, entry] of producers) {
-    if (entry.currentTxnFirstOffset !== -1 || nowUs - entry.lastTimestampUs < expirationUs)
-      continue;
+    // Kafka compares wall-clock milliseconds, to which NO_TIMESTAMP is over fifty years ago; the
+    // simulated clock starts at 0, so an entry without a timestamp is expired explicitly.
+    const idleUs =
+      entry.lastTimestampUs === NO_TIMESTAMP
+        ? Number.POSITIVE_INFINITY
+        : nowUs - entry.lastTimestampUs;
+    if (entry.currentTxnFirstOffset !== -1 || idleUs < expirationUs) continue;
     expired.push(producerId);
   }
   for (const producerId of expired) producers.delete(producerId);

@@ -8,6 +8,7 @@ import {
   recordDataBatch,
   recordMarker,
   type ProducerStateEntry,
+  type ProducerStateRules,
 } from './producer_state';
 import type { TransactionIndex } from './transaction_index';
 
@@ -19,18 +20,19 @@ export function replayBatch(
   batch: LogBatch,
   producers: Map<number, ProducerStateEntry>,
   transactions: TransactionIndex,
-  batchesToRetain: number,
+  rules: ProducerStateRules,
 ): void {
   if (batch.producerId === NO_PRODUCER_ID) return;
   const entry = producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
   producers.set(batch.producerId, entry);
   if (batch.control !== undefined) {
     const firstOffset = entry.currentTxnFirstOffset;
-    recordMarker(entry, {
+    const marker = {
       producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
       coordinatorEpoch: batch.coordinatorEpoch ?? 0,
       appendUs: batch.appendUs,
-    });
+    };
+    recordMarker(entry, marker, rules.markerTimestampIgnored);
     if (firstOffset !== -1) {
       transactions.complete({
         producerId: batch.producerId,
@@ -42,7 +44,7 @@ export function replayBatch(
     return;
   }
   recordDataBatch(entry, {
-    batchesToRetain: batchesToRetain,
+    batchesToRetain: rules.batchesToRetain,
     producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
     metadata: {
       firstSequence: batch.baseSequence,

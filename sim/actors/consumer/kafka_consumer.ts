@@ -354,11 +354,8 @@ export class KafkaConsumer {
     this.buffered = [];
     this.sendFetches();
     if (this.pollInProgress !== poll) return;
-    // No fetch could be sent (no leader known yet, so a metadata refresh is on its way): Java's
-    // poll(timeout) then blocks in NetworkClient.poll until its timeout; returning at once would
-    // let a caller that polls again from the callback spin without time passing.
-    const nothingToWaitFor = this.pending.size === 0 && poll.records.length === 0;
-    if (!nothingToWaitFor && this.maybeFinishPoll()) return;
+    // With no fetch sent (no leader known yet) Java's poll blocks until its timeout.
+    if ((this.pending.size > 0 || poll.records.length > 0) && this.maybeFinishPoll()) return;
     poll.fetchTimerId = this.ctx.setTimer(poll.timeoutMs * 1000, {
       owner: 'consumer',
       type: 'poll-timeout',

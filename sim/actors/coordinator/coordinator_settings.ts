@@ -53,6 +53,17 @@ export interface CoordinatorSettings {
    * instead of being fenced with a bump. @default false
    */
   readonly timeoutAbortKeepsEpoch?: boolean;
+  /**
+   * KAFKA-9666 (before 2.6): an epoch fence bumps the epoch even when the previous fence's
+   * PrepareAbort write failed (no hasFailedEpochFence), so every retry of a failing fence bumps
+   * it once more. @default false
+   */
+  readonly fenceBumpsAfterFailedFence?: boolean;
+  /**
+   * KAFKA-7519 (before 2.1): a transactional.id expiration whose tombstone append fails keeps
+   * the pending Dead state, so the id answers CONCURRENT_TRANSACTIONS for good. @default false
+   */
+  readonly failedTombstoneKeepsPendingDead?: boolean;
 }
 
 /** Timers the coordinator sets; `owner` lets the broker route them. */

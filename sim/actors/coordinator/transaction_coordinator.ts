@@ -376,12 +376,16 @@ export class TransactionCoordinator {
   ): void {
     assertValidTransition(metadata, 'PrepareEpochFence');
     // prepareFenceProducerEpoch throws at Short.MAX_VALUE: the transaction stays Ongoing. Only
-    // reachable with KAFKA-20090 on (a client left at 32767); the fix rotates before it.
-    if (metadata.producerEpoch >= MAX_PRODUCER_EPOCH && !metadata.hasFailedEpochFence) {
+    // reachable with KAFKA-20090 on (a client left at 32767; the fix rotates before it) or with
+    // KAFKA-9666 on (failed fence writes bumped it there).
+    // KAFKA-9666's fix (2.6): after a failed fence write the epoch is not bumped again.
+    const bumped =
+      !metadata.hasFailedEpochFence || this.settings.fenceBumpsAfterFailedFence === true;
+    if (metadata.producerEpoch >= MAX_PRODUCER_EPOCH && bumped) {
       ctx.trace(`cannot fence ${metadata.transactionalId}: epoch ${metadata.producerEpoch}`);
       return onDurable('UNKNOWN_SERVER_ERROR');
     }
-    if (!metadata.hasFailedEpochFence) {
+    if (bumped) {
       metadata.producerEpoch += 1;
       metadata.lastProducerEpoch = -1;
     }
@@ -556,6 +560,7 @@ export class TransactionCoordinator {
     return {
       state: this.state,
       transactionalIdExpirationMs: this.settings.transactionalIdExpirationMs,
+      failedTombstoneKeepsPendingDead: this.settings.failedTombstoneKeepsPendingDead === true,
       appendTransactionLog: (partition, record, ctx, done) =>
         this.host.appendTransactionLog(partition, record, ctx, done),
       observe: (observation, ctx) => this.observe(ctx, observation),

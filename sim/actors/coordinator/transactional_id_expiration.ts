@@ -12,8 +12,9 @@
  * value) is appended to its partition with acks=all; the metadata leaves the cache only when the
  * append succeeded and the partition's coordinator epoch, the pending Dead and the producerEpoch
  * are all unchanged (writeTombstonesForExpiredTransactionalIds), otherwise the pending state is
- * cleared and the id stays. While Dead is pending, its requests see CONCURRENT_TRANSACTIONS, and
- * a later InitProducerId for a removed id creates fresh metadata with a new producerId.
+ * cleared and the id stays (after a failed append only since KAFKA-7519's fix, 2.1). While Dead
+ * is pending, its requests see CONCURRENT_TRANSACTIONS, and a later InitProducerId for a removed
+ * id creates fresh metadata with a new producerId.
  *
  * Kafka appends one batch of tombstones per partition; this model's `__transaction_state` batches
  * hold one record each, so each expired id is its own append (same records, same order).
@@ -29,6 +30,8 @@ export interface ExpirationDeps extends Pick<CoordinatorHost, 'appendTransaction
   readonly state: TransactionStateManager;
   /** `transactional.id.expiration.ms`. */
   readonly transactionalIdExpirationMs: number;
+  /** KAFKA-7519 (before 2.1): a failed tombstone append leaves the pending Dead in place. */
+  readonly failedTombstoneKeepsPendingDead: boolean;
   observe(observation: KafkaObservation, ctx: Ctx): void;
 }
 
@@ -77,6 +80,12 @@ function writeTombstone(
       error === 'NONE' &&
       metadata.pendingState === 'Dead' &&
       metadata.producerEpoch === producerEpoch;
+    if (error !== 'NONE' && deps.failedTombstoneKeepsPendingDead) {
+      // Before KAFKA-7519's fix the removal callback ignored a failed append: pendingState stays
+      // Dead, so shouldExpire never picks the id again and its requests wait for good.
+      ctx.trace(`transactional.id ${metadata.transactionalId} left pending Dead: ${error}`);
+      return;
+    }
     if (!removable) {
       ctx.trace(`transactional.id ${metadata.transactionalId} kept: tombstone append ${error}`);
       metadata.pendingState = null;

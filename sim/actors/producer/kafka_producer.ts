@@ -15,7 +15,8 @@ import type {
   TopicPartition,
 } from '../protocol';
 import { isRetriable, partitionKey } from '../protocol';
-import type { SendResult } from './producer_batch';
+import { completeBatch, failRecords, type SendResult } from './producer_batch';
+import { clientTransactionVersion } from './client_rules';
 import {
   ADD_PARTITIONS_RETRY_BACKOFF_US,
   assertClientTransition,
@@ -73,6 +74,7 @@ export class KafkaProducer {
   private idempotentInitAttempts = 0;
   private correlationIds = 1;
   private epochBumpRequired = false;
+  private midTransactionBump = false; // librdkafka#3575: InitProducerId during the transaction
   private idempotentInitSent = false;
   private readonly pendingAdds = new Map<string, TopicPartition>();
   private readonly inTransaction = new Map<string, TopicPartition>();
@@ -97,15 +99,9 @@ export class KafkaProducer {
         maySend: (tp) => this.maySend(tp),
         onBatchFailed: (batch, error) => this.onBatchFailed(batch.records, error),
         bumpEpoch: () => this.bumpIdempotentEpoch(),
-        onBatchSucceeded: (batch, baseOffset) =>
-          batch.records.forEach((record, index) =>
-            record.callback({
-              error: 'NONE',
-              offset: baseOffset < 0 ? -1 : baseOffset + index,
-              producerId: batch.producerId,
-              producerEpoch: batch.producerEpoch,
-            }),
-          ),
+        onFatal: (error) => this.fatal(error),
+        onDrainedForBump: (error) => this.onDrainedForBump(error),
+        onBatchSucceeded: (batch, baseOffset) => completeBatch(batch, baseOffset),
       },
       () => this.correlationIds++,
     );
@@ -117,7 +113,7 @@ export class KafkaProducer {
 
   /** KIP-890 part 2: the partition leader adds partitions; every EndTxn bumps the epoch. */
   private get version2(): boolean {
-    return this.metadata.transactionVersion >= 2;
+    return clientTransactionVersion(this.config, this.metadata) >= 2;
   }
 
   /** `initTransactions()`: finds the coordinator and obtains producerId and epoch. */
@@ -153,25 +149,17 @@ export class KafkaProducer {
     this.pump();
   }
 
-  /**
-   * A `send()` refused at once. A method, not a closure made on every send: tsx compiles with
-   * esbuild's keepNames, which names each new closure with Object.defineProperty.
-   */
+  /** A `send()` refused at once (a method: esbuild's keepNames names every new closure). */
   private failSend(callback: (result: SendResult) => void, error: KafkaErrorCode): void {
     const { producerId, producerEpoch } = this;
     callback({ error, offset: -1, producerId, producerEpoch });
   }
 
   /**
-   * `sendOffsetsToTransaction(offsets, groupMetadata)`: the input offsets become part of the
-   * transaction. `group` is the consumer's `groupMetadata()` (KIP-447: the group coordinator fences
-   * a stale generation or member), or `{groupId, generationId: -1, memberId: '', groupInstanceId:
-   * null}` for the deprecated groupId-only API. `callback` gets NONE once TxnOffsetCommit
-   * succeeded; ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID or FENCED_INSTANCE_ID (CommitFailedException)
-   * and TRANSACTION_ABORTABLE make the transaction abortable; PRODUCER_FENCED is fatal; in an error
-   * state the sticky error comes back at once (TransactionManager.maybeFailWithError).
-   * @example producer.sendOffsetsToTransaction([{ topic: 'in', partition: 0, offset: 42 }],
-   *   consumer.groupMetadata(), (error) => ...)
+   * `sendOffsetsToTransaction(offsets, groupMetadata)`: the offsets join the transaction. `group`
+   * is the consumer's `groupMetadata()` (KIP-447), or generation -1 and member '' for the
+   * groupId-only API; how each TxnOffsetCommit error is classified is in txn_offsets.ts; in an
+   * error state the sticky error comes back at once (TransactionManager.maybeFailWithError).
    */
   sendOffsetsToTransaction(
     offsets: readonly OffsetToCommit[],
@@ -316,6 +304,7 @@ export class KafkaProducer {
 
   private maySend(tp: TopicPartition): boolean {
     if (!this.transactional) return this.state !== 'FATAL_ERROR';
+    if (this.midTransactionBump) return false;
     const open = this.state === 'IN_TRANSACTION' || this.state === 'COMMITTING_TRANSACTION';
     return open && this.inTransaction.has(partitionKey(tp));
   }
@@ -351,7 +340,7 @@ export class KafkaProducer {
       producerId: this.producerId,
       producerEpoch: this.producerEpoch,
       transactionTimeoutMs: this.config.transactionTimeoutMs,
-      epochBumpRequired: this.epochBumpRequired,
+      epochBumpRequired: this.epochBumpRequired || this.midTransactionBump,
       pendingAdds: [...this.pendingAdds.values()],
       committed: this.pendingEnd?.committed ?? false,
       version2: this.version2,
@@ -361,7 +350,7 @@ export class KafkaProducer {
   }
 
   private nextCoordinatorRequest(): CoordinatorRequestKind | null {
-    if (this.state === 'INITIALIZING') return 'InitProducerId';
+    if (this.state === 'INITIALIZING' || this.midTransactionBump) return 'InitProducerId';
     const adding = this.state === 'IN_TRANSACTION' || this.state === 'COMMITTING_TRANSACTION';
     if (adding && this.pendingAdds.size > 0) return 'AddPartitionsToTxn';
     if (adding && this.txnOffsets.hasWork) return this.txnOffsets.nextKind();
@@ -440,6 +429,7 @@ export class KafkaProducer {
     if (error === 'NONE') {
       this.producerId = producerId;
       this.producerEpoch = producerEpoch;
+      if (this.midTransactionBump) return this.finishMidTransactionBump();
       this.sender.resetSequences();
       if (!this.transactional) return;
       const wasBump = this.state === 'ABORTING_TRANSACTION';
@@ -533,14 +523,7 @@ export class KafkaProducer {
     records: ReadonlyArray<{ callback: (result: SendResult) => void }>,
     error: KafkaErrorCode,
   ): void {
-    for (const record of records) {
-      record.callback({
-        error,
-        offset: -1,
-        producerId: this.producerId,
-        producerEpoch: this.producerEpoch,
-      });
-    }
+    failRecords(records, error, this);
     if (error === 'TRANSACTION_ABORTABLE' && this.state === 'ABORTING_TRANSACTION') return;
     // An idempotent producer's epoch bump is the sender's (KIP-360; Sender.completeBatch, per
     // partition).
@@ -550,6 +533,24 @@ export class KafkaProducer {
     if (this.state === 'ABORTING_TRANSACTION') return;
     this.epochBumpRequired = true;
     this.abortable(error);
+  }
+
+  /** librdkafka drained for a bump: abortable then bump (1.8.2), or with #3575 bump now. */
+  private onDrainedForBump(error: KafkaErrorCode): boolean {
+    if (this.config.client?.bumpWithoutAbort === true) return (this.midTransactionBump = true);
+    this.epochBumpRequired = true;
+    if (this.state !== 'ABORTING_TRANSACTION') this.abortable(error);
+    return false;
+  }
+
+  /**
+   * librdkafka#3575: the new epoch arrived; the partitions renumber and the application's
+   * transaction goes on with its partitions still counted as added (rd_kafka_txn_idemp_state_change
+   * does nothing for an ASSIGNED PID in a transaction).
+   */
+  private finishMidTransactionBump(): void {
+    this.midTransactionBump = false;
+    this.sender.renumber();
   }
 
   /**

@@ -4,7 +4,8 @@
  * shouldStopDrainBatchesForPartition). A batch gets its producerId, epoch and baseSequence when it
  * is first drained and keeps them across retries.
  */
-import type { KafkaErrorCode, TopicPartition } from '../protocol';
+import type { KafkaErrorCode, ProduceRequest, TopicPartition } from '../protocol';
+import type { ProducerConfig } from './producer_config';
 
 /** The outcome of one `send()`, handed to its callback. */
 export interface SendResult {
@@ -67,4 +68,59 @@ export interface PartitionSendState {
    * RecordAccumulator.shouldStopDrainBatchesForPartition; Sender.completeBatch).
    */
   unresolvedNextSequence: number;
+  /**
+   * librdkafka: the partition waits for its in-flight requests to finish before it sends again
+   * (rktp_eos.wait_drain, set before a retry).
+   */
+  waitDrain?: boolean;
+}
+
+/** The Produce request that carries `batch` as stamped. */
+export function produceRequestOf(
+  batch: ProducerBatch,
+  config: ProducerConfig,
+  correlationId: number,
+  transactionVersion: number,
+): ProduceRequest {
+  return {
+    kind: 'Produce',
+    correlationId,
+    acks: config.acks,
+    timeoutMs: config.requestTimeoutMs,
+    transactionalId: config.transactionalId,
+    transactionVersion,
+    topic: batch.tp.topic,
+    partition: batch.tp.partition,
+    batch: {
+      producerId: batch.producerId,
+      producerEpoch: batch.producerEpoch,
+      baseSequence: batch.baseSequence,
+      isTransactional: batch.isTransactional,
+      values: batch.records.map((record) => record.value),
+    },
+  };
+}
+
+/** Every record of a written batch learns its offset (-1 under acks=0) and identity. */
+export function completeBatch(batch: ProducerBatch, baseOffset: number): void {
+  batch.records.forEach((record, index) =>
+    record.callback({
+      error: 'NONE',
+      offset: baseOffset < 0 ? -1 : baseOffset + index,
+      producerId: batch.producerId,
+      producerEpoch: batch.producerEpoch,
+    }),
+  );
+}
+
+/** Every one of `records` fails with `error`, under the producer's current identity. */
+export function failRecords(
+  records: ReadonlyArray<{ callback: (result: SendResult) => void }>,
+  error: KafkaErrorCode,
+  identity: { readonly producerId: number; readonly producerEpoch: number },
+): void {
+  for (const record of records) {
+    const { producerId, producerEpoch } = identity;
+    record.callback({ error, offset: -1, producerId, producerEpoch });
+  }
 }

@@ -5,6 +5,7 @@
  */
 import { assert } from '../../kernel';
 import { RECORD_BATCH_OVERHEAD, recordSizeInBytes } from '../protocol';
+import type { ClientRules } from './client_rules';
 
 /** Producer settings, from Kafka's producer config keys; the scenario loader fills defaults. */
 export interface ProducerConfig {
@@ -26,6 +27,8 @@ export interface ProducerConfig {
   readonly retryBackoffMs: number;
   /** `transaction.timeout.ms`. @default 60000 */
   readonly transactionTimeoutMs: number;
+  /** `client.flavour`, `client.version` and their switches. @default Kafka's Java client */
+  readonly client?: ClientRules;
 }
 
 /**

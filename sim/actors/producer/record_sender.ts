@@ -23,6 +23,9 @@ import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } fr
 import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../protocol';
 import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
 import type { PartitionSendState, PendingRecord, ProducerBatch } from './producer_batch';
+import { produceRequestOf } from './producer_batch';
+import * as librdkafkaRules from './client_rules';
+import { clientTransactionVersion, isLibrdkafka } from './client_rules';
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -47,6 +50,9 @@ export interface SenderPolicy {
   onBatchSucceeded(batch: ProducerBatch, baseOffset: number): void;
   /** KIP-360: an idempotent, non-transactional producer increments its epoch locally. */
   bumpEpoch(): void;
+  /** librdkafka: a fatal error (rd_kafka_idemp_set_fatal_error); a bump after a drain. */
+  onFatal(error: KafkaErrorCode): void;
+  onDrainedForBump(error: KafkaErrorCode): boolean;
 }
 
 /** Timers the sender sets. */
@@ -77,6 +83,9 @@ export class RecordSender {
   private readonly rewritePartitions = new Set<string>();
   /** `produce-retry` timers set and not yet fired. */
   private retryTimersPending = 0;
+  /** librdkafka's producer-wide drain before an epoch bump (RD_KAFKA_IDEMP_STATE_DRAIN_BUMP). */
+  private drainBumpError: KafkaErrorCode | null = null;
+  private awaitingIdentity = false;
 
   constructor(
     private readonly config: ProducerConfig,
@@ -149,6 +158,7 @@ export class RecordSender {
    * wakes again when a retry still waits out its backoff ({@link rearmHeldBackRetry}).
    */
   sendReady(ctx: Ctx): void {
+    if (this.drainBumpError !== null && this.requests.size === 0) this.bumpAfterDrain();
     for (let pass = 0; pass < 2; pass += 1) {
       this.maybeResolveSequences();
       if (this.epochBumpRequired) this.bumpEpoch();
@@ -268,6 +278,7 @@ export class RecordSender {
       return;
     }
     batch.inRetry = true;
+    if (isLibrdkafka(this.config)) state.waitDrain = true; // rd_kafka_idemp_drain_toppar
     batch.retryAfterUs = ctx.nowUs() + this.config.retryBackoffMs * 1000;
     const position = state.retries.findIndex(
       (waiting) => waiting.baseSequence > batch.baseSequence,
@@ -315,6 +326,12 @@ export class RecordSender {
   ): boolean {
     if (error !== 'OUT_OF_ORDER_SEQUENCE_NUMBER' || batch.baseSequence === NO_SEQUENCE)
       return isRetriable(error);
+    if (isLibrdkafka(this.config)) {
+      const action = librdkafkaRules.librdkafkaOutOfOrder(batch, state, this.config.client);
+      if (action === 'fatal') this.policy.onFatal(error);
+      if (action === 'retry-and-bump') this.drainBumpError = error;
+      return action !== 'fatal';
+    }
     const unresolved = state.unresolvedNextSequence !== NO_SEQUENCE;
     const nextInLine = batch.baseSequence === incrementSequence(state.lastAckedSequence, 1);
     if (!unresolved && (batch.sequenceReset || !nextInLine)) return true;
@@ -338,6 +355,7 @@ export class RecordSender {
   ): void {
     this.policy.onBatchFailed(batch, error);
     if (!this.idempotentOnly || batch.baseSequence === NO_SEQUENCE) return;
+    if (isLibrdkafka(this.config)) return this.librdkafkaGap(error);
     if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || adjustSequences) this.requestEpochBump(state);
   }
 
@@ -353,6 +371,32 @@ export class RecordSender {
     const state = this.stateOf(batch.tp);
     const next = incrementSequence(batch.baseSequence, batch.records.length);
     state.unresolvedNextSequence = Math.max(state.unresolvedNextSequence, next);
+  }
+
+  /** librdkafka, failed for good: fatal under `enable.gapless.guarantee` (not for a timeout). */
+  private librdkafkaGap(error: KafkaErrorCode): void {
+    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') return; // already fatal (librdkafkaOutOfOrder)
+    if (this.config.client?.enableGaplessGuarantee === true && error !== 'REQUEST_TIMED_OUT')
+      this.policy.onFatal(error);
+    else this.drainBumpError = error;
+  }
+
+  /** Drained: bump and renumber, or hand the bump to the producer (rd_kafka_idemp_drain_done). */
+  private bumpAfterDrain(): void {
+    const error = this.drainBumpError as KafkaErrorCode;
+    this.drainBumpError = null;
+    if (this.config.transactionalId !== null) {
+      this.awaitingIdentity = this.policy.onDrainedForBump(error);
+      return;
+    }
+    this.policy.bumpEpoch();
+    this.renumber();
+  }
+
+  /** librdkafka: every partition renumbers from 0 under the producer's identity. */
+  renumber(): void {
+    this.awaitingIdentity = false;
+    librdkafkaRules.renumberEveryPartition(this.partitions.values(), this.policy.identity());
   }
 
   private get idempotentOnly(): boolean {
@@ -428,12 +472,16 @@ export class RecordSender {
     }
     if ((this.inFlightPerBroker.get(broker) ?? 0) >= this.config.maxInFlightRequestsPerConnection)
       return false;
+    const draining = this.drainBumpError !== null || this.awaitingIdentity;
+    const hold = { state, broker, requests: this.requests.values(), draining };
+    if (isLibrdkafka(this.config) && librdkafkaRules.librdkafkaHolds(hold)) return false;
     const identity = this.policy.identity();
     const retry = state.retries[0];
     if (retry !== undefined) {
       // A retry goes alone: nothing else of the partition may be in flight with it
       // (RecordAccumulator.shouldStopDrainBatchesForPartition).
-      if (state.inFlight.length > 0 || ctx.nowUs() < retry.retryAfterUs) return false;
+      const alone = isLibrdkafka(this.config) || state.inFlight.length === 0;
+      if (!alone || ctx.nowUs() < retry.retryAfterUs) return false;
       state.retries.shift();
       if (ctx.nowUs() >= retry.deadlineUs) {
         this.expire(retry);
@@ -523,24 +571,8 @@ export class RecordSender {
         correlationId,
       } satisfies SenderTimer);
     }
-    ctx.send(broker, {
-      kind: 'Produce',
-      correlationId,
-      acks: this.config.acks,
-      timeoutMs: this.config.requestTimeoutMs,
-      transactionalId: this.config.transactionalId,
-      transactionVersion:
-        this.config.transactionalId === null ? 0 : this.metadata.transactionVersion,
-      topic: batch.tp.topic,
-      partition: batch.tp.partition,
-      batch: {
-        producerId: batch.producerId,
-        producerEpoch: batch.producerEpoch,
-        baseSequence: batch.baseSequence,
-        isTransactional: batch.isTransactional,
-        values: batch.records.map((record) => record.value),
-      },
-    });
+    const transactionVersion = clientTransactionVersion(this.config, this.metadata);
+    ctx.send(broker, produceRequestOf(batch, this.config, correlationId, transactionVersion));
     if (this.config.acks === 0) {
       // acks=0: no response will come; the batch counts as sent.
       this.takeRequest(correlationId, ctx);

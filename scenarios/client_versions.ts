@@ -1,0 +1,105 @@
+/**
+ * The client libraries eos-sim models (`client.flavour`) and their releases (`client.version`):
+ * the Java client of Apache Kafka, and librdkafka, the C client under confluent-kafka-python,
+ * -go and -dotnet. A flavour picks the producer's retry, epoch-bump and error-classification
+ * rules where the two differ (sim/actors/producer/client_rules.ts); a release picks which of
+ * that client's bugs are on. docs/versions.md ("Client flavours") has the sources.
+ *
+ * The Java client is modelled as it is in the newest Kafka release only: its rules do not change
+ * with `client.version`, so no other Java version is accepted. librdkafka is modelled from 1.7.0,
+ * the first release whose transactional producer recovers from idempotence errors by aborting
+ * (KIP-360 support, librdkafka CHANGELOG v1.7.0), to 2.15.0.
+ */
+import { NEWEST_KAFKA_VERSION, compareVersions, type BugId } from './kafka_versions';
+
+/** The client libraries modelled. */
+export const CLIENT_FLAVOURS = ['java', 'librdkafka'] as const;
+
+/** One of {@link CLIENT_FLAVOURS}. */
+export type ClientFlavour = (typeof CLIENT_FLAVOURS)[number];
+
+/** librdkafka's minor release lines modelled, oldest first (there was no 2.9). */
+export const LIBRDKAFKA_VERSIONS = [
+  '1.7',
+  '1.8',
+  '1.9',
+  '2.0',
+  '2.1',
+  '2.2',
+  '2.3',
+  '2.4',
+  '2.5',
+  '2.6',
+  '2.7',
+  '2.8',
+  '2.10',
+  '2.11',
+  '2.12',
+  '2.13',
+  '2.14',
+  '2.15',
+] as const;
+
+/** The newest librdkafka release modelled, the default `client.version` of librdkafka. */
+export const NEWEST_LIBRDKAFKA_VERSION = '2.15';
+
+/** The newest release of each flavour: the default `client.version`. */
+export function newestClientVersion(flavour: ClientFlavour): string {
+  return flavour === 'java' ? NEWEST_KAFKA_VERSION : NEWEST_LIBRDKAFKA_VERSION;
+}
+
+/**
+ * Whether `version` of `flavour` is modelled: for Java only the newest Kafka line (with or
+ * without a patch), for librdkafka a listed line with up to two patch parts.
+ * @example isModelledClientVersion('librdkafka', '1.8.2') // true
+ * @example isModelledClientVersion('java', '3.7') // false
+ */
+export function isModelledClientVersion(flavour: ClientFlavour, version: string): boolean {
+  if (!/^\d+\.\d+(\.\d+){0,2}$/.test(version)) return false;
+  const [major, minor] = version.split('.');
+  const line = `${major}.${minor}`;
+  if (flavour === 'java') return line === NEWEST_KAFKA_VERSION;
+  return (LIBRDKAFKA_VERSIONS as readonly string[]).includes(line);
+}
+
+/** The releases of a client that had one of its bugs, in that client's own versions. */
+export interface ClientBugRelease {
+  readonly id: BugId;
+  readonly flavour: ClientFlavour;
+  /** The first release with the bug; undefined: every modelled release before `fixed`. */
+  readonly introduced?: string;
+  /** The first release without it; undefined: no release has the fix yet. */
+  readonly fixed?: string;
+}
+
+/**
+ * The client bugs by release. confluentinc/librdkafka#3575 was fixed in 1.8.2 (commit 2d78e928,
+ * "Transactional producer: Fix possible message loss on OUT_OF_ORDER_SEQ error"; there was no
+ * 1.8.1). confluentinc/librdkafka#4953 has a fix proposed (pull request #4972, not merged in
+ * any release up to 2.15.0), so every modelled release has it; the fixed counterpart turns it
+ * off by hand.
+ */
+export const CLIENT_BUG_RELEASES: readonly ClientBugRelease[] = [
+  { id: 'confluentinc/librdkafka#3575', flavour: 'librdkafka', fixed: '1.8.2' },
+  { id: 'confluentinc/librdkafka#4953', flavour: 'librdkafka' },
+];
+
+/** The client bug of `id`, or undefined for a broker or coordinator bug. */
+export function clientBugOf(id: BugId): ClientBugRelease | undefined {
+  return CLIENT_BUG_RELEASES.find((release) => release.id === id);
+}
+
+/**
+ * Whether release `version` of `flavour` has the client bug `release`.
+ * @example clientHasBug(clientBugOf('confluentinc/librdkafka#3575')!, 'librdkafka', '1.8') // true
+ */
+export function clientHasBug(
+  release: ClientBugRelease,
+  flavour: ClientFlavour,
+  version: string,
+): boolean {
+  if (release.flavour !== flavour) return false;
+  const introduced =
+    release.introduced === undefined || compareVersions(version, release.introduced) >= 0;
+  return introduced && (release.fixed === undefined || compareVersions(version, release.fixed) < 0);
+}

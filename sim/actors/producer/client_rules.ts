@@ -1,0 +1,137 @@
+/**
+ * Where librdkafka's producer (rdkafka_request.c, rdkafka_idempotence.c, rdkafka_broker.c)
+ * differs from Kafka's Java client (Sender, TransactionManager) in the rules the model has: what
+ * an OUT_OF_ORDER_SEQUENCE_NUMBER means, how an epoch bump is made and which partitions it
+ * renumbers, and what a batch that fails for good does to an idempotent producer. The Java
+ * rules stay in record_sender.ts; this file holds librdkafka's, so a Java run takes none of
+ * these paths.
+ */
+import { NO_SEQUENCE, incrementSequence } from '../protocol';
+import type { PartitionSendState, ProducerBatch } from './producer_batch';
+
+/** The client library a producer behaves as (`client.flavour`). */
+export type ClientFlavour = 'java' | 'librdkafka';
+
+/** A producer's client library and the switches of that library. */
+export interface ClientRules {
+  readonly flavour: ClientFlavour;
+  /** `client.version`: the library's release (a Kafka release for Java). */
+  readonly version: string;
+  /**
+   * librdkafka `enable.gapless.guarantee`: a batch that fails for good raises a fatal error
+   * (ERR__GAPLESS_GUARANTEE) instead of bumping the epoch. @default false
+   */
+  readonly enableGaplessGuarantee: boolean;
+  /**
+   * confluentinc/librdkafka#4953: OUT_OF_ORDER_SEQUENCE_NUMBER on a batch behind the next
+   * expected one bumps the epoch (rd_kafka_idemp_drain_epoch_bump, "skipped sequence numbers")
+   * instead of only retrying (the fix proposed in #4972, Java's TransactionManager.canRetry).
+   */
+  readonly bumpOnSkippedSequence: boolean;
+  /**
+   * confluentinc/librdkafka#3575 (before 1.8.2): a transactional producer's epoch bump goes to
+   * the coordinator as InitProducerId in the middle of the transaction, which carries on;
+   * fixed: the transaction becomes abortable and the bump follows the abort.
+   */
+  readonly bumpWithoutAbort: boolean;
+}
+
+/** Whether a producer's config says it is librdkafka. */
+export function isLibrdkafka(config: { readonly client?: ClientRules }): boolean {
+  return config.client?.flavour === 'librdkafka';
+}
+
+/**
+ * The transaction version a producer speaks (0 without a transactional.id): the cluster's for
+ * the Java client; 0 for
+ * librdkafka, which sends EndTxn v0-1 and AddPartitionsToTxn v0 only (rd_kafka_EndTxnRequest,
+ * rd_kafka_AddPartitionsToTxnRequest in 2.15.0: no KIP-890 part 2), so the coordinator keeps
+ * the pre-KIP-890 rules for its transactions.
+ */
+export function clientTransactionVersion(
+  config: { readonly client?: ClientRules; readonly transactionalId: string | null },
+  cluster: { readonly transactionVersion: number },
+): number {
+  if (config.transactionalId === null) return 0;
+  return isLibrdkafka(config) ? 0 : cluster.transactionVersion;
+}
+
+/** Kafka's Java client: none of librdkafka's rules. */
+export const JAVA_CLIENT: ClientRules = {
+  flavour: 'java',
+  version: 'newest',
+  enableGaplessGuarantee: false,
+  bumpOnSkippedSequence: false,
+  bumpWithoutAbort: false,
+};
+
+/**
+ * What librdkafka does with OUT_OF_ORDER_SEQUENCE_NUMBER (rd_kafka_handle_idempotent_Produce_error)
+ * by where the batch stands against the next sequence the partition expects acknowledged:
+ * the next one itself (`r == 0`, "sequence desynchronization") or one before it ("rewound
+ * sequence number") is a fatal error; one behind it (`r > 0`, "skipped sequence numbers") is
+ * retried without counting a retry, and with #4953 the epoch is bumped as well.
+ */
+export type OutOfOrderAction = 'fatal' | 'retry' | 'retry-and-bump';
+
+/** librdkafka's reading of OUT_OF_ORDER_SEQUENCE_NUMBER on `batch`. */
+export function librdkafkaOutOfOrder(
+  batch: ProducerBatch,
+  state: PartitionSendState,
+  rules: ClientRules | undefined,
+): OutOfOrderAction {
+  const nextAck = incrementSequence(state.lastAckedSequence, 1);
+  if (batch.baseSequence <= nextAck) return 'fatal';
+  return rules?.bumpOnSkippedSequence === true ? 'retry-and-bump' : 'retry';
+}
+
+/**
+ * After librdkafka's drain-and-bump (rd_kafka_idemp_drain_done) every partition takes the new
+ * producerId/epoch and numbers the messages it has not had acknowledged from sequence 0
+ * (rd_kafka_toppar_pid_change sets the epoch's base msgid to the first unacknowledged
+ * message): the batches waiting for a retry, in order, and then what is queued. A batch the
+ * leader had appended but whose answer was lost is then written a second time.
+ */
+export function renumberEveryPartition(
+  partitions: Iterable<PartitionSendState>,
+  identity: { readonly producerId: number; readonly producerEpoch: number },
+): void {
+  for (const state of partitions) {
+    state.nextSequence = 0;
+    for (const batch of state.retries) {
+      batch.producerId = identity.producerId;
+      batch.producerEpoch = identity.producerEpoch;
+      batch.baseSequence = state.nextSequence;
+      batch.sequenceReset = true;
+      state.nextSequence = incrementSequence(state.nextSequence, batch.records.length);
+    }
+    state.lastAckedSequence = NO_SEQUENCE;
+    state.producerId = identity.producerId;
+    state.producerEpoch = identity.producerEpoch;
+    state.unresolvedNextSequence = NO_SEQUENCE;
+  }
+}
+
+/**
+ * Whether librdkafka holds back `state`'s sends to `broker`: nothing goes out while the producer
+ * drains for an epoch bump, nor to a partition that waits for its requests to drain, before a
+ * retry or after its leader moved (rktp_eos.wait_drain in rd_kafka_toppar_producer_serve).
+ * Once drained, its retries go out in order, several in flight, as any batch.
+ */
+export function librdkafkaHolds(options: {
+  readonly state: PartitionSendState;
+  readonly broker: string;
+  readonly requests: Iterable<{ readonly batch: ProducerBatch; readonly broker: string }>;
+  readonly draining: boolean;
+}): boolean {
+  const { state, broker } = options;
+  if (options.draining) return true;
+  let elsewhere = false;
+  for (const request of options.requests) {
+    if (request.batch.tp === state.tp && request.broker !== broker) elsewhere = true;
+  }
+  if (state.waitDrain !== true && !elsewhere) return false;
+  if (state.inFlight.length > 0) return true;
+  state.waitDrain = false;
+  return false;
+}
