@@ -154,8 +154,7 @@ export class RecordSender {
 
   /**
    * Drains and sends whatever may be sent now. Like one pass of Kafka's `Sender.runOnce`, it first
-   * resolves sequences and applies a pending idempotent epoch bump, and, as its poll timeout,
-   * wakes again when a retry still waits out its backoff ({@link rearmHeldBackRetry}).
+   * resolves sequences and applies a pending idempotent epoch bump; then arms its wakeup.
    */
   sendReady(ctx: Ctx): void {
     if (this.drainBumpError !== null && this.requests.size === 0) this.bumpAfterDrain();
@@ -294,10 +293,8 @@ export class RecordSender {
   }
 
   /**
-   * No retry timer is pending but a retry still waits out its backoff: the node's clock went
-   * back (a clock skew ended) after the backoff was stamped in the node's time, and the last
-   * timer fired early, or while the partition had a request in flight whose answer then found the
-   * retry not yet due (swarm seed 60 of replicated-random-faults stalled 200 s so). Kafka's Sender
+   * No retry timer is pending but a retry still waits out its backoff: the node's clock went back
+   * after the backoff was stamped (swarm seed 60 of replicated-random-faults). Kafka's Sender
    * never sleeps past a waiting batch (RecordAccumulator.ready returns the time left as
    * nextReadyCheckDelayMs, the poll timeout of Sender.runOnce), so wake again then. Without a
    * clock jump the last timer fires when every backoff is over, and nothing is armed.
