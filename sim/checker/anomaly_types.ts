@@ -24,6 +24,7 @@ export const ANOMALY_KINDS = [
   'hanging-transaction',
   'fatal-txn-error',
   'eos-violation',
+  'g1c',
   'invariant',
 ] as const;
 

@@ -14,6 +14,7 @@ import { CheckContext } from './check_context';
 import { checkDuplicate } from './duplicate';
 import { checkEosViolation } from './eos_violation';
 import { checkFatalTxnError } from './fatal_txn_error';
+import { checkG1cCycle } from './g1c_cycle';
 import { checkHangingTransaction } from './hanging_transaction';
 import { checkInconsistentOffsets } from './inconsistent_offsets';
 import { checkInvariant } from './invariant';
@@ -51,6 +52,7 @@ export const CHECKERS: readonly NamedChecker[] = [
   { name: 'hanging-transaction', check: checkHangingTransaction },
   { name: 'fatal-txn-error', check: checkFatalTxnError },
   { name: 'eos-violation', check: checkEosViolation },
+  { name: 'g1c', check: checkG1cCycle },
   { name: 'invariant', check: checkInvariant },
 ];
 

@@ -2,7 +2,10 @@
  * The order in which one consumer process delivered one partition's records, as Jepsen's
  * `poll-skip` and `nonmonotonic-poll` read it. `poll` and `final-read` operations form separate
  * sequences: the final reader seeks every partition back to offset 0 once before its reads, so
- * the first final read legitimately starts below the last poll. Only `ok` completions count.
+ * the first final read legitimately starts below the last poll. A poll that lists a partition as
+ * `repositioned` (the application sought it, or the group assigned it anew and the consumer took
+ * the committed offset: a pipeline's rewind after an abort, a rebalance) starts a new sequence
+ * of that partition: the order holds between reassignments. Only `ok` completions count.
  */
 import type { DeliveredRecord } from '../history';
 import type { DeliveryOp } from './history_index';
@@ -34,7 +37,12 @@ interface OpenSequence {
  */
 export function deliverySequences(deliveries: readonly DeliveryOp[]): DeliverySequence[] {
   const sequences = new Map<string, OpenSequence>();
+  const all: OpenSequence[] = [];
   for (const op of deliveries) {
+    // A repositioned partition (seek, new assignment) starts a new sequence from this op on.
+    for (const { topic, partition } of op.value.repositioned ?? []) {
+      sequences.delete(JSON.stringify([op.process, topic, partition, op.f]));
+    }
     for (const record of op.value.records) {
       const key = JSON.stringify([op.process, record.topic, record.partition, op.f]);
       let known = sequences.get(key);
@@ -44,11 +52,12 @@ export function deliverySequences(deliveries: readonly DeliveryOp[]): DeliverySe
         const sequence = { process: op.process, topic, partition, stream: op.f, steps };
         known = { sequence, steps };
         sequences.set(key, known);
+        all.push(known);
       }
       known.steps.push({ op, record });
     }
   }
-  return [...sequences.values()].map((known) => known.sequence);
+  return all.map((known) => known.sequence);
 }
 
 /**

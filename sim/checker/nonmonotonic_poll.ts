@@ -1,8 +1,11 @@
 /**
  * `nonmonotonic-poll`, Jepsen's definition: one consumer process, polling one partition, delivers
  * in a poll an offset at or below the last offset it delivered in its previous poll of that
- * partition. A Kafka consumer only moves forward unless the application seeks, and the workload's
- * pollers never seek; a process that crashed continues as a new process, which starts afresh.
+ * partition. A Kafka consumer only moves forward unless the application seeks or the group
+ * reassigns the partition: the workload's plain pollers never do, and a pipeline's rewind after
+ * an abort and its reassignments are recorded as `repositioned` and start a new sequence
+ * (`delivery_sequences.ts`); a process that crashed continues as a new process, which starts
+ * afresh.
  * Polls and final reads are judged apart (the final reader seeks to 0 once, see
  * `delivery_sequences.ts`), final reads among themselves. Going backwards inside one poll is
  * Jepsen's separate `int-nonmonotonic-poll`, except that an offset of a poll at or below the

@@ -105,6 +105,15 @@ export interface PollValue {
     /** The high watermark the leader reported in the last fetch of the partition, if any. */
     readonly highWatermark?: number;
   }>;
+  /**
+   * The partitions whose position the application or its consumer group set since the
+   * consumer's previous poll: `seek()` (a rewind to the committed offsets after an abort), or a
+   * new assignment, whose position comes from the committed offset or `auto.offset.reset`
+   * (ConsumerRebalanceListener.onPartitionsAssigned; under the eager protocol every rebalance
+   * revokes and reassigns every partition). A consumer's delivery order restarts there. Absent:
+   * none.
+   */
+  readonly repositioned?: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
 }
 
 /** A fault the nemesis started or ended (`process: 'nemesis'`, `type: 'info'`). */

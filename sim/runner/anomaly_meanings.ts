@@ -51,6 +51,10 @@ const MEANINGS: Readonly<Partial<Record<string, string>>> = {
     'A read-process-write pipeline did not turn one committed input record into exactly one ' +
     'committed output: an input was processed twice (a zombie or a stale offset fetch was not ' +
     'fenced) or skipped (offsets committed past output that was aborted or never written).',
+  g1c:
+    'Committed transactions formed a cycle of write-write and write-read dependencies (G1c, ' +
+    'circular information flow): one processed a record written by another that, by the ' +
+    'order of the logs, came after it, as happens when uncommitted data is read.',
   'hanging-transaction':
     'A partition holds an open transaction that no coordinator will complete, so the last ' +
     'stable offset stays pinned at its first offset and read_committed consumers stall.',

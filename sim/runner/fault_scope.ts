@@ -35,13 +35,13 @@ export interface PermissionScope {
   /**
    * Kinds the scope does not restrict, because the checker locates them away from the loss:
    * an `eos-violation` is located at the pipeline's input, while the lost copy may be its
-   * output on another partition.
+   * output on another partition; a `g1c` cycle runs through several partitions.
    */
   readonly everywhere: readonly AnomalyKind[];
 }
 
 /** Kinds a partition scope cannot restrict (see {@link PermissionScope.everywhere}). */
-export const UNPLACED_KINDS: readonly AnomalyKind[] = ['eos-violation'];
+export const UNPLACED_KINDS: readonly AnomalyKind[] = ['eos-violation', 'g1c'];
 
 /** The unique partitions, sorted by topic then partition. */
 function uniquePartitions(found: readonly InvolvedPartition[]): InvolvedPartition[] {

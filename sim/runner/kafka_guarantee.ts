@@ -63,6 +63,7 @@ const DATA_LOSS_KINDS: readonly AnomalyKind[] = [
   'poll-skip',
   'torn-transaction',
   'eos-violation',
+  'g1c',
   'duplicate',
   'zombie-write',
   'aborted-read',
@@ -458,7 +459,7 @@ function transactionPermissions(input: GuaranteeInput, switches: GuaranteeSwitch
   if (switches.transactionVersion < 2 && late) {
     permissions.push({
       id: 'transaction-version-1',
-      kinds: ['torn-transaction', 'aborted-read', 'fatal-txn-error', 'zombie-write'],
+      kinds: ['torn-transaction', 'aborted-read', 'fatal-txn-error', 'zombie-write', 'g1c'],
       setting: `transaction.version=${switches.transactionVersion} with late requests`,
       because:
         'before transaction version 2 one producer epoch spans many transactions, so a ' +
@@ -529,7 +530,7 @@ function pipelinePermissions(scenario: ScenarioConfig): Permission[] {
     for (const [setting, because, source] of reasons) {
       permissions.push({
         id: 'pipeline-recipe',
-        kinds: ['eos-violation', 'duplicate'],
+        kinds: ['eos-violation', 'duplicate', 'g1c'],
         setting: `${setting} (${client.name})`,
         because,
         source,

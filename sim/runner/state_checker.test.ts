@@ -216,13 +216,27 @@ describe('StateChecker logs', () => {
 });
 
 describe('StateChecker coordinators', () => {
-  const grant = (producerId: number, producerEpoch: number): KafkaObservation => ({
+  let stateLogOffset = 0;
+  /** A grant whose record sits at `place` (coordinator epoch, offset); by default the next. */
+  const grant = (
+    producerId: number,
+    producerEpoch: number,
+    place: { coordinatorEpoch: number; stateLogOffset: number } = {
+      coordinatorEpoch: 0,
+      stateLogOffset: stateLogOffset++,
+    },
+  ): KafkaObservation => ({
     kind: 'ProducerEpochGranted',
-    coordinator: 'b1',
+    coordinator: place.coordinatorEpoch === 0 ? 'b2' : 'b3',
     transactionalId: 'tx',
     producerId,
     producerEpoch,
-    reason: 'init',
+    reason: 'end',
+    ...place,
+  });
+  const at = (coordinatorEpoch: number, offset: number) => ({
+    coordinatorEpoch,
+    stateLogOffset: offset,
   });
 
   it('stays silent while producerIds and epochs grow, up to 32767', () => {
@@ -242,6 +256,43 @@ describe('StateChecker coordinators', () => {
     ]);
     expect(checker.found[1]?.description).toContain('producerId 3 was granted before');
     expect(checker.found[2]).toMatchObject({ transactionalId: 'tx', producerEpoch: 32_768 });
+  });
+
+  // Swarm seed 796 of replicated-random-faults: b2 writes epoch 39 under coordinator epoch 0, is
+  // paused before it learns the record is replicated; b3 loads the record under coordinator
+  // epoch 1 and grants 40 and 41; b2 resumes and answers 39.
+  it('stays silent on a paused coordinator answering late an epoch decided before', () => {
+    const { checker, feed } = harness();
+    feed(grant(1000, 38, at(0, 10)), grant(1000, 40, at(1, 13)), grant(1000, 41, at(1, 15)));
+    feed(grant(1000, 39, at(0, 11)));
+    expect(checker.found).toEqual([]);
+  });
+
+  it('reports an old epoch in a new record, and a late answer that does not fit its place', () => {
+    const regranted = harness();
+    regranted.feed(grant(1000, 39, at(0, 11)), grant(1000, 40, at(1, 13)));
+    // A fresh record (after 40's) with epoch 39 again, as a coordinator that lost its state.
+    regranted.feed(grant(1000, 39, at(1, 14)));
+    expect(names(regranted.checker)).toEqual(['producer-identity-grows']);
+    expect(regranted.checker.found[0]?.description).toContain(
+      'after producerId 1000 epoch 40 (record at offset 13, coordinator epoch 1)',
+    );
+    const misplaced = harness();
+    misplaced.feed(grant(1000, 40, at(1, 13)), grant(1000, 45, at(0, 11)));
+    expect(names(misplaced.checker)).toEqual(['producer-identity-grows']);
+    expect(misplaced.checker.found[0]).toMatchObject({ producerEpoch: 45, eventIndex: 2 });
+    expect(misplaced.checker.found[0]?.description).toContain('placed before producerId 1000');
+  });
+
+  it('judges a producerId change by place: new after a rotation, reused when placed later', () => {
+    const rotated = harness();
+    // Rotation to 2000 at offset 12; the late answer of 1000's last epoch fits before it.
+    rotated.feed(grant(1000, 5, at(0, 10)), grant(2000, 0, at(1, 12)), grant(1000, 6, at(0, 11)));
+    expect(rotated.checker.found).toEqual([]);
+    const reused = harness();
+    reused.feed(grant(1000, 5, at(0, 10)), grant(2000, 0, at(1, 12)), grant(1000, 6, at(1, 13)));
+    expect(names(reused.checker)).toEqual(['producer-identity-grows']);
+    expect(reused.checker.found[0]?.description).toContain('producerId 1000 was granted before');
   });
 
   const prepared = (state: string): KafkaObservation => ({

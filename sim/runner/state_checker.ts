@@ -12,6 +12,7 @@ import { NO_PRODUCER_ID, NO_SEQUENCE, SEQUENCE_MAX, lastSequenceOf, partitionKey
 import type { StampedObservation } from '../kernel';
 import type { OracleInvariantViolation } from '../history';
 import type { ObservedCluster } from './observed_cluster';
+import { GrantOrder } from './grant_order';
 
 /** Java's Short.MAX_VALUE: the largest producerEpoch Kafka can write (the epoch is an int16). */
 export const PRODUCER_EPOCH_MAX = 32_767;
@@ -61,10 +62,8 @@ export class StateChecker {
   private readonly served = new Map<string, Served>();
   /** `topic-partition` → leaderEpoch → the broker that led it. */
   private readonly leaders = new Map<string, Map<number, string>>();
-  /** transactionalId → the last producerId and producerEpoch granted. */
-  private readonly grants = new Map<string, { producerId: number; producerEpoch: number }>();
-  /** Every producerId any coordinator granted. */
-  private readonly grantedProducerIds = new Set<number>();
+  /** Every grant per transactionalId, in the order of its `__transaction_state` records. */
+  private readonly grants = new GrantOrder();
   /** `coordinator|transactionalId` → when it entered PrepareCommit/PrepareAbort. */
   private readonly prepared = new Map<string, number>();
   /** `topic-partition|producerId|producerEpoch|control` → when a leader last wrote that marker. */
@@ -296,7 +295,11 @@ export class StateChecker {
     applyBatch(facts, batch);
   }
 
-  /** Per transactional.id: the epoch grows or the producerId is new; the epoch fits an int16. */
+  /**
+   * Per transactional.id, in the order the grants' records sit in `__transaction_state` (not the
+   * order the answers come, see grant_order.ts): the epoch grows or the producerId is new; the
+   * epoch fits an int16.
+   */
   private checkGrant(
     observation: Extract<KafkaObservation, { kind: 'ProducerEpochGranted' }>,
     stamped: StampedObservation,
@@ -318,31 +321,20 @@ export class StateChecker {
           `${transactionalId} (producerId ${producerId}), outside 0..${PRODUCER_EPOCH_MAX}`,
       });
     }
-    const last = this.grants.get(transactionalId);
-    // A coordinator keeps the producerId and bumps the epoch, or takes a producerId no one was
-    // ever granted (ProducerIdManager hands each id of its blocks out once, and the controller
-    // hands each block out once, KIP-730): a coordinator on another broker, with another block,
-    // may hand out a lower id than the last (epoch exhaustion, an expired or lost entry).
-    const grows =
-      last === undefined ||
-      (producerId === last.producerId
-        ? producerEpoch > last.producerEpoch
-        : !this.grantedProducerIds.has(producerId));
-    if (!grows && last !== undefined) {
+    const { coordinatorEpoch, stateLogOffset } = observation;
+    const placed = { producerId, producerEpoch, coordinatorEpoch, stateLogOffset };
+    const misfit = this.grants.add(transactionalId, placed);
+    if (misfit !== null) {
       this.record({
         invariant: 'producer-identity-grows',
         ...where,
         description:
           `coordinator ${observation.coordinator} granted producerId ${producerId} epoch ` +
-          `${producerEpoch} to ${transactionalId} after producerId ${last.producerId} epoch ` +
-          `${last.producerEpoch}` +
-          (producerId === last.producerId
-            ? ''
-            : `, and producerId ${producerId} was granted before`),
+          `${producerEpoch} to ${transactionalId} by the record at offset ${stateLogOffset} ` +
+          `(coordinator epoch ${coordinatorEpoch}), ` +
+          misfit,
       });
     }
-    this.grantedProducerIds.add(producerId);
-    this.grants.set(transactionalId, { producerId, producerEpoch });
   }
 
   private notePrepared(

@@ -63,6 +63,8 @@ export class PipelineApp {
   private instance = 0;
   /** True when the loop stopped at heal and waits for the liveness probe. */
   private parked = false;
+  /** Partitions sought or (re)assigned since the last recorded poll, keyed `topic-partition`. */
+  private repositioned = new Map<string, TopicPartition>();
 
   constructor(
     private readonly spec: PipelineSpec & { readonly transactionalId: string },
@@ -125,7 +127,15 @@ export class PipelineApp {
       }
       const identity = { producerId: producer.producerId, producerEpoch: producer.producerEpoch };
       this.deps.writer.complete(op, 'ok', { transactionalId, ...identity });
-      consumer.subscribe(this.spec.topics, null);
+      const instance = this.instance;
+      // ExactlyOnceMessageProcessor is the consumer's ConsumerRebalanceListener: an assigned
+      // partition starts from the committed offset, so its poll order restarts.
+      consumer.subscribe(this.spec.topics, {
+        onPartitionsRevoked: (_partitions, done) => done(),
+        onPartitionsAssigned: (partitions) => {
+          if (instance === this.instance) this.noteRepositioned(partitions);
+        },
+      });
       this.loop();
     });
   }
@@ -135,19 +145,38 @@ export class PipelineApp {
     if (timer.instance === this.instance && timer.type === 'poll') this.loop();
   }
 
-  /** One turn of the loop: poll, and process what came back. */
+  /**
+   * One turn of the loop: poll, and process what came back. Each poll is a `poll` operation, as a
+   * plain consumer's, so the read checkers judge what the pipeline read; a fatal group error
+   * poll() throws (ExactlyOnceMessageProcessor: fatal, the application closes) fails it, so the
+   * history and the report say why the pipeline stopped.
+   */
   private loop(): void {
     if (this.dead || this.current !== null) return;
     this.parked = this.deps.control.stopping && !this.probing;
     if (this.parked) return;
     const instance = this.instance;
     const consumer = this.clients.consumer;
+    const op = this.deps.writer.invoke('poll', pollValue(consumer, []));
     consumer.poll((records) => {
+      const groupError = consumer.groupError;
+      if (groupError !== null) {
+        this.deps.writer.complete(op, 'fail', pollValue(consumer, []), groupError);
+      } else {
+        const repositioned = [...this.repositioned.values()];
+        this.repositioned = new Map();
+        this.deps.writer.complete(op, 'ok', pollValue(consumer, records, repositioned));
+      }
       if (instance !== this.instance || this.dead) return;
-      if (consumer.groupError !== null) return this.onPollError(consumer.groupError);
+      if (groupError !== null) return this.onFatal();
       if (records.length === 0) return this.later('poll', this.spec.pollIntervalMs);
       this.process(records);
     });
+  }
+
+  /** Partitions whose position the application or the group set: the next poll says so. */
+  private noteRepositioned(partitions: readonly TopicPartition[]): void {
+    for (const tp of partitions) this.repositioned.set(partitionKey(tp), tp);
   }
 
   private later(type: 'poll' | 'start', delayMs: number): void {
@@ -292,6 +321,7 @@ export class PipelineApp {
       if (instance !== this.instance) return;
       if (error !== 'NONE') return this.onFatal();
       for (const tp of assigned) consumer.seek(tp, committed.get(partitionKey(tp)) ?? 0);
+      this.noteRepositioned(assigned);
       done();
     });
   }
@@ -311,18 +341,6 @@ export class PipelineApp {
       producerEpoch: producer.producerEpoch,
     };
     this.deps.writer.complete(txn.op, type, value, error === 'NONE' ? undefined : error);
-  }
-
-  /**
-   * poll() threw a fatal group error (ExactlyOnceMessageProcessor: fatal, the application closes):
-   * recorded as a failed `poll`, so the history and the report say why the pipeline stopped; then
-   * as any fatal error.
-   */
-  private onPollError(error: KafkaErrorCode): void {
-    const value = pollValue(this.clients.consumer, []);
-    const op = this.deps.writer.invoke('poll', value);
-    this.deps.writer.complete(op, 'fail', value, error);
-    this.onFatal();
   }
 
   /** A fatal error: close both clients; a new instance follows with `on.fatal: restart`. */

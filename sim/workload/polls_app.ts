@@ -12,9 +12,16 @@ import type { HistoryWriter } from './history_writer';
 import type { AppTimer } from './transactions_app';
 import type { PollsSpec, WorkloadControl } from './workload_types';
 
-/** Builds a poll operation's value from delivered records and the consumer's positions. */
-export function pollValue(consumer: KafkaConsumer, records: readonly ConsumerRecord[]): PollValue {
-  return {
+/**
+ * Builds a poll operation's value from delivered records and the consumer's positions, with the
+ * partitions the application or the group repositioned since the previous poll, if any.
+ */
+export function pollValue(
+  consumer: KafkaConsumer,
+  records: readonly ConsumerRecord[],
+  repositioned: readonly TopicPartition[] = [],
+): PollValue {
+  const value = {
     isolationLevel: consumer.config.isolationLevel,
     records: records.map(({ topic, partition, offset, value }) => ({
       topic,
@@ -32,6 +39,9 @@ export function pollValue(consumer: KafkaConsumer, records: readonly ConsumerRec
         : { topic, partition, position, highWatermark };
     }),
   };
+  if (repositioned.length === 0) return value;
+  const partitions = repositioned.map(({ topic, partition }) => ({ topic, partition }));
+  return { ...value, repositioned: partitions };
 }
 
 /** A consumer application polling on a fixed interval. */

@@ -110,6 +110,8 @@ export interface DeliveryOptions {
   readonly process?: string;
   /** `[partition, highWatermark]`: the HW the last fetch of each listed partition reported. */
   readonly highWatermarks?: ReadonlyArray<readonly [number, number]>;
+  /** Partitions the application sought or the group assigned anew before this poll. */
+  readonly repositioned?: readonly number[];
 }
 
 /**
@@ -139,7 +141,21 @@ export function poll(client: string, options: DeliveryOptions): OpDraft[] {
       type: 'invoke',
       value: { isolationLevel, records: [], positions: [] },
     },
-    { ...base, timeUs: atUs, type: 'ok', value: { isolationLevel, records, positions } },
+    {
+      ...base,
+      timeUs: atUs,
+      type: 'ok',
+      value: {
+        isolationLevel,
+        records,
+        positions,
+        ...(options.repositioned === undefined
+          ? {}
+          : {
+              repositioned: options.repositioned.map((partition) => ({ topic: TOPIC, partition })),
+            }),
+      },
+    },
   ];
 }
 

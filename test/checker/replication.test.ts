@@ -273,6 +273,24 @@ describe('nonmonotonic-poll', () => {
     });
   });
 
+  it('near-miss: a pipeline that rewound to its committed offset after an abort', () => {
+    // The rewind (seek) or a reassignment restarts the order; the same history without the
+    // `repositioned` entry is the first test's anomaly.
+    const history = historyOf(
+      poll('P1', { isolationLevel: READ_COMMITTED, records: both, atUs: 200 }),
+      poll('P1', {
+        isolationLevel: READ_COMMITTED,
+        records: [[0, 0, 1]],
+        atUs: 300,
+        repositioned: [0],
+      }),
+      poll('P1', { isolationLevel: READ_COMMITTED, records: [[0, 0, 1]], atUs: 400 }),
+    );
+    const anomaly = onlyAnomaly(checkHistory(history, oracle));
+    // Only the third poll went back: after the rewind the order restarted at offset 0.
+    expect(anomaly).toMatchObject({ kind: 'nonmonotonic-poll', offsets: [0, 0], timeUs: 400 });
+  });
+
   it('near-miss: final reads after the seek to 0 overlap the polls without going back', () => {
     const history = historyOf(
       poll('reader', { isolationLevel: READ_UNCOMMITTED, records: both, atUs: 200 }),
@@ -310,6 +328,24 @@ describe('poll-skip', () => {
       classification: 'across-polls',
     });
     expect(anomaly.message).toContain('delivered t-0 offset 0 then offset 2');
+  });
+
+  it('near-miss: a partition assigned anew starts at the committed offset, past the skip', () => {
+    const history = historyOf(
+      poll('P1', { isolationLevel: READ_UNCOMMITTED, records: [[0, 0, 1]], atUs: 200 }),
+      poll('P1', {
+        isolationLevel: READ_UNCOMMITTED,
+        records: [[0, 2, 3]],
+        atUs: 300,
+        repositioned: [0],
+      }),
+    );
+    const oracle = oracleOfPartition0([
+      data({ offset: 0, value: 1 }),
+      data({ offset: 1, value: 2, producerId: 6 }),
+      data({ offset: 2, value: 3 }),
+    ]);
+    expectClean(checkHistory(history, oracle));
   });
 
   it('near-miss: read_committed skipping a marker, an aborted batch and its marker', () => {

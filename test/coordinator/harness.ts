@@ -71,12 +71,12 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
         leaderOf: () => BROKER,
         allocateProducerId: () => this.producerIds++,
         appendTransactionLog: (partition, record, _ctx, done) => {
-          if (partition !== TXN_PARTITION) return done('NOT_LEADER_OR_FOLLOWER');
+          if (partition !== TXN_PARTITION) return done('NOT_LEADER_OR_FOLLOWER', -1);
           const error = this.appendError;
           this.schedule(LOG_WRITE_US, {
             append: () => {
               if (error === null) this.log.push(record);
-              done(error ?? 'NONE');
+              done(error ?? 'NONE', error === null ? this.log.length - 1 : -1);
             },
           });
         },

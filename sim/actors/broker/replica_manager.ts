@@ -197,18 +197,18 @@ export class ReplicaManager {
   /**
    * A `__transaction_state` record from this broker's coordinator, appended as leader with acks=all
    * (TransactionStateManager.appendTransactionToLog); `done` gets NONE once replicated, or the
-   * produce error.
+   * produce error, and the record's offset (-1 when it was not appended).
    */
   appendTransactionLog(
     tp: TopicPartition,
     record: TransactionLogRecord,
     ctx: Ctx,
-    done: (error: KafkaErrorCode) => void,
+    done: (error: KafkaErrorCode, offset: number) => void,
   ): void {
     const key = partitionKey(tp);
     const replica = this.replicas.get(key);
-    if (replica === undefined || replica.role !== 'leader') return done(this.leadershipError(tp));
-    if (replica.isr.length < replica.effectiveMinIsr()) return done('NOT_ENOUGH_REPLICAS');
+    if (replica?.role !== 'leader') return done(this.leadershipError(tp), -1);
+    if (replica.isr.length < replica.effectiveMinIsr()) return done('NOT_ENOUGH_REPLICAS', -1);
     const batch = {
       producerId: NO_PRODUCER_ID,
       producerEpoch: NO_PRODUCER_EPOCH,
@@ -223,7 +223,7 @@ export class ReplicaManager {
       replica,
       { key, requiredOffset: result.baseOffset + 1, timeoutUs: INTERNAL_APPEND_TIMEOUT_US },
       ctx,
-      done,
+      (error) => done(error, result.baseOffset),
     );
   }
 

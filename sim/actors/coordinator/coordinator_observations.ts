@@ -46,11 +46,18 @@ export function transitionObservation(
   };
 }
 
-/** `coordinator` granted the metadata's current producerEpoch, for `reason`. */
+/** Where a `__transaction_state` record was written: coordinator epoch and offset. */
+export type StateLogPlace = Pick<ProducerEpochGranted, 'coordinatorEpoch' | 'stateLogOffset'>;
+
+/**
+ * `coordinator` granted the metadata's current producerEpoch, for `reason`, by the durable
+ * record at `place`.
+ */
 export function grantObservation(
   coordinator: string,
   metadata: Readonly<TransactionMetadata>,
   reason: ProducerEpochGranted['reason'],
+  place: StateLogPlace,
 ): ProducerEpochGranted {
   return {
     kind: 'ProducerEpochGranted',
@@ -59,5 +66,7 @@ export function grantObservation(
     producerId: metadata.producerId,
     producerEpoch: metadata.producerEpoch,
     reason,
+    coordinatorEpoch: place.coordinatorEpoch,
+    stateLogOffset: place.stateLogOffset,
   };
 }

@@ -103,13 +103,14 @@ export interface CoordinatorHost {
   allocateProducerId(): number;
   /**
    * Appends one record to `__transaction_state-<partition>` as its leader with acks=all; `done`
-   * gets NONE once it is replicated, or the produce error.
+   * gets NONE once it is replicated, or the produce error, and the record's offset (-1 when it
+   * was not appended).
    */
   appendTransactionLog(
     partition: number,
     record: TransactionLogRecord,
     ctx: Ctx,
-    done: (error: KafkaErrorCode) => void,
+    done: (error: KafkaErrorCode, offset: number) => void,
   ): void;
   /** Every record of this broker's replica of `__transaction_state-<partition>`, oldest first. */
   readTransactionLog(partition: number): readonly TransactionLogRecord[];

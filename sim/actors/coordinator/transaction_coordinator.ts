@@ -27,6 +27,7 @@ import type {
 import { partitionKey } from '../protocol';
 import { decideEndTxn } from './end_txn_rules';
 import { grantObservation, transitionObservation, viewOf } from './coordinator_observations';
+import type { StateLogPlace } from './coordinator_observations';
 import { MarkerSender } from './marker_sender';
 import { TransactionStateManager } from './transaction_state_manager';
 import {
@@ -218,9 +219,9 @@ export class TransactionCoordinator {
       txnStartUs: -1,
       txnLastUpdateUs: ctx.nowUs(),
     });
-    this.write(metadata, transit, ctx, (error) => {
+    this.write(metadata, transit, ctx, (error, place) => {
       if (error !== 'NONE') return respond(error, -1, -1);
-      this.recordGrant(metadata, 'init', ctx);
+      this.recordGrant(metadata, 'init', place, ctx);
       respond('NONE', metadata.producerId, metadata.producerEpoch);
     });
   }
@@ -333,9 +334,9 @@ export class TransactionCoordinator {
       txnLastUpdateUs: ctx.nowUs(),
       clientTransactionVersion: bump ? 2 : 0,
     });
-    this.write(metadata, transit, ctx, (error) => {
+    this.write(metadata, transit, ctx, (error, place) => {
       if (error !== 'NONE') return answer(error);
-      if (bump) this.recordGrant(metadata, 'end', ctx);
+      if (bump) this.recordGrant(metadata, 'end', place, ctx);
       answer('NONE');
       this.sendMarkers(metadata, ctx);
     });
@@ -405,11 +406,11 @@ export class TransactionCoordinator {
       txnLastUpdateUs: ctx.nowUs(),
       clientTransactionVersion: version2 ? 2 : 0,
     });
-    this.write(metadata, transit, ctx, (error) => {
+    this.write(metadata, transit, ctx, (error, place) => {
       metadata.hasFailedEpochFence = error !== 'NONE';
       // The bumped epoch is granted once PrepareAbort is durable: a fence whose write failed lives
       // only in this coordinator's memory and is lost with it (Kafka reloads from the log).
-      if (error === 'NONE') this.recordGrant(metadata, reason, ctx);
+      if (error === 'NONE') this.recordGrant(metadata, reason, place, ctx);
       onDurable(error);
       if (error === 'NONE') this.sendMarkers(metadata, ctx);
     });
@@ -462,13 +463,14 @@ export class TransactionCoordinator {
   /**
    * TransactionStateManager.appendTransactionToLog: sets the pending state, appends the transit to
    * `__transaction_state`, and once durable applies it if this broker still serves the id at the
-   * same coordinator epoch. `done` gets NONE or the client-facing error.
+   * same coordinator epoch. `done` gets NONE or the client-facing error, and where the record was
+   * written (a grant is placed there, not at the moment the answer comes).
    */
   private write(
     metadata: TransactionMetadata,
     transit: TxnTransit,
     ctx: Ctx,
-    done: (error: KafkaErrorCode) => void,
+    done: (error: KafkaErrorCode, place: StateLogPlace) => void,
   ): void {
     assertValidTransition(metadata, transit.state);
     const coordinatorEpoch = this.state.coordinatorEpochOf(metadata.transactionalId);
@@ -478,14 +480,15 @@ export class TransactionCoordinator {
     const partition = this.state.partitionFor(metadata.transactionalId);
     const value = persistedValue(transit, this.persistedFields());
     const record = { transactionalId: metadata.transactionalId, value };
-    this.host.appendTransactionLog(partition, record, ctx, (appendError) => {
-      if (!this.state.isCurrent(metadata, coordinatorEpoch)) return done('NOT_COORDINATOR');
+    this.host.appendTransactionLog(partition, record, ctx, (appendError, stateLogOffset) => {
+      const place = { coordinatorEpoch, stateLogOffset };
+      if (!this.state.isCurrent(metadata, coordinatorEpoch)) return done('NOT_COORDINATOR', place);
       metadata.pendingState = null;
-      if (appendError !== 'NONE') return done(coordinatorErrorFor(appendError));
+      if (appendError !== 'NONE') return done(coordinatorErrorFor(appendError), place);
       assertValidTransition(metadata, transit.state);
       applyTransit(metadata, transit);
       this.observeTransition({ from, to: transit.state, metadata, coordinatorEpoch }, ctx);
-      done('NONE');
+      done('NONE', place);
     });
   }
 
@@ -573,8 +576,13 @@ export class TransactionCoordinator {
     };
   }
 
-  private recordGrant(meta: TransactionMetadata, reason: GrantReason, ctx: Ctx): void {
-    this.observe(ctx, grantObservation(ctx.nodeId, meta, reason));
+  private recordGrant(
+    meta: TransactionMetadata,
+    reason: GrantReason,
+    place: StateLogPlace,
+    ctx: Ctx,
+  ): void {
+    this.observe(ctx, grantObservation(ctx.nodeId, meta, reason, place));
   }
 }
 

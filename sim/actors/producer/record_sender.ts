@@ -154,7 +154,7 @@ export class RecordSender {
 
   /**
    * Drains and sends whatever may be sent now. Like one pass of Kafka's `Sender.runOnce`, it first
-   * resolves sequences and applies a pending idempotent epoch bump.
+   * resolves sequences and applies a pending idempotent epoch bump; then arms its wakeup.
    */
   sendReady(ctx: Ctx): void {
     if (this.drainBumpError !== null && this.requests.size === 0) this.bumpAfterDrain();
@@ -167,8 +167,9 @@ export class RecordSender {
         }
       }
       // A batch that expired while draining may have asked for a bump: apply it now.
-      if (!this.epochBumpRequired && !this.hasResolvableSequences()) return;
+      if (!this.epochBumpRequired && !this.hasResolvableSequences()) break;
     }
+    this.rearmHeldBackRetry(ctx);
   }
 
   onProduceResponse(response: ProduceResponse, ctx: Ctx): void {
@@ -292,8 +293,8 @@ export class RecordSender {
   }
 
   /**
-   * The last retry timer fired but a retry still waits out its backoff: the node's clock went
-   * back (a clock skew ended) after the backoff was stamped in the node's time. Kafka's Sender
+   * No retry timer is pending but a retry still waits out its backoff: the node's clock went back
+   * after the backoff was stamped (swarm seed 60 of replicated-random-faults). Kafka's Sender
    * never sleeps past a waiting batch (RecordAccumulator.ready returns the time left as
    * nextReadyCheckDelayMs, the poll timeout of Sender.runOnce), so wake again then. Without a
    * clock jump the last timer fires when every backoff is over, and nothing is armed.

@@ -124,7 +124,10 @@ export interface TransactionView {
 /**
  * A coordinator granted `producerEpoch` to a transactional.id: InitProducerId (`init`), fencing
  * an ongoing transaction (`fence`), aborting an expired one (`timeout`), or a transaction
- * version 2 EndTxn bump (`end`, KIP-890 part 2).
+ * version 2 EndTxn bump (`end`, KIP-890 part 2). Reported when the coordinator learns that the
+ * `__transaction_state` record carrying the epoch is replicated
+ * (TransactionStateManager.appendTransactionToLog), which may be long after the record became
+ * durable (a coordinator paused meanwhile): the record's place says when the epoch was decided.
  */
 export interface ProducerEpochGranted {
   readonly kind: 'ProducerEpochGranted';
@@ -133,6 +136,10 @@ export interface ProducerEpochGranted {
   readonly producerId: number;
   readonly producerEpoch: number;
   readonly reason: 'init' | 'fence' | 'timeout' | 'end';
+  /** The coordinator epoch the record was written under (the partition's leader epoch). */
+  readonly coordinatorEpoch: number;
+  /** The record's offset in the id's `__transaction_state` partition. */
+  readonly stateLogOffset: number;
 }
 
 /**

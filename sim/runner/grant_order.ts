@@ -1,0 +1,100 @@
+/**
+ * The producer identities granted to each transactional.id, in the order Kafka decided them.
+ *
+ * Kafka decides a producerEpoch when the `__transaction_state` record carrying it is replicated
+ * under the coordinator epoch it was written in (TransactionStateManager.appendTransactionToLog
+ * completes the transition only then, and only if the cached coordinator epoch is unchanged). The
+ * coordinator learns of it, and answers the producer, later: a coordinator paused after its
+ * followers copied the record answers on resume, possibly after the next coordinator loaded that
+ * record (loadTransactionsForTxnTopicPartition) and granted newer epochs. That late answer is
+ * not a new grant. So grants are ordered by their record's place in the partition, (coordinator
+ * epoch, offset) — the order of the log, as KIP-101 orders log positions by (leader epoch, offset)
+ * — and each must grow from the grant placed just before it and stay below the one placed just
+ * after it. A coordinator that writes an old epoch in a new record, wherever it answers from,
+ * places it after the newer grants and is caught.
+ */
+
+/** One grant and where its record sits in the id's `__transaction_state` partition. */
+export interface PlacedGrant {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch: number;
+  readonly stateLogOffset: number;
+}
+
+/** Why a grant does not fit the identities granted before and after it, or null when it fits. */
+export type GrantMisfit = string | null;
+
+/** The grants of every transactional.id, each list sorted by place. */
+export class GrantOrder {
+  private readonly byId = new Map<string, PlacedGrant[]>();
+  /** producerId → the transactional.id it was first granted to. */
+  private readonly owners = new Map<number, string>();
+
+  /** Places `grant` among the id's grants; says why it does not fit, if it does not. */
+  add(transactionalId: string, grant: PlacedGrant): GrantMisfit {
+    const grants = this.byId.get(transactionalId) ?? [];
+    this.byId.set(transactionalId, grants);
+    const index = insertionIndex(grants, grant);
+    const before = grants[index - 1];
+    const after = grants[index];
+    let misfit: GrantMisfit = null;
+    if (before !== undefined && !this.follows(transactionalId, grants, index, before, grant)) {
+      misfit = `after ${describe(before)}${reusedNote(before, grant)}`;
+    } else if (after !== undefined && !this.follows(transactionalId, grants, index, grant, after)) {
+      misfit = `placed before ${describe(after)}${reusedNote(grant, after)}`;
+    }
+    grants.splice(index, 0, grant);
+    if (!this.owners.has(grant.producerId)) this.owners.set(grant.producerId, transactionalId);
+    return misfit;
+  }
+
+  /**
+   * True when `next` may follow `last`: the same producerId with a larger epoch, or a producerId
+   * neither granted to another transactional.id nor to this one in the first `earlier` grants
+   * (ProducerIdManager hands each id of its blocks out once, the controller each block once,
+   * KIP-730; a lower id is fine, another broker's block).
+   */
+  private follows(
+    transactionalId: string,
+    grants: readonly PlacedGrant[],
+    earlier: number,
+    last: PlacedGrant,
+    next: PlacedGrant,
+  ): boolean {
+    if (next.producerId === last.producerId) return next.producerEpoch > last.producerEpoch;
+    const owner = this.owners.get(next.producerId);
+    if (owner !== undefined && owner !== transactionalId) return false;
+    return !grants.slice(0, earlier).some((grant) => grant.producerId === next.producerId);
+  }
+}
+
+/** Where `grant` goes in `grants` (sorted by place): after every grant at or before its place. */
+function insertionIndex(grants: readonly PlacedGrant[], grant: PlacedGrant): number {
+  let low = 0;
+  let high = grants.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (comparePlaces(grants[middle] as PlacedGrant, grant) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Orders two records of one partition: by coordinator epoch, then offset. */
+function comparePlaces(a: PlacedGrant, b: PlacedGrant): number {
+  return a.coordinatorEpoch - b.coordinatorEpoch || a.stateLogOffset - b.stateLogOffset;
+}
+
+function reusedNote(last: PlacedGrant, next: PlacedGrant): string {
+  return last.producerId === next.producerId
+    ? ''
+    : `, and producerId ${next.producerId} was granted before`;
+}
+
+function describe(grant: PlacedGrant): string {
+  return (
+    `producerId ${grant.producerId} epoch ${grant.producerEpoch} ` +
+    `(record at offset ${grant.stateLogOffset}, coordinator epoch ${grant.coordinatorEpoch})`
+  );
+}
