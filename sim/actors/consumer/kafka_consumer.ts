@@ -353,9 +353,8 @@ export class KafkaConsumer {
       this.onFetchResponse(response, fetchOffsets);
     this.buffered = [];
     this.sendFetches();
-    if (this.pollInProgress !== poll) return;
-    // With no fetch sent (no leader known yet) Java's poll blocks until its timeout.
-    if ((this.pending.size > 0 || poll.records.length > 0) && this.maybeFinishPoll()) return;
+    const sentSome = this.pending.size > 0 || poll.records.length > 0; // else block, as Java does
+    if (this.pollInProgress !== poll || (sentSome && this.maybeFinishPoll())) return;
     poll.fetchTimerId = this.ctx.setTimer(poll.timeoutMs * 1000, {
       owner: 'consumer',
       type: 'poll-timeout',
