@@ -35,6 +35,9 @@ export class GrantOrder {
   add(transactionalId: string, grant: PlacedGrant): GrantMisfit {
     const grants = this.byId.get(transactionalId) ?? [];
     this.byId.set(transactionalId, grants);
+    // The same record answered again (a coordinator that loaded it answers under its own
+    // coordinator epoch): one decision, not a second grant.
+    if (grants.some((known) => sameRecord(known, grant))) return null;
     const index = insertionIndex(grants, grant);
     const before = grants[index - 1];
     const after = grants[index];
@@ -79,6 +82,14 @@ function insertionIndex(grants: readonly PlacedGrant[], grant: PlacedGrant): num
     else high = middle;
   }
   return low;
+}
+
+function sameRecord(a: PlacedGrant, b: PlacedGrant): boolean {
+  return (
+    a.producerId === b.producerId &&
+    a.producerEpoch === b.producerEpoch &&
+    a.stateLogOffset === b.stateLogOffset
+  );
 }
 
 /** Orders two records of one partition: by coordinator epoch, then offset. */

@@ -268,6 +268,14 @@ describe('StateChecker coordinators', () => {
     expect(checker.found).toEqual([]);
   });
 
+  // Swarm seed 203 of late-transaction-metric: the record at offset 7 (epoch 3, written under
+  // coordinator epoch 8) answered again by the coordinator that loaded it, under epoch 19.
+  it('stays silent on the same record answered again under a later coordinator epoch', () => {
+    const { checker, feed } = harness();
+    feed(grant(2000, 3, at(8, 7)), grant(2000, 3, at(19, 7)), grant(2000, 4, at(19, 9)));
+    expect(checker.found).toEqual([]);
+  });
+
   it('reports an old epoch in a new record, and a late answer that does not fit its place', () => {
     const regranted = harness();
     regranted.feed(grant(1000, 39, at(0, 11)), grant(1000, 40, at(1, 13)));
