@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios';
 import { drawSwarm, recoveryBoundMs, runScenario } from '../../sim/runner';
+import { oracleRecords } from '../scenario/history_queries';
 
 const SAFE = 'scenarios/replicated-random-faults.yaml';
 const DUPLICATE_FINDING = 'docs/findings/swarm-duplicate-after-client-restart.yaml';
@@ -31,7 +32,7 @@ describe('idempotent epoch bump (Sender.completeBatch, KIP-360)', () => {
       expect(anomaly.classification).toBe('rewritten-after-epoch-bump');
     }
     const events1 = oracle.partitions.find((p) => p.topic === 'events' && p.partition === 1);
-    const values = (events1?.records ?? []).flatMap((record) =>
+    const values = oracleRecords(events1).flatMap((record) =>
       record.value === null ? [] : [record.value],
     );
     expect(values.length).toBeGreaterThan(0);
