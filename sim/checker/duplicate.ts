@@ -4,7 +4,9 @@
  * delivered twice (a rewind, two consumers) is not a duplicate. The oracle classifies the
  * anomaly: `written-twice` when its log holds the value at two or more offsets (a retried batch
  * the broker did not deduplicate), `written-once` when it holds one copy (the other delivery came
- * from a log that was later truncated), `not-in-log` when it holds none.
+ * from a log that was later truncated), `not-in-log` when it holds none, and
+ * `written-after-producer-expired` when the copies are one producer's and a replica expired that
+ * producer between them (`expired_producer.ts`).
  *
  * `epoch-bump-duplicate` is reported instead when the copies and the history are exactly what
  * an idempotent producer's own epoch bump writes (KIP-360; the conditions, judged per record,
@@ -15,6 +17,7 @@
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext, OracleCopy } from './check_context';
 import { indexSendOutcomes, isEpochBumpRewrite, type SendOutcomes } from './epoch_bump';
+import { writtenAfterProducerExpired } from './expired_producer';
 import { recordKey, topicPartitionName } from './topic_partition';
 
 /** The send index of a context, built once per check (only when a duplicate needs it). */
@@ -86,7 +89,11 @@ function duplicateAnomaly(
   const sent = context.sentValues.get(value);
   const evidence = { outcomes: sendOutcomes(context), faults: context.faultIntervals };
   const rewritten = isEpochBumpRewrite(evidence, value, copies);
-  const classification = rewritten ? 'rewritten-after-epoch-bump' : classifyCopies(copies.length);
+  const classification = rewritten
+    ? 'rewritten-after-epoch-bump'
+    : writtenAfterProducerExpired(context.oracle, copies)
+      ? 'written-after-producer-expired'
+      : classifyCopies(copies.length);
   const sender = sent === undefined ? '' : ` sent by client ${sent.client}`;
   const resent =
     sent !== undefined && sent.invokeCount > 1 ? ` (sent ${sent.invokeCount} times)` : '';

@@ -433,7 +433,42 @@ function idempotencePermissions(input: GuaranteeInput): Permission[] {
         'bumpIdempotentEpochAndResetIdIfNeeded; KAFKA-14034',
     });
   }
+  const expiring = producerIdExpirationPermission(input);
+  if (expiring !== null) permissions.push(expiring);
   return permissions;
+}
+
+/**
+ * A retry that outlives the broker's memory of its producer: a leader drops the state of a
+ * producer idle for producer.id.expiration.ms and accepts its next batch at any sequence, so a
+ * retry of a batch appended before is appended again. Only a producer whose retries may last
+ * longer than that (delivery.timeout.ms above it) can meet it, and only the copies a replica's
+ * expiry of that producer separates are covered (classification `written-after-producer-expired`).
+ */
+function producerIdExpirationPermission(input: GuaranteeInput): Permission | null {
+  const expirationMs = input.scenario.broker.producerIdExpirationMs;
+  const retrying = producersOf(input.scenario.clients).filter(
+    ({ settings }) => settings.enableIdempotence && settings.deliveryTimeoutMs > expirationMs,
+  );
+  if (retrying.length === 0) return null;
+  return {
+    id: 'producer-id-expiration',
+    kinds: ['duplicate'],
+    classifications: { duplicate: ['written-after-producer-expired'] },
+    setting:
+      `producer.id.expiration.ms=${expirationMs} below delivery.timeout.ms (` +
+      retrying.map(({ name, settings }) => `${name} ${settings.deliveryTimeoutMs}`).join(', ') +
+      ')',
+    because:
+      'a partition leader drops the state of a producer that wrote nothing for ' +
+      'producer.id.expiration.ms and then accepts its next batch at any sequence; a retry of a ' +
+      'batch appended before the expiry is appended again (the documentation advises ' +
+      'producer.id.expiration.ms at or above delivery.timeout.ms to prevent expiration during ' +
+      'retries and the duplicates it causes)',
+    source:
+      'Kafka documentation, Broker Configs: producer.id.expiration.ms; KIP-854; ' +
+      'ProducerStateManager.removeExpiredProducers',
+  };
 }
 
 /** The transactional outcomes Kafka answers or allows under the cluster's transaction version. */

@@ -206,6 +206,23 @@ describe('StateChecker logs', () => {
     expect(checker.found[0]).toMatchObject({ broker: 'b2' });
   });
 
+  // Swarm seed 7 of producer-id-expiration: the leader expired the producer and appended a retry
+  // at sequence 1 after sequence 2; followers that had not expired it copy that batch as it is.
+  it('judges sequences where Kafka checks them: on a leader appending for a client', () => {
+    const { checker, feed } = harness();
+    const copied = (appended: LogBatch): KafkaObservation => ({
+      kind: 'BatchAppended',
+      ...B2,
+      origin: 'follower',
+      batch: appended,
+    });
+    feed(
+      copied(batch({ baseOffset: 0, values: [1, 2], baseSequence: 1 })),
+      copied(batch({ baseOffset: 2, values: [1, 2], baseSequence: 1 })),
+    );
+    expect(checker.found).toEqual([]);
+  });
+
   it('reports a marker whose coordinator epoch is below the last one for the producer', () => {
     const { checker, feed } = harness(0);
     feed(

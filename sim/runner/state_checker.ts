@@ -286,7 +286,11 @@ export class StateChecker {
     const facts = this.facts.get(key) ?? factsOf([]);
     this.facts.set(key, facts);
     const batch = observation.batch;
-    const broken = brokenBy(facts, batch, this.settings.transactionVersion);
+    // Kafka checks sequences only on what a leader appends for a client
+    // (ProducerAppendInfo.maybeValidateDataBatch, AppendOrigin.CLIENT); a follower copies the
+    // leader's batches as they are, an expiry the leader made included.
+    const fromClient = observation.kind === 'BatchAppended' && observation.origin === 'leader';
+    const broken = brokenBy(facts, batch, this.settings.transactionVersion, fromClient);
     for (const { invariant, description } of broken) {
       this.record({
         invariant,
@@ -414,6 +418,7 @@ export function brokenBy(
   facts: ReplicaFacts,
   batch: LogBatch,
   transactionVersion: number,
+  fromClient = true,
 ): ReadonlyArray<{ invariant: string; description: string }> {
   if (batch.producerId === NO_PRODUCER_ID) return NOTHING_BROKEN;
   let broken: Array<{ invariant: string; description: string }> | undefined;
@@ -421,6 +426,7 @@ export function brokenBy(
   if (batch.control === undefined) {
     const last = facts.sequences.get(epochKey);
     if (
+      fromClient &&
       batch.baseSequence !== NO_SEQUENCE &&
       last !== undefined &&
       !follows(last, batch.baseSequence)

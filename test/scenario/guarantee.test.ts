@@ -160,6 +160,31 @@ describe('judgeAnomalies', () => {
   });
 });
 
+describe('producer state expiry during retries (producer.id.expiration.ms)', () => {
+  const scenario = loadScenario('scenarios/producer-id-expiration.yaml');
+  const permissions = kafkaPermissions({ scenario, faults: [] });
+
+  it('is permitted only for copies an expiry separates, with the documented reason', () => {
+    const permission = permissions.find((candidate) => candidate.id === 'producer-id-expiration');
+    expect(permission?.setting).toBe(
+      'producer.id.expiration.ms=5000 below delivery.timeout.ms (P 120000)',
+    );
+    expect(permission?.source).toContain('producer.id.expiration.ms');
+    const separated = duplicates({ 'written-after-producer-expired': 2 });
+    const [permitted] = judgeAnomalies(separated, permissions, scenario.expect);
+    expect(permitted).toMatchObject({ coveredBy: 'kafka:producer-id-expiration' });
+    const [violates] = judgeAnomalies(duplicates({ 'written-twice': 1 }), permissions, {
+      anomalies: [],
+      allowed: [],
+    });
+    expect(violates).toMatchObject({ verdict: 'violates' });
+  });
+
+  it('is not granted when no producer retries longer than the expiry', () => {
+    expect(ids(loadScenario(SAFE), [CRASH])).not.toContain('producer-id-expiration');
+  });
+});
+
 describe('scripted expectations under swarm', () => {
   const base = loadScenario('scenarios/zombie-fencing.yaml');
 

@@ -1,6 +1,7 @@
 /**
- * Goal: pin what the 500-seed swarm of `scenarios/late-transaction-metric.yaml` found when power
- * losses took `__transaction_state`'s unflushed tail: Kafka's own outcomes, each explained.
+ * Goal: pin what the 500-seed swarms of the bundled scenarios found that is Kafka's own outcome,
+ * each explained: power losses that took `__transaction_state`'s unflushed tail
+ * (late-transaction-metric), a retry outliving producer.id.expiration.ms (producer-id-expiration).
  * Method: draw the seed as `sweep --swarm` does and assert the verdict and its explanation.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,8 +10,8 @@ import { drawSwarm, runScenario } from '../../sim/runner';
 
 const LATE = 'scenarios/late-transaction-metric.yaml';
 
-function runSwarm(seed: string) {
-  const { scenario, parameters } = drawSwarm(loadScenario(LATE), seed);
+function runSwarm(seed: string, file = LATE) {
+  const { scenario, parameters } = drawSwarm(loadScenario(file), seed);
   return runScenario(scenario, { seed, swarm: parameters, messageLog: false });
 }
 
@@ -34,5 +35,19 @@ describe('a coordinator that reloaded an older state and whose markers are refus
     expect(report.liveness.detail).toContain(
       "__transaction_state-19 lost the newer epoch's records on b2 at 82.885 s (power-loss",
     );
+  });
+});
+
+describe('a retry appended again after the leader expired its producer', () => {
+  it('swarm seed 6 of producer-id-expiration: a permitted duplicate, no invariant', () => {
+    const { report } = runSwarm('6', 'scenarios/producer-id-expiration.yaml');
+    expect(report.check.anomalyTypes).toEqual(['duplicate']);
+    const [duplicate] = report.guarantee.verdicts;
+    expect(duplicate).toMatchObject({
+      kind: 'duplicate',
+      coveredBy: 'kafka:producer-id-expiration',
+    });
+    expect(report.check.anomalies[0]?.classification).toBe('written-after-producer-expired');
+    expect(report.outcome).toBe('pass');
   });
 });
