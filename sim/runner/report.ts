@@ -22,6 +22,7 @@ import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
 import { judgeAnomalies, type KindVerdict } from './guarantee_verdicts';
+import { bugCauses } from './bug_causes';
 import {
   faultsThatHappened,
   kafkaPermissions,
@@ -212,7 +213,7 @@ function guaranteeInputOf({ scenario, history, oracle }: ReportInput): Guarantee
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
   const permissions = kafkaPermissions(guaranteeInputOf(input));
-  const verdicts = judgeAnomalies(check, permissions, scenario.expect);
+  const verdicts = judgeAnomalies(check, permissions, scenario.expect, bugCauses(scenario));
   const unexpected = verdicts
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
     .map((verdict) => verdict.kind);
