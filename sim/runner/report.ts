@@ -23,6 +23,7 @@ import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
 import { judgeAnomalies, type KindVerdict } from './guarantee_verdicts';
 import { bugCauses } from './bug_causes';
+import { operatorOutcomes, type OperatorOutcome } from './operator_outcomes';
 import {
   faultsThatHappened,
   kafkaPermissions,
@@ -222,6 +223,7 @@ export function buildReport(input: ReportInput): RunReport {
     timeline?: RunTimeline;
     metrics?: RunMetrics;
     operations?: OperationCount[];
+    operatorOutcomes?: OperatorOutcome[];
     explanations?: AnomalyExplanation[];
   } = {};
   const expectations = expectationsOf(input, { verdicts, fenced }, unexpected);
@@ -253,6 +255,9 @@ export function buildReport(input: ReportInput): RunReport {
     },
     fencedClients: fenced,
     faults: oracle.faults,
+    get operatorOutcomes(): OperatorOutcome[] {
+      return (lazy.operatorOutcomes ??= operatorOutcomes(history));
+    },
     get explanations(): AnomalyExplanation[] {
       return (lazy.explanations ??= explain(input));
     },

@@ -1,6 +1,7 @@
 /**
  * Goal: an anomaly of a kind a switched-on bug's mechanism makes is labelled as caused by that
- * switch (its id and source) and expected, so known-bug files need no hand-typed `allowed`; the
+ * switch (its id and source) and, in the bug's reproducer (a file demanding one of its kinds),
+ * expected, so known-bug files need no hand-typed `allowed`; the
  * same kind with the switch off, and a kind the bug does not make with it on, still violate
  * Kafka's guarantee unexpected; a switched-on bug withdraws its kinds from the permissions the
  * configuration grants, not from one its fault's own truncation placed. Method: hand-built check
@@ -65,8 +66,16 @@ describe('a kind a switched-on bug makes', () => {
     expect(verdict?.causedBy?.source).toMatch(/^redpanda-data\/redpanda#3039, fix #3077/);
     expect(verdict?.label).toBe(
       "violates Kafka's guarantee: caused by bug switch redpanda-data/redpanda#3039, which " +
-        `this configuration turns on (${verdict?.causedBy?.source ?? ''})`,
+        `this configuration turns on (${verdict?.causedBy?.source ?? ''}); expected with the ` +
+        "bug's other symptoms",
     );
+  });
+
+  it('is labelled but not expected in a file that demands none of the bug kinds', () => {
+    const quiet = { ...scenario, expect: { ...scenario.expect, anomalies: [] } };
+    const [verdict] = judge(quiet, twice);
+    expect(verdict).toMatchObject({ expectedBy: null, causedBy: { id: DEDUP_BUG }, coveredBy: '' });
+    expect(verdict?.label).toMatch(/^violates Kafka's guarantee: caused by bug switch redpanda/);
   });
 
   it('with the switch off violates the guarantee, unexpected', () => {
@@ -142,6 +151,6 @@ describe('which permissions a switched-on bug withdraws its kinds from', () => {
     // Without the oracle's truncations the power loss is placed nowhere: withdrawn.
     const unplaced = kafkaPermissions({ scenario, faults: [POWER_LOSS] });
     const [bugs] = judgeAnomalies(check, unplaced, scenario.expect, bugCauses(scenario));
-    expect(bugs).toMatchObject({ verdict: 'violates', coveredBy: `bug:${DEDUP_BUG}` });
+    expect(bugs).toMatchObject({ verdict: 'violates', causedBy: { id: DEDUP_BUG } });
   });
 });
