@@ -277,6 +277,12 @@ export interface OracleInvariantViolation {
   readonly transactionalId?: string;
   readonly producerId?: number;
   readonly producerEpoch?: number;
+  /**
+   * What the break is known to follow from, where the simulator can tell: `grant-record-truncated`
+   * for a producer identity granted again after `__transaction_state` lost the record of the
+   * first grant.
+   */
+  readonly classification?: string;
   readonly description: string;
 }
 

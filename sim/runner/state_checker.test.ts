@@ -232,6 +232,7 @@ describe('StateChecker coordinators', () => {
     producerId,
     producerEpoch,
     reason: 'end',
+    stateLogPartition: 19,
     ...place,
   });
   const at = (coordinatorEpoch: number, offset: number) => ({
@@ -290,6 +291,26 @@ describe('StateChecker coordinators', () => {
     expect(names(misplaced.checker)).toEqual(['producer-identity-grows']);
     expect(misplaced.checker.found[0]).toMatchObject({ producerEpoch: 45, eventIndex: 2 });
     expect(misplaced.checker.found[0]?.description).toContain('placed before producerId 1000');
+  });
+
+  // Swarm seed 394 of late-transaction-metric: two power losses took __transaction_state-19's
+  // unflushed tail; the next coordinator, under epoch 4, granted epoch 1 again at offset 2, below
+  // the lost record at offset 4.
+  it('classifies an identity granted again after its record left __transaction_state', () => {
+    const lost = harness();
+    lost.feed(grant(2000, 0, at(0, 2)), grant(2000, 1, at(0, 4)), grant(2000, 1, at(4, 2)));
+    expect(names(lost.checker)).toEqual(['producer-identity-grows']);
+    expect(lost.checker.found[0]).toMatchObject({
+      classification: 'grant-record-truncated',
+      topic: '__transaction_state',
+      partition: 19,
+    });
+    expect(lost.checker.found[0]?.description).toContain('__transaction_state lost it');
+    // Above the earlier record's offset the log may still hold it: no such classification.
+    const kept = harness();
+    kept.feed(grant(2000, 1, at(0, 4)), grant(2000, 1, at(4, 5)));
+    expect(names(kept.checker)).toEqual(['producer-identity-grows']);
+    expect(kept.checker.found[0]?.classification).toBeUndefined();
   });
 
   it('judges a producerId change by place: new after a rotation, reused when placed later', () => {

@@ -8,7 +8,14 @@
  * call {@link StateChecker.finish} once the run has settled.
  */
 import type { KafkaObservation, LogBatch, TransactionView } from '../actors';
-import { NO_PRODUCER_ID, NO_SEQUENCE, SEQUENCE_MAX, lastSequenceOf, partitionKey } from '../actors';
+import {
+  NO_PRODUCER_ID,
+  NO_SEQUENCE,
+  SEQUENCE_MAX,
+  TRANSACTION_STATE_TOPIC,
+  lastSequenceOf,
+  partitionKey,
+} from '../actors';
 import type { StampedObservation } from '../kernel';
 import type { OracleInvariantViolation } from '../history';
 import type { ObservedCluster } from './observed_cluster';
@@ -328,11 +335,16 @@ export class StateChecker {
       this.record({
         invariant: 'producer-identity-grows',
         ...where,
+        // Placed on the id's __transaction_state partition, so a data-loss permission reaches
+        // it only where that partition lost records.
+        topic: TRANSACTION_STATE_TOPIC,
+        partition: observation.stateLogPartition,
+        ...(misfit.earlierRecordTruncated ? { classification: 'grant-record-truncated' } : {}),
         description:
           `coordinator ${observation.coordinator} granted producerId ${producerId} epoch ` +
           `${producerEpoch} to ${transactionalId} by the record at offset ${stateLogOffset} ` +
           `(coordinator epoch ${coordinatorEpoch}), ` +
-          misfit,
+          misfit.reason,
       });
     }
   }

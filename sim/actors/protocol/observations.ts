@@ -140,6 +140,8 @@ export interface ProducerEpochGranted {
   readonly coordinatorEpoch: number;
   /** The record's offset in the id's `__transaction_state` partition. */
   readonly stateLogOffset: number;
+  /** That partition (`TransactionStateManager.partitionFor`). */
+  readonly stateLogPartition: number;
 }
 
 /**
