@@ -187,6 +187,25 @@ describe('StateChecker logs', () => {
     expect(checker.found).toEqual([]);
   });
 
+  // Swarm seed 6 of producer-id-expiration: b1 dropped producer 7's state 5 s after its last
+  // append; the retry of sequences 1-2 then went in again after sequence 2 (a duplicate the
+  // checkers judge), which is no gap in what the broker knew.
+  it('starts the sequences again after the replica expired the producer, on that replica', () => {
+    const { checker, feed } = harness();
+    const expired: KafkaObservation = { kind: 'ProducerStateExpired', ...B1, producerIds: [7] };
+    feed(
+      append(B1, batch({ baseOffset: 0, values: [1, 2], baseSequence: 1 })),
+      append(B2, batch({ baseOffset: 0, values: [1, 2], baseSequence: 1 })),
+      expired,
+      append(B1, batch({ baseOffset: 2, values: [1, 2], baseSequence: 1 })),
+    );
+    expect(checker.found).toEqual([]);
+    // b2 did not expire it: the same batch there is a gap.
+    feed(append(B2, batch({ baseOffset: 2, values: [1, 2], baseSequence: 1 })));
+    expect(names(checker)).toEqual(['sequences-gap-free']);
+    expect(checker.found[0]).toMatchObject({ broker: 'b2' });
+  });
+
   it('reports a marker whose coordinator epoch is below the last one for the producer', () => {
     const { checker, feed } = harness(0);
     feed(

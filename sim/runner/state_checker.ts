@@ -98,6 +98,8 @@ export class StateChecker {
         this.facts.set(this.replicaKeyOf(observation), factsOf(kept));
         return;
       }
+      case 'ProducerStateExpired':
+        return this.forgetProducers(observation);
       case 'LeaderEpochStarted':
         return this.checkLeaderEpoch(observation, stamped);
       case 'LeaderEpochEnded':
@@ -300,6 +302,27 @@ export class StateChecker {
       this.markersWritten.set(markerKey, at(stamped));
     }
     applyBatch(facts, batch);
+  }
+
+  /**
+   * The replica forgot these producers (producer.id.expiration.ms): Kafka accepts their next
+   * batch at any sequence (ProducerAppendInfo.checkSequence on an entry without an epoch), so
+   * their sequences start again there, and so does the coordinator epoch the replica records for
+   * them (ProducerStateEntry.coordinatorEpoch). Their markers are kept: expiry skips a producer
+   * with an open transaction, so no transaction loses its marker history.
+   */
+  private forgetProducers(
+    observation: Extract<KafkaObservation, { kind: 'ProducerStateExpired' }>,
+  ): void {
+    const facts = this.facts.get(this.replicaKeyOf(observation));
+    if (facts === undefined) return;
+    const expired = new Set(observation.producerIds);
+    for (const producerId of expired) facts.coordinatorEpochs.delete(producerId);
+    for (const epochKey of [...facts.sequences.keys()]) {
+      if (expired.has(Number(epochKey.slice(0, epochKey.indexOf(':'))))) {
+        facts.sequences.delete(epochKey);
+      }
+    }
   }
 
   /**

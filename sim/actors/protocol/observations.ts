@@ -73,6 +73,16 @@ export interface LogTruncated extends ReplicaRef {
   readonly removed: readonly LogBatch[];
 }
 
+/**
+ * The replica dropped the state of idle producers (ProducerStateManager.removeExpiredProducers,
+ * KIP-854): it no longer knows their epochs or sequences, so it accepts their next batch at any
+ * sequence.
+ */
+export interface ProducerStateExpired extends ReplicaRef {
+  readonly kind: 'ProducerStateExpired';
+  readonly producerIds: readonly number[];
+}
+
 /** The replica began acting as leader under `leaderEpoch` (`Partition.makeLeader`). */
 export interface LeaderEpochStarted extends ReplicaRef {
   readonly kind: 'LeaderEpochStarted';
@@ -228,6 +238,7 @@ export type KafkaObservation =
   | BatchAppended
   | MarkerWritten
   | LogTruncated
+  | ProducerStateExpired
   | LeaderEpochStarted
   | LeaderEpochEnded
   | PartitionStateChanged
