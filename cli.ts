@@ -86,6 +86,7 @@ interface SweepFlags {
   readonly requireCoverage?: string;
   readonly swarm?: boolean;
   readonly kafkaVersion?: string;
+  readonly safe?: boolean;
 }
 
 /** The flags of `eos-sim report merge`, as commander hands them over. */
@@ -153,6 +154,7 @@ function addSweepCommands(
     .option('--json', 'print the summary as JSON (per-seed lines go to stderr)')
     .option('--swarm', 'each seed draws fault kinds, rates and Kafka configs')
     .option('--kafka-version <v>', "model Kafka release V instead of each file's kafka.version")
+    .option('--safe', 'only files outside known-bugs/ that expect no anomaly and no stall')
     .action(async (paths: string[], flags: SweepFlags) => {
       const options = {
         paths,
@@ -161,6 +163,7 @@ function addSweepCommands(
         json: flags.json === true,
         resume: flags.resume === true,
         swarm: flags.swarm === true,
+        safe: flags.safe === true,
       };
       setExitCode(await sweepCommand(options, context));
     });

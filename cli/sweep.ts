@@ -8,7 +8,7 @@
  * does not depend on the number of workers or on the shard.
  */
 import { AppendFile, makeFolder } from './file_io';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { listScenarioFiles, loadScenario, type ScenarioConfig } from '../scenarios';
 import type { SweepResultLine, SweepTiming } from '../reports';
 import { clearScenarioArtifacts, scenarioFolderName } from './artifacts';
@@ -56,6 +56,27 @@ export function planSweep(
   });
   checkUniqueNames(plans);
   return plans;
+}
+
+/**
+ * `--safe`: the scenarios Kafka's guarantee must hold for, whatever the faults: not a known-bug
+ * file (a `known-bugs` folder), and expecting no anomaly and no stall. What is left is judged
+ * by the guarantee model alone, so any "violates Kafka's guarantee" verdict there is a finding.
+ * @throws {@link UsageError} when no plan is safe.
+ * @example safePlans(planSweep(['scenarios'], undefined)).length
+ */
+export function safePlans(plans: readonly SweepPlan[]): SweepPlan[] {
+  const safe = plans.filter(({ scenario }) => {
+    const knownBug = resolve(scenario.file).split(sep).includes('known-bugs');
+    return !knownBug && scenario.expect.anomalies.length === 0 && !scenario.expect.stall;
+  });
+  if (safe.length === 0) {
+    throw new UsageError(
+      '--safe: no safe scenario among the files given (known-bugs/ files, or ' +
+        'ones expecting anomalies or a stall, are left out)',
+    );
+  }
+  return safe;
 }
 
 /**

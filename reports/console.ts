@@ -170,6 +170,12 @@ function renderClientsAndFaults(report: RunReport, style: Palette): string[] {
     const end = fault.endUs === undefined ? 'never healed' : `to ${formatSeconds(fault.endUs)}`;
     lines.push(`  ${printable(fault.description)}: from ${formatSeconds(fault.startUs)} ${end}`);
   }
+  const outcomes = report.operatorOutcomes ?? [];
+  if (outcomes.length > 0) lines.push(style.bold('operator'));
+  // What each command answered, and so why a transaction it meant to abort stayed open.
+  for (const outcome of outcomes) {
+    lines.push(`  at ${formatSeconds(outcome.timeUs)} ${printable(outcome.description)}`);
+  }
   return lines;
 }
 

@@ -172,7 +172,12 @@ function faultsSection(report: RunReport): string[] {
     fault.endUs === undefined ? 'never healed' : formatSeconds(fault.endUs),
     markdownText(fault.description),
   ]);
-  return ['## Faults', '', ...table(['from', 'to', 'fault'], rows)];
+  const outcomes = (report.operatorOutcomes ?? []).map((outcome) => [
+    formatSeconds(outcome.timeUs),
+    markdownText(outcome.description),
+  ]);
+  const operator = outcomes.length === 0 ? [] : ['', ...table(['at', 'operator'], outcomes)];
+  return ['## Faults', '', ...table(['from', 'to', 'fault'], rows), ...operator];
 }
 
 function latencyRow(name: string, summary: LatencySummary): string[] {

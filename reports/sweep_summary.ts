@@ -67,6 +67,9 @@ function renderCover(cover: string, style: Palette): string {
   if (cover === 'expect.anomalies')
     return "violates Kafka's guarantee, expected (expect.anomalies)";
   if (cover === 'expect.allowed') return "violates Kafka's guarantee, accepted (expect.allowed)";
+  if (cover.startsWith('bug:')) {
+    return `violates Kafka's guarantee, caused by bug switch ${cover.slice('bug:'.length)}`;
+  }
   return style.bad("violates Kafka's guarantee, NOT allowed here");
 }
 

@@ -21,7 +21,7 @@ import { RESULTS_FILE_NAME } from '../results_file';
 import { parseSeedRange } from '../seeds';
 import { WHOLE, parseShard } from '../shard';
 import { checkOutputFile, makeOutputFolder } from '../output_paths';
-import { planSweep, runSweep } from '../sweep';
+import { planSweep, runSweep, safePlans } from '../sweep';
 import { parseKafkaVersion } from '../kafka_version';
 import { parseCoverageNames, parsePositiveInteger, summaryOf, writeJunit } from '../sweep_output';
 import { sweepRunOf } from '../sweep_tally';
@@ -52,6 +52,8 @@ export interface SweepCommandOptions {
   readonly swarm?: boolean;
   /** `--kafka-version V`: every scenario models release V instead of its `kafka.version`. */
   readonly kafkaVersion?: string | undefined;
+  /** `--safe`: only the files expecting no anomaly, outside `known-bugs/` (`safePlans`). */
+  readonly safe?: boolean;
 }
 
 /** Where a sweep writes unless `--out` says otherwise (git-ignored). */
@@ -141,7 +143,8 @@ export async function sweepCommand(
   context: CliContext,
 ): Promise<ExitCode> {
   const settings = settingsOf(options);
-  const plans = planSweep(options.paths, settings.range, settings.kafkaVersion);
+  const planned = planSweep(options.paths, settings.range, settings.kafkaVersion);
+  const plans = options.safe === true ? safePlans(planned) : planned;
   makeOutputFolder('--out', settings.out);
   if (options.junit !== undefined) checkOutputFile('--junit', options.junit);
   const { stdout, stderr } = context.io;

@@ -61,4 +61,9 @@ export {
 } from './consumer/consumer_coordinator';
 export { rangeAssign, RANGE_ASSIGNOR_NAME, type AssignorMember } from './consumer/range_assignor';
 export { filterFetchedBatches, type ConsumerRecord } from './consumer/fetch_filter';
-export { KafkaAdmin, type AdminTimer, type HangingTransaction } from './admin/kafka_admin';
+export {
+  KafkaAdmin,
+  type AdminTimer,
+  type FindHangingResult,
+  type HangingTransaction,
+} from './admin/kafka_admin';

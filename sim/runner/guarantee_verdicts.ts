@@ -15,6 +15,7 @@ import {
   type CheckResult,
 } from '../checker';
 import type { Expectations } from '../../scenarios';
+import type { BugCause } from './bug_causes';
 import type { Permission } from './kafka_guarantee';
 
 /** The part of a permission a verdict carries. */
@@ -36,8 +37,17 @@ export interface KindVerdict {
    * write on a partition the broker that lost power does not replicate.
    */
   readonly outsideScope?: { readonly count: number; readonly partitions: readonly string[] };
-  /** For a violation: the scenario's key that expects or accepts it, or null. */
-  readonly expectedBy: 'expect.anomalies' | 'expect.allowed' | null;
+  /**
+   * For a violation: the scenario's key that expects or accepts it, `bug-switch` when a
+   * switched-on bug makes the kind and the scenario demands one of that bug's kinds (its
+   * reproducer), or null.
+   */
+  readonly expectedBy: 'expect.anomalies' | 'bug-switch' | 'expect.allowed' | null;
+  /**
+   * For a violation of a kind a switched-on bug makes: that bug switch, by id and source; the
+   * run expects it (`bug-switch`) only in the bug's reproducer.
+   */
+  readonly causedBy?: Pick<BugCause, 'id' | 'source'>;
   /** "permitted by Kafka under this configuration, because …" or "violates Kafka's guarantee". */
   readonly label: string;
   /** What covered the kind, for sweep counts: `kafka:<permission id>`, a scenario key, or none. */
@@ -136,30 +146,47 @@ function outsideScopeOf(
 }
 
 /**
- * One verdict per kind found, in the check's kind order.
+ * What expects a violation of `kind`: the scenario's demand; the switched-on bug that makes it,
+ * when the scenario is that bug's reproducer (it demands one of the bug's kinds in
+ * `expect.anomalies`, so the bug's other symptoms come with it); or `allowed`. A bug switched on
+ * in a file that demands none of its kinds (a safe scenario run with an old `--kafka-version`)
+ * still fails on them, labelled with the bug.
+ */
+function expectationOf(
+  kind: AnomalyKind,
+  expect: Pick<Expectations, 'anomalies' | 'allowed'>,
+  causedBy: BugCause | undefined,
+): KindVerdict['expectedBy'] {
+  if (expect.anomalies.includes(kind)) return 'expect.anomalies';
+  const reproducer = causedBy?.kinds.some((made) => expect.anomalies.includes(made)) === true;
+  if (reproducer) return 'bug-switch';
+  return expect.allowed.includes(kind) ? 'expect.allowed' : null;
+}
+
+/**
+ * One verdict per kind found, in the check's kind order. `causes` are the switched-on bugs
+ * (`bugCauses`): a violation of a kind one of them makes names it and is expected.
  * @example judgeAnomalies(check, kafkaPermissions(input), scenario.expect)[0]?.verdict
  */
 export function judgeAnomalies(
   check: CheckResult,
   permissions: readonly Permission[],
   expect: Pick<Expectations, 'anomalies' | 'allowed'>,
+  causes: readonly BugCause[] = [],
 ): KindVerdict[] {
   return check.anomalyCounts.map(({ kind, count }) => {
     const { used, uncovered } = permissionsFor(groupsOf(check, kind, count), permissions);
-    const expectedBy = expect.anomalies.includes(kind)
-      ? 'expect.anomalies'
-      : expect.allowed.includes(kind)
-        ? 'expect.allowed'
-        : null;
     const [first, ...more] = used;
     if (first === undefined || uncovered.length > 0) {
       const outsideScope = outsideScopeOf(kind, uncovered, permissions);
+      const cause = causes.find((candidate) => candidate.kinds.includes(kind));
       return labelled({
         kind,
         count,
         verdict: 'violates',
         ...(outsideScope === undefined ? {} : { outsideScope }),
-        expectedBy,
+        expectedBy: expectationOf(kind, expect, cause),
+        ...(cause === undefined ? {} : { causedBy: { id: cause.id, source: cause.source } }),
       });
     }
     return labelled({
@@ -177,7 +204,8 @@ function labelled(judged: Judged): KindVerdict {
   const ids = [judged.permission, ...(judged.alsoPermittedBy ?? [])].flatMap((permission) =>
     permission === undefined ? [] : [`kafka:${permission.id}`],
   );
-  const coveredBy = ids.length > 0 ? ids.join('+') : (judged.expectedBy ?? '');
+  const bug = judged.expectedBy === 'bug-switch' ? `bug:${judged.causedBy?.id ?? ''}` : null;
+  const coveredBy = ids.length > 0 ? ids.join('+') : (bug ?? judged.expectedBy ?? '');
   return { ...judged, label: verdictLabel(judged), coveredBy };
 }
 
@@ -192,11 +220,22 @@ export function verdictLabel(verdict: Judged): string {
     );
     return `permitted by Kafka under this configuration, because ${reasons.join('; and ')}`;
   }
+  const cause =
+    verdict.causedBy === undefined
+      ? ''
+      : `caused by bug switch ${verdict.causedBy.id}, which this configuration turns on ` +
+        `(${verdict.causedBy.source})`;
   if (verdict.expectedBy === 'expect.anomalies') {
-    return "violates Kafka's guarantee: expected, this configuration is known to break it";
+    return (
+      "violates Kafka's guarantee: expected, this configuration is known to break it" +
+      (cause === '' ? '' : `; ${cause}`)
+    );
+  }
+  if (verdict.expectedBy === 'bug-switch') {
+    return `violates Kafka's guarantee: ${cause}; expected with the bug's other symptoms`;
   }
   if (verdict.expectedBy === 'expect.allowed') {
     return "violates Kafka's guarantee: accepted by the scenario's expect.allowed";
   }
-  return "violates Kafka's guarantee";
+  return cause === '' ? "violates Kafka's guarantee" : `violates Kafka's guarantee: ${cause}`;
 }

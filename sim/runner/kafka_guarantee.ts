@@ -42,6 +42,11 @@ export interface Permission {
    * where its fault acted. Absent: every partition.
    */
   readonly scope?: PermissionScope;
+  /**
+   * True when `scope` comes from the oracle's own record of the fault acting (a truncation or an
+   * election), not from the configuration: the one kind of permission a bug switch keeps.
+   */
+  readonly placedByFault?: boolean;
 }
 
 /**
@@ -112,10 +117,11 @@ export function switchesOf(scenario: ScenarioConfig): GuaranteeSwitches {
 }
 
 /**
- * The kinds each bug switch makes: an anomaly of one of these kinds is the bug's, so no
- * permission covers it while the switch is on (it violates Kafka's guarantee as documented).
+ * The kinds each bug switch makes: an anomaly of one of these kinds is the bug's while the
+ * switch is on (`bugCauses` in bug_causes.ts), and the permissions its mechanism overlaps do
+ * not cover it (`withdrawBugKinds`).
  */
-const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
+export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'partition.skip.producer.epoch.check': ['zombie-write', 'torn-transaction', 'aborted-read'],
   'KAFKA-19690': ['fatal-txn-error'],
   'KAFKA-6119': ['torn-transaction', 'lost-write'],
@@ -127,6 +133,32 @@ const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.
   'redpanda-data/redpanda#3039': ['epoch-bump-duplicate', 'duplicate'],
 };
+
+/**
+ * A switched-on bug's kinds leave the permissions its mechanism overlaps. That is every
+ * permission the configuration alone grants (`idempotence-off`, `transaction-version-1`,
+ * `end-txn-race`, `acks` ...): each covers its kinds wherever they are in the run, whoever made
+ * them, so it would call the bug's own anomaly Kafka's (a single-batch dedup window's duplicate
+ * next to a producer without idempotence, a stale-epoch append next to a late tv1 Produce). It
+ * is not a permission placed by its fault's own event in the oracle (a power loss's or an
+ * unclean election's truncation): there Kafka permits the kind on that partition with the bug
+ * or without it, as it would in the fixed release, so the label "permitted by Kafka" stays
+ * true. Per-producer placement would let the configuration's permissions keep theirs too; the
+ * checker's anomaly groups carry partitions, not producers.
+ */
+function withdrawBugKinds(
+  permissions: readonly Permission[],
+  bugs: readonly string[],
+): Permission[] {
+  const bugKinds = new Set(bugs.flatMap((bug) => BUG_KINDS[bug] ?? []));
+  return permissions
+    .map((permission) =>
+      permission.placedByFault === true
+        ? permission
+        : { ...permission, kinds: permission.kinds.filter((kind) => !bugKinds.has(kind)) },
+    )
+    .filter((permission) => permission.kinds.length > 0);
+}
 
 /** A fault the history says started, by kind and the nemesis's description. */
 export interface HappenedFault {
@@ -197,13 +229,7 @@ export function kafkaPermissions(input: GuaranteeInput): Permission[] {
     ...transactionPermissions(input, switches),
     ...pipelinePermissions(input.scenario),
   ];
-  const bugKinds = new Set(switches.bugs.flatMap((bug) => BUG_KINDS[bug] ?? []));
-  return all
-    .map((permission) => ({
-      ...permission,
-      kinds: permission.kinds.filter((kind) => !bugKinds.has(kind)),
-    }))
-    .filter((permission) => permission.kinds.length > 0);
+  return withdrawBugKinds(all, switches.bugs);
 }
 
 /**
@@ -212,8 +238,9 @@ export function kafkaPermissions(input: GuaranteeInput): Permission[] {
  * everything lost nothing). Without replication facts (`placed` null) it reaches every partition.
  */
 function dataLoss(
-  fields: Omit<Permission, 'kinds' | 'classifications' | 'scope'>,
+  fields: Omit<Permission, 'kinds' | 'classifications' | 'scope' | 'placedByFault'>,
   placed: Placement | null,
+  placedBy: 'fault' | 'writes' = 'fault',
 ): Permission | null {
   if (placed?.scope?.partitions.length === 0) return null;
   return {
@@ -224,7 +251,9 @@ function dataLoss(
         : `${fields.setting}, ${placed.where}`,
     kinds: DATA_LOSS_KINDS,
     classifications: DATA_LOSS_CLASSIFICATIONS,
-    ...(placed?.scope === undefined ? {} : { scope: placed.scope }),
+    ...(placed?.scope === undefined
+      ? {}
+      : { scope: placed.scope, placedByFault: placedBy === 'fault' }),
   };
 }
 
@@ -246,6 +275,8 @@ function acksPermission(input: GuaranteeInput): Permission | null {
       source: 'Kafka documentation, Producer Configs: acks; Design: Replication',
     },
     input.history === undefined ? null : writtenScope(input.history, names),
+    // Where the producer wrote, not where a leader change truncated: any fault grants it.
+    'writes',
   );
 }
 

@@ -22,6 +22,8 @@ import type { SwarmParameters } from './swarm';
 import { EOS_SIM_VERSION, SEEDRANDOM_VERSION } from './version';
 import { anomalyMeaning } from './anomaly_meanings';
 import { judgeAnomalies, type KindVerdict } from './guarantee_verdicts';
+import { bugCauses } from './bug_causes';
+import { operatorOutcomes, type OperatorOutcome } from './operator_outcomes';
 import {
   faultsThatHappened,
   kafkaPermissions,
@@ -212,7 +214,7 @@ function guaranteeInputOf({ scenario, history, oracle }: ReportInput): Guarantee
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
   const permissions = kafkaPermissions(guaranteeInputOf(input));
-  const verdicts = judgeAnomalies(check, permissions, scenario.expect);
+  const verdicts = judgeAnomalies(check, permissions, scenario.expect, bugCauses(scenario));
   const unexpected = verdicts
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
     .map((verdict) => verdict.kind);
@@ -221,6 +223,7 @@ export function buildReport(input: ReportInput): RunReport {
     timeline?: RunTimeline;
     metrics?: RunMetrics;
     operations?: OperationCount[];
+    operatorOutcomes?: OperatorOutcome[];
     explanations?: AnomalyExplanation[];
   } = {};
   const expectations = expectationsOf(input, { verdicts, fenced }, unexpected);
@@ -252,6 +255,9 @@ export function buildReport(input: ReportInput): RunReport {
     },
     fencedClients: fenced,
     faults: oracle.faults,
+    get operatorOutcomes(): OperatorOutcome[] {
+      return (lazy.operatorOutcomes ??= operatorOutcomes(history));
+    },
     get explanations(): AnomalyExplanation[] {
       return (lazy.explanations ??= explain(input));
     },

@@ -6,6 +6,7 @@
  */
 import type { KindVerdict } from './guarantee_verdicts';
 import type { Permission } from './kafka_guarantee';
+import type { OperatorOutcome } from './operator_outcomes';
 import type { AnomalyKind, CheckResult } from '../checker';
 import type { EpochGrant, FaultInterval } from '../history';
 import type { RunMetrics } from './metrics_types';
@@ -207,6 +208,11 @@ export interface RunReport {
   /** Clients that received PRODUCER_FENCED or INVALID_PRODUCER_EPOCH. */
   readonly fencedClients: readonly string[];
   readonly faults: readonly FaultInterval[];
+  /**
+   * What the operator's commands (`kind: operator` faults) did, in the tool's words: absent in a
+   * report read from an older JSON.
+   */
+  readonly operatorOutcomes?: readonly OperatorOutcome[];
   /** The first anomaly of each kind, explained with the messages around it. */
   readonly explanations: readonly AnomalyExplanation[];
   readonly timeline: RunTimeline;

@@ -11,6 +11,7 @@ import {
   KafkaAdmin,
   partitionKey,
   type AdminTimer,
+  type FindHangingResult,
   type HangingTransaction,
   type KafkaMessage,
   type MetadataTimer,
@@ -107,7 +108,7 @@ export class OperatorActor implements Actor<KafkaMessage> {
         return admin.describeProducers(partitions, (results) => {
           const lines = [...results].map(([key, result]) =>
             result.error !== 'NONE'
-              ? `${key}: ${result.error}`
+              ? `${key}: ${admin.errorText(result.error)}`
               : `${key}: ` +
                 (result.producers
                   .map(
@@ -121,8 +122,8 @@ export class OperatorActor implements Actor<KafkaMessage> {
           this.record(`${name}: ${lines.join(' | ')}`);
         });
       case 'find-hanging':
-        return admin.findHanging(partitions, action.maxTransactionTimeoutMs, (hanging) =>
-          this.record(`${name}: ${describeHanging(hanging)}`),
+        return admin.findHanging(partitions, action.maxTransactionTimeoutMs, (result) =>
+          this.record(`${name}: ${describeHanging(result)}`),
         );
       case 'abort':
         return this.abort(action, partitions, admin);
@@ -152,26 +153,33 @@ export class OperatorActor implements Actor<KafkaMessage> {
     admin.createTopics([{ name: topic, numPartitions: partitions, replicationFactor }], report);
   }
 
-  /** abort: the transaction at start.offset, or every one find-hanging reports. */
+  /**
+   * abort: the transaction at start.offset, or every one find-hanging reports. Each outcome says
+   * why the transaction did or did not end: the find-hanging or DescribeProducers that failed,
+   * nothing open there, or the WriteTxnMarkers(ABORT) answer with its error.
+   */
   private abort(action: OperatorAction, partitions: TopicPartition[], admin: KafkaAdmin): void {
     const name = command(action);
-    const abortAll = (targets: HangingTransaction[]): void => {
-      if (targets.length === 0) return this.record(`${name}: nothing to abort`);
+    const abortAll = (targets: HangingTransaction[], nothing: string): void => {
+      if (targets.length === 0) return this.record(`${name}: nothing to abort: ${nothing}`);
       for (const target of targets) {
         admin.abortTransaction(target, (error) =>
           this.record(
-            `${name}: ABORT marker for producerId ${target.producerId} epoch ` +
+            `${name}: WriteTxnMarkers(ABORT) for producerId ${target.producerId} epoch ` +
               `${target.producerEpoch} at ${partitionKey(target)} from offset ` +
-              `${target.startOffset}: ${error}`,
+              `${target.startOffset}: ${admin.errorText(error)}`,
           ),
         );
       }
     };
     if (action.startOffset === null) {
-      return admin.findHanging(partitions, action.maxTransactionTimeoutMs, abortAll);
+      return admin.findHanging(partitions, action.maxTransactionTimeoutMs, (result) =>
+        abortAll(result.hanging, `find-hanging: ${describeHanging(result)}`),
+      );
     }
     const startOffset = action.startOffset;
     admin.describeProducers(partitions, (results) => {
+      const errors = [...results].filter(([, result]) => result.error !== 'NONE');
       const targets = partitions.flatMap((tp) =>
         (results.get(partitionKey(tp))?.producers ?? [])
           .filter((producer) => producer.currentTxnStartOffset === startOffset)
@@ -184,7 +192,12 @@ export class OperatorActor implements Actor<KafkaMessage> {
             reason: 'named by start.offset',
           })),
       );
-      abortAll(targets);
+      const nothing =
+        errors.length > 0
+          ? 'DescribeProducers ' +
+            errors.map(([key, { error }]) => `${key} ${admin.errorText(error)}`).join(', ')
+          : `no producer has an open transaction from offset ${startOffset}`;
+      abortAll(targets, nothing);
     });
   }
 
@@ -224,13 +237,17 @@ function command(action: OperatorAction): string {
   return `kafka-transactions ${action.action} ${where}${from}`;
 }
 
-function describeHanging(hanging: readonly HangingTransaction[]): string {
-  if (hanging.length === 0) return 'no hanging transactions';
-  return hanging
-    .map(
-      (txn) =>
-        `hanging: ${partitionKey(txn)} producerId ${txn.producerId} epoch ${txn.producerEpoch}` +
-        ` from offset ${txn.startOffset} (${txn.reason})`,
-    )
-    .join(' | ');
+function describeHanging(result: FindHangingResult): string {
+  if (result.failure !== null) return result.failure;
+  const recent = result.recent.length === 0 ? '' : ` (passed over: ${result.recent.join('; ')})`;
+  if (result.hanging.length === 0) return `no hanging transactions${recent}`;
+  return (
+    result.hanging
+      .map(
+        (txn) =>
+          `hanging: ${partitionKey(txn)} producerId ${txn.producerId} epoch ${txn.producerEpoch}` +
+          ` from offset ${txn.startOffset} (${txn.reason})`,
+      )
+      .join(' | ') + recent
+  );
 }

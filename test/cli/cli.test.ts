@@ -109,7 +109,10 @@ describe('eos-sim run', () => {
     expect(failed.code).toBe(1);
     const seed = (failed.stdout.split('\n')[0] ?? '').slice('seed='.length);
     expect(failed.stdout).toContain('outcome         FAIL');
-    expect(failed.stdout).toContain("zombie-write (violates Kafka's guarantee)");
+    expect(failed.stdout).toContain(
+      "zombie-write (violates Kafka's guarantee: caused by bug switch " +
+        'partition.skip.producer.epoch.check, which this configuration turns on',
+    );
     expect(failed.stdout).toContain(
       `npx --offline --no-install eos-sim run ${file} --seed ${seed}`,
     );

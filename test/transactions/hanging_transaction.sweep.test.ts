@@ -6,7 +6,8 @@
  * and first offset. With Kafka's defaults the late batch is refused. With an operator's
  * find-hanging and abort (KIP-664) the last stable offset advances and the records show.
  * Method: seeds 1..3 of each scenario (SIM_SEEDS widens), exact values from the oracle's final
- * partition state and the history.
+ * partition state and the history; swarm seeds 132 and 227 (500-seed sweep) for the operator's
+ * outcomes a report prints when its abort did not end the hanging transaction.
  */
 import { describe, expect, it } from 'vitest';
 import { sweepSeeds } from '../seed_range';
@@ -19,6 +20,9 @@ import {
   sentValues,
 } from './case_helpers';
 import { oracleRecords } from '../scenario/history_queries';
+import { loadScenario } from '../../scenarios';
+import { renderRunReport } from '../../reports';
+import { drawSwarm, runScenario, type RunReport } from '../../sim/runner';
 
 const SEEDS = sweepSeeds('1..3');
 
@@ -91,7 +95,7 @@ describe('hanging-transaction-operator-abort.yaml (BUG-01 repaired with KIP-664)
       /hanging: payments-0 producerId \d+ epoch 0 from offset 1 \(pa is \w+ without payments-0\)/,
     );
     expect(aborted).toMatch(
-      /ABORT marker for producerId \d+ epoch 0 at payments-0 from offset 1: NONE/,
+      /WriteTxnMarkers\(ABORT\) for producerId \d+ epoch 0 at payments-0 from offset 1: NONE/,
     );
     expect(payments.openTransactions).toEqual([]);
     expect(payments.lastStableOffset).toBe(payments.highWatermark);
@@ -102,5 +106,61 @@ describe('hanging-transaction-operator-abort.yaml (BUG-01 repaired with KIP-664)
     const pnOnLog = oracleRecords(payments).filter((r) => r.value !== null && pn.has(r.value));
     expect(committed).toEqual(pnOnLog.map((r) => r.value));
     expect(run.report.check.anomalyTypes).toEqual([]);
+  });
+});
+
+/**
+ * Swarm seeds of the 500-seed sweep that end with the hanging transaction Kafka permits after a
+ * truncated marker: the report says what the operator did and why its abort did not end it.
+ */
+describe('hanging-transaction-operator-abort.yaml under swarm: the failed abort explained', () => {
+  function swarmRun(seed: string): RunReport {
+    const scenario = loadScenario('scenarios/hanging-transaction-operator-abort.yaml');
+    const drawn = drawSwarm(scenario, seed);
+    return runScenario(drawn.scenario, { seed, swarm: drawn.parameters }).report;
+  }
+
+  it('seed 132: find-hanging got no DescribeProducersResponse, so nothing was aborted', () => {
+    const report = swarmRun('132');
+    const timedOut =
+      'Failed to describe producers for 1 partitions: payments-0 REQUEST_TIMED_OUT: no answer ' +
+      'within request.timeout.ms=30000, or the connection closed first';
+    expect(report.operatorOutcomes).toEqual([
+      {
+        timeUs: 100_002_517,
+        description:
+          'kafka-transactions describe-producers --topic payments --partition 0: payments-0: ' +
+          'REQUEST_TIMED_OUT: no answer within request.timeout.ms=30000, or the connection ' +
+          'closed first',
+      },
+      {
+        timeUs: 115_002_630,
+        description: `kafka-transactions find-hanging --topic payments: ${timedOut}`,
+      },
+      {
+        timeUs: 120_002_390,
+        description:
+          `kafka-transactions abort --topic payments: nothing to abort: ` +
+          `find-hanging: ${timedOut}`,
+      },
+    ]);
+    expect(report.check.anomalyTypes).toContain('hanging-transaction');
+    expect(renderRunReport(report, { colour: false })).toContain(
+      `at 120.00239 s kafka-transactions abort`,
+    );
+  });
+
+  it('seed 227: the late batch was written 44.8 s before the abort, under the 60 s timeout', () => {
+    const [, found, aborted] = swarmRun('227').operatorOutcomes ?? [];
+    expect(found?.description).toBe(
+      'kafka-transactions find-hanging --topic payments: no hanging transactions (passed over: ' +
+        'producerId 0 at payments-0 from offset 1 last wrote 39809 ms ago, not over ' +
+        '--max-transaction-timeout 60000 ms)',
+    );
+    expect(aborted?.description).toBe(
+      'kafka-transactions abort --topic payments: nothing to abort: find-hanging: no hanging ' +
+        'transactions (passed over: producerId 0 at payments-0 from offset 1 last wrote ' +
+        '44809 ms ago, not over --max-transaction-timeout 60000 ms)',
+    );
   });
 });

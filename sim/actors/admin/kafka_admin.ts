@@ -48,6 +48,18 @@ export interface HangingTransaction extends TopicPartition {
   readonly reason: string;
 }
 
+/**
+ * What `find-hanging` found. `failure` is why the command failed, in TransactionsCommand's words
+ * ("Failed to describe producers for 1 partitions: …"): Kafka's command exits there, so nothing
+ * is reported and nothing aborted. `recent` are the open transactions it passed over because
+ * their last write is not older than --max-transaction-timeout.
+ */
+export interface FindHangingResult {
+  readonly hanging: HangingTransaction[];
+  readonly failure: string | null;
+  readonly recent: string[];
+}
+
 /** Where the admin client finds brokers. */
 export interface AdminMetadata {
   readonly brokers: readonly NodeId[];
@@ -132,22 +144,24 @@ export class KafkaAdmin {
   /** `list --producer-id-filter`: producerId → transactional.ids, from every coordinator. */
   listTransactions(
     producerIds: readonly number[],
-    done: (ids: Map<number, string[]>) => void,
+    done: (ids: Map<number, string[]>, unanswered: NodeId[]) => void,
   ): void {
+    const brokers = this.metadata.brokers;
     this.fanOut(
-      this.metadata.brokers.map((broker) => ({
+      brokers.map((broker) => ({
         broker,
         message: { kind: 'ListTransactions', correlationId: 0, producerIdFilters: producerIds },
       })),
       (responses) => {
         const ids = new Map<number, string[]>();
+        const unanswered = brokers.filter((_, index) => responses[index] === null);
         for (const response of responses) {
           if (response?.kind !== 'ListTransactionsResponse') continue;
           for (const txn of response.transactions) {
             ids.set(txn.producerId, [...(ids.get(txn.producerId) ?? []), txn.transactionalId]);
           }
         }
-        done(ids);
+        done(ids, unanswered);
       },
     );
   }
@@ -187,22 +201,44 @@ export class KafkaAdmin {
   findHanging(
     partitions: readonly TopicPartition[],
     maxTransactionTimeoutMs: number,
-    done: (hanging: HangingTransaction[]) => void,
+    done: (result: FindHangingResult) => void,
   ): void {
     const nowUs = this.ctx.nowUs();
+    const failed = (failure: string) => done({ hanging: [], failure, recent: [] });
     this.describeProducers(partitions, (byPartition) => {
-      const candidates = partitions.flatMap((tp) =>
+      // DescribeProducersResult.all() fails when one partition does (FindHangingTransactions).
+      const errors = [...byPartition].filter(([, result]) => result.error !== 'NONE');
+      if (errors.length > 0) {
+        const causes = errors.map(([key, { error }]) => `${key} ${this.errorText(error)}`);
+        return failed(
+          `Failed to describe producers for ${partitions.length} partitions: ${causes.join(', ')}`,
+        );
+      }
+      const open = partitions.flatMap((tp) =>
         (byPartition.get(partitionKey(tp))?.producers ?? [])
-          .filter(
-            (producer) =>
-              producer.currentTxnStartOffset >= 0 &&
-              nowUs - producer.lastTimestampUs >= maxTransactionTimeoutMs * 1000,
-          )
-          .map((producer) => ({ tp, producer })),
+          .filter((producer) => producer.currentTxnStartOffset >= 0)
+          .map((producer) => ({ tp, producer, idleMs: (nowUs - producer.lastTimestampUs) / 1000 })),
       );
-      if (candidates.length === 0) return done([]);
+      const candidates = open.filter(({ idleMs }) => idleMs >= maxTransactionTimeoutMs);
+      const recent = open
+        .filter(({ idleMs }) => idleMs < maxTransactionTimeoutMs)
+        .map(
+          ({ tp, producer, idleMs }) =>
+            `producerId ${producer.producerId} at ${partitionKey(tp)} from offset ` +
+            `${producer.currentTxnStartOffset} last wrote ${Math.floor(idleMs)} ms ago, not over ` +
+            `--max-transaction-timeout ${maxTransactionTimeoutMs} ms`,
+        );
+      if (candidates.length === 0) return done({ hanging: [], failure: null, recent });
       const producerIds = [...new Set(candidates.map(({ producer }) => producer.producerId))];
-      this.listTransactions(producerIds, (idsByProducer) => {
+      this.listTransactions(producerIds, (idsByProducer, unanswered) => {
+        // ListTransactionsResult.all() fails when one broker does not answer.
+        if (unanswered.length > 0) {
+          return failed(
+            `Failed to list transactions for ${producerIds.length} producers: no ` +
+              `ListTransactionsResponse from ${unanswered.join(', ')} (` +
+              `${this.errorText('REQUEST_TIMED_OUT')})`,
+          );
+        }
         const transactionalIds = [...new Set([...idsByProducer.values()].flat())];
         this.describeTransactions(transactionalIds, (descriptions) => {
           const hanging: HangingTransaction[] = [];
@@ -218,10 +254,19 @@ export class KafkaAdmin {
               reason,
             });
           }
-          done(hanging);
+          done({ hanging, failure: null, recent });
         });
       });
     });
+  }
+
+  /** An error code as the tool prints it; no answer names the timeout that gave up on it. */
+  errorText(error: KafkaErrorCode): string {
+    if (error !== 'REQUEST_TIMED_OUT') return error;
+    return (
+      `REQUEST_TIMED_OUT: no answer within request.timeout.ms=${this.requestTimeoutMs}, or ` +
+      'the connection closed first'
+    );
   }
 
   /** `abort`: an ABORT marker for the producer's open transaction, sent to the leader. */
@@ -306,17 +351,17 @@ export class KafkaAdmin {
     });
   }
 
-  /** Sends every request and calls `done` once all answered or timed out. */
+  /** Sends every request and calls `done` once all answered or timed out, in request order. */
   private fanOut(
     requests: ReadonlyArray<{ broker: NodeId; message: KafkaRequest }>,
     done: (responses: Array<KafkaMessage | null>) => void,
   ): void {
-    const responses: Array<KafkaMessage | null> = [];
+    const responses: Array<KafkaMessage | null> = requests.map(() => null);
     let outstanding = requests.length;
     if (outstanding === 0) return done(responses);
-    for (const { broker, message } of requests) {
+    for (const [index, { broker, message }] of requests.entries()) {
       this.request(broker, message, (response) => {
-        responses.push(response);
+        responses[index] = response;
         outstanding -= 1;
         if (outstanding === 0) done(responses);
       });
