@@ -112,6 +112,8 @@ const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-6119': ['torn-transaction', 'lost-write'],
   'KAFKA-9144': ['hanging-transaction', 'zombie-write'],
   'KAFKA-9666': ['hanging-transaction', 'fatal-txn-error'],
+  'KAFKA-6361': ['inconsistent-offsets'],
+  'KAFKA-7128': ['lost-write', 'vanished-read', 'inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
   'KAFKA-20310': ['fatal-txn-error'],
   'KAFKA-20357': ['fatal-txn-error'],

@@ -438,6 +438,8 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       producerIdExpirationCheckIntervalMs: scenario.broker.producerIdExpirationCheckIntervalMs,
       strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],
       leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
+      isrExpansionNeedsLeaderEpochStart: !scenario.bugs['KAFKA-7128'],
+      epochEndOffsetWithLeaderEpoch: !scenario.bugs['KAFKA-6361'],
     },
     bugs: {
       skipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],

@@ -30,6 +30,17 @@ export interface ReplicationSettings {
   readonly strictMinIsrHighWatermark: boolean;
   /** KIP-101 truncation by leader epoch; false is the legacy truncate-to-HW. @default true */
   readonly leaderEpochTruncation: boolean;
+  /**
+   * Kafka 2.1+ (KAFKA-7128): a follower joins the ISR only once it also reached the offset this
+   * leader started its epoch at; false is the older rule, the high watermark alone. @default true
+   */
+  readonly isrExpansionNeedsLeaderEpochStart?: boolean;
+  /**
+   * Kafka 2.0+ (KIP-279, KAFKA-6361): the epoch cache answers for an epoch it lacks with its
+   * largest lower epoch; false is the older answer (the requested epoch), under which a follower
+   * truncates to the leader's offset alone. @default true
+   */
+  readonly epochEndOffsetWithLeaderEpoch?: boolean;
   /** `replica.fetch.wait.max.ms`: how long a leader may park a follower's fetch. @default 500 */
   readonly replicaFetchWaitMaxMs?: number;
   /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
@@ -83,6 +94,7 @@ export class PartitionReplica {
     private readonly settings: ReplicationSettings,
   ) {
     log.replicated = true;
+    log.epochCache.answersLargestEpochAtOrBelow = settings.epochEndOffsetWithLeaderEpoch !== false;
     this.state = initialState;
   }
 
@@ -249,15 +261,20 @@ export class PartitionReplica {
     return nowUs - state.lastCaughtUpUs <= this.settings.replicaLagTimeMaxMs * 1000;
   }
 
-  /** The follower to add to the ISR, if one qualifies now (Partition.maybeExpandIsr). */
+  /**
+   * The follower to add to the ISR, if one qualifies now (Partition.maybeExpandIsr): its fetch
+   * offset reached the high watermark and, from 2.1 (KAFKA-7128, `leaderEpochStartOffsetOpt`),
+   * the log end offset this leader had when its epoch began. A new leader's high watermark can
+   * lag records the previous leader had already committed; the second condition keeps a
+   * follower without them out of the ISR, so it cannot be elected and lose them.
+   */
   expansionCandidate(follower: string): boolean {
     const state = this.followers.get(follower);
     if (this.role !== 'leader' || this.pendingIsr !== null || state === undefined) return false;
     if (this.isr.includes(follower) || this.ineligibleBrokers.has(follower)) return false;
-    return (
-      state.logEndOffset >= this.log.highWatermark &&
-      state.logEndOffset >= this.leaderEpochStartOffset
-    );
+    if (state.logEndOffset < this.log.highWatermark) return false;
+    if (this.settings.isrExpansionNeedsLeaderEpochStart === false) return true;
+    return state.logEndOffset >= this.leaderEpochStartOffset;
   }
 
   /**
@@ -304,7 +321,10 @@ export class PartitionReplica {
       const logEndOffset = this.log.logEndOffset;
       const own = this.log.epochCache.endOffsetFor(leaderEnd.epoch, logEndOffset);
       let target: number;
-      if (own === undefined) target = Math.min(leaderEnd.endOffset, logEndOffset);
+      // Before KIP-279 (ReplicaFetcherThread.maybeTruncate) the leader's offset alone decided.
+      if (!this.log.epochCache.answersLargestEpochAtOrBelow) {
+        target = Math.min(leaderEnd.endOffset, logEndOffset);
+      } else if (own === undefined) target = Math.min(leaderEnd.endOffset, logEndOffset);
       else if (own.epoch !== leaderEnd.epoch) target = Math.min(own.startOffset, logEndOffset);
       else target = Math.min(own.startOffset, leaderEnd.endOffset, logEndOffset);
       // Step 3 of AbstractFetcherThread.getOffsetTruncationState repeats with the new
