@@ -173,6 +173,25 @@ export interface TransactionalIdExpiration {
   readonly producerId: number;
 }
 
+/**
+ * A follower's fetcher stopped replicating a partition: the fetched records started below the
+ * follower's log end offset (UnexpectedAppendOffsetException). `scope` `partition`: Kafka 2.3+
+ * (KIP-461) failed this partition only; `fetcher`: before 2.3 the fetcher thread for `leader`
+ * died with every partition it fetched.
+ */
+export interface OracleFetchFailure {
+  readonly timeUs: number;
+  readonly broker: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly leader: string;
+  readonly leaderEpoch: number;
+  readonly error: 'UnexpectedAppendOffsetException';
+  readonly firstOffset: number;
+  readonly logEndOffset: number;
+  readonly scope: 'partition' | 'fetcher';
+}
+
 /** When one partition leader counted in `PartitionsWithLateTransactionsCount` (KIP-664). */
 export interface LateTransactionInterval {
   readonly broker: string;
@@ -217,6 +236,8 @@ export interface Oracle {
    * when none did): the coordinator then answers INVALID_PRODUCER_ID_MAPPING to the old producerId.
    */
   readonly transactionalIdExpirations?: readonly TransactionalIdExpiration[];
+  /** Follower fetches that failed a partition, in time order (absent when none did). */
+  readonly fetchFailures?: readonly OracleFetchFailure[];
   /** Leader elections, in time order (absent outside the simulator). */
   readonly elections?: readonly OracleElection[];
   /** Log truncations on any replica, in time order (absent outside the simulator). */

@@ -251,6 +251,7 @@ export function buildReport(input: ReportInput): RunReport {
       return (lazy.operations ??= countOperations(history));
     },
     fencedClients: fenced,
+    ...(oracle.fetchFailures === undefined ? {} : { fetchFailures: oracle.fetchFailures }),
     faults: oracle.faults,
     get explanations(): AnomalyExplanation[] {
       return (lazy.explanations ??= explain(input));

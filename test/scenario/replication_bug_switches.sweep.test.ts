@@ -9,6 +9,11 @@
  * Method: run each file over a small seed range (`SIM_SEEDS` widens it); the fixed counterpart
  * must also be the same scenario with only `kafka.version` (and the texts) changed, so the pair
  * differs in the switch and nothing else that matters.
+ *
+ * KAFKA-6361's truncation can leave b2's log end offset inside one of b1's batches; b2's next
+ * fetch is then refused (UnexpectedAppendOffsetException) and b2 stops replicating: at 1.1 its
+ * fetcher thread for b1 dies, and with the switch forced on at 2.3 (KIP-461) only the partition
+ * fails. Either way b2 appends nothing more and drops out of the ISR.
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../sim/runner/run';
@@ -42,6 +47,29 @@ const PAIRS: readonly BugPair[] = [
     fixedMayShow: ['lost-write'],
   },
 ];
+
+describe('KAFKA-6361: a fetch that starts inside a batch stops the follower (seed 1)', () => {
+  const reproducer = 'scenarios/known-bugs/divergence-after-two-unclean-elections.yaml';
+  const cases = [
+    { version: undefined, scope: 'fetcher' },
+    { version: '2.3', scope: 'partition' },
+  ] as const;
+  for (const { version, scope } of cases) {
+    it(`at ${version ?? '1.1'} the ${scope} fails and b2 never appends again`, () => {
+      const loaded = loadScenario(reproducer, { kafkaVersion: version });
+      const scenario = { ...loaded, bugs: { ...loaded.bugs, 'KAFKA-6361': true } };
+      const { report, oracle } = runScenario(scenario, { seed: '1', messageLog: false });
+      const failures = report.fetchFailures ?? [];
+      expect(failures.map((f) => [f.broker, f.leader, f.error, f.scope])).toEqual([
+        ['b2', 'b1', 'UnexpectedAppendOffsetException', scope],
+      ]);
+      const [failure] = failures;
+      expect(failure?.firstOffset).toBeLessThan(failure?.logEndOffset ?? 0);
+      const b2 = oracle.partitions[0]?.replicas?.find((replica) => replica.broker === 'b2');
+      expect([b2?.logEndOffset, b2?.inSyncReplica]).toEqual([failure?.logEndOffset, false]);
+    });
+  }
+});
 
 describe('replication bug switches, reproducer and fixed counterpart', () => {
   for (const pair of PAIRS) {

@@ -338,6 +338,28 @@ describe('truncation from a diverging epoch (KIP-101, KIP-279)', () => {
   });
 });
 
+describe('a fetched batch below the log end offset (UnexpectedAppendOffsetException)', () => {
+  it('is refused whole: nothing appended, the HW not taken, the refusal returned', () => {
+    const b2 = follower({ epochs: [0, 0, 0, 0, 0], hw: 2 });
+    // The leader's log holds one batch 3..7 (its own records at 3 and 4): LEO 5 is inside it.
+    const straddling = { ...batchAt(3, 1), lastOffset: 7, values: [30, 40, 50, 60, 70] };
+    const next = batchAt(8, 1);
+    const fetched = { ...ANSWER, batches: [straddling, next], highWatermark: 9 };
+    const refused = b2.replica.onFetchedPartition(fetched, T0 + 1000);
+    expect(refused).toEqual({ firstOffset: 3, lastOffset: 8, logEndOffset: 5 });
+    expect(b2.offsets).toEqual([5, 2]);
+    expect(b2.replica.truncations).toEqual([]);
+  });
+
+  it('a batch starting at the log end offset is appended (null: nothing refused)', () => {
+    const b2 = follower({ epochs: [0, 0, 0], hw: 1 });
+    const batch = { ...batchAt(3, 0), lastOffset: 5, values: [30, 40, 50] };
+    const fetched = { ...ANSWER, batches: [batch], highWatermark: 6 };
+    expect(b2.replica.onFetchedPartition(fetched, T0 + 1000)).toBeNull();
+    expect(b2.offsets).toEqual([6, 6]);
+  });
+});
+
 describe('becoming follower: leader-epoch mode versus legacy truncate-to-HW', () => {
   /** b1 led epoch 0 with LEO 4 and HW 2, then b2 takes over at epoch 1. */
   function deposedLeader(leaderEpochTruncation: boolean): Replica {

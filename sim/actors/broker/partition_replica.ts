@@ -18,7 +18,7 @@ import { BoundedMap, pushWithin } from '../../kernel';
 import { COLLECTION_BOUNDS } from '../protocol';
 import { assertLeaderEpochForward } from './log_invariants';
 import { IGNORE_OBSERVATIONS } from '../protocol';
-import type { PartitionLog } from './partition_log';
+import type { PartitionLog, UnexpectedAppendOffset } from './partition_log';
 
 /** Replication settings from Kafka's broker and topic config keys, plus protocol switches. */
 export interface ReplicationSettings {
@@ -41,6 +41,12 @@ export interface ReplicationSettings {
    * truncates to the leader's offset alone. @default true
    */
   readonly epochEndOffsetWithLeaderEpoch?: boolean;
+  /**
+   * Kafka 2.3+ (KIP-461, KAFKA-8346): a partition whose fetched data cannot be applied moves to
+   * the fetcher's failed partitions and the others go on; false is the older behaviour, the
+   * exception ends the fetcher thread for that leader. @default true
+   */
+  readonly fetcherFailsPartitionOnly?: boolean;
   /** `replica.fetch.wait.max.ms`: how long a leader may park a follower's fetch. @default 500 */
   readonly replicaFetchWaitMaxMs?: number;
   /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
@@ -313,9 +319,15 @@ export class PartitionReplica {
   /**
    * A follower applies one partition of a fetch response: truncate where the leader says the log
    * diverged (KIP-101; AbstractFetcherThread.getOffsetTruncationState, one round), else append and
-   * take min(leader HW, own LEO) (ReplicaFetcherThread.processPartitionData).
+   * take min(leader HW, own LEO) (ReplicaFetcherThread.processPartitionData). Returns the append
+   * Kafka refuses (UnexpectedAppendOffsetException) when the fetched records start below this
+   * log's end offset, which a log that diverged inside one of the leader's batches has; the
+   * caller's fetcher then stops fetching the partition (AbstractFetcherThread.processFetchRequest).
    */
-  onFetchedPartition(response: FetchPartitionResponse, nowUs: number): void {
+  onFetchedPartition(
+    response: FetchPartitionResponse,
+    nowUs: number,
+  ): UnexpectedAppendOffset | null {
     if (response.divergingEpoch !== null) {
       const leaderEnd = response.divergingEpoch;
       const logEndOffset = this.log.logEndOffset;
@@ -330,15 +342,24 @@ export class PartitionReplica {
       // Step 3 of AbstractFetcherThread.getOffsetTruncationState repeats with the new
       // latest epoch: the next fetch does that.
       this.truncate(target, 'diverging-epoch', nowUs);
-      return;
+      return null;
     }
-    const first = response.batches.find((batch) => batch.lastOffset >= this.log.logEndOffset);
-    if (first !== undefined && first.baseOffset < this.log.logEndOffset) {
-      // The leader's batch straddles our log end: our tail diverged inside it (possible without
-      // KIP-101). Take the leader's batch whole, as its log defines the partition.
-      this.truncate(first.baseOffset, 'diverging-epoch', nowUs);
-    }
-    this.log.appendAsFollower(response.batches, nowUs);
+    const refused = this.log.appendAsFollower(response.batches, nowUs);
+    if (refused !== null) return refused;
     this.log.setHighWatermark(Math.min(response.highWatermark, this.log.logEndOffset), nowUs);
+    return null;
+  }
+
+  /** Reports that this follower's fetcher stopped fetching it (see ReplicaFetchFailed). */
+  reportFetchFailed(refused: UnexpectedAppendOffset, scope: 'partition' | 'fetcher'): void {
+    this.observe({
+      kind: 'ReplicaFetchFailed',
+      ...this.ref(),
+      leader: this.state.leader ?? '',
+      leaderEpoch: this.state.leaderEpoch,
+      error: 'UnexpectedAppendOffsetException',
+      ...refused,
+      scope,
+    });
   }
 }
