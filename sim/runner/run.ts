@@ -224,7 +224,7 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     sim.addNode(nodeId(name), reader);
     return reader;
   });
-  const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps });
+  const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps, brokers });
   return {
     ...{ sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis },
     ...{ observed, stateChecker, lateTransactions },
@@ -242,6 +242,7 @@ function scheduleFaults(input: {
   readonly metadata: ClusterMetadata;
   readonly scenario: ScenarioConfig;
   readonly deps: ClientDeps;
+  readonly brokers: ReadonlyArray<{ readonly id: string; readonly broker: Broker }>;
 }): Nemesis {
   const { sim, scenario } = input;
   // The operator node exists only when the scenario runs kafka-transactions commands.
@@ -256,6 +257,7 @@ function scheduleFaults(input: {
     offsetsNumPartitions: scenario.broker.offsetsTopicNumPartitions,
     clients: scenario.clients.map((client) => client.name),
     operator,
+    brokers: input.brokers,
   });
   const nemesis = new Nemesis(sim, input.recorder, sim.rootRng.fork('faults'), view);
   const drawn = drawnFaults(scenario, sim.rootRng.fork('nemesis'));
