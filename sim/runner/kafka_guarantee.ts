@@ -119,6 +119,8 @@ const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-20357': ['fatal-txn-error'],
   // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.
   'redpanda-data/redpanda#3039': ['epoch-bump-duplicate', 'duplicate'],
+  // The bump renumbers partitions that never asked for one: their lost-answer batches rewritten.
+  'confluentinc/librdkafka#4953': ['epoch-bump-duplicate', 'duplicate'],
 };
 
 /** A fault the history says started, by kind and the nemesis's description. */
