@@ -5,7 +5,7 @@
  * through the controller's public admin operation.
  */
 import type { OperatorFault } from './kinds/operator';
-import type { ProduceErrorInjection } from '../sim/actors/protocol/produce_errors';
+import type { ProduceErrorInjection } from '../sim/actors';
 
 /** The cluster as the nemesis sees it at the moment a fault starts. */
 export interface ClusterView {

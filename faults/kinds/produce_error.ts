@@ -9,10 +9,7 @@
  */
 import { z } from 'zod';
 import { list, oneOf, section, text } from '../../sim/config';
-import {
-  INJECTABLE_PRODUCE_ERRORS,
-  type InjectableProduceError,
-} from '../../sim/actors/protocol/produce_errors';
+import { INJECTABLE_PRODUCE_ERRORS, type InjectableProduceError } from '../../sim/actors';
 import { LEADER_REF, resolveNode } from '../cluster_view';
 import { defineFaultKind, endOf, lasting, resolvedNote, skipped } from './fault_kind';
 import { checkNode, topicPartitionProblem } from './node_rules';

@@ -327,7 +327,7 @@ describe('references and the history', () => {
     ]);
   });
 
-  it('produce-error injects its errors at the resolved leader and takes them back at the end', () => {
+  it('produce-error injects its errors at the resolved leader, taken back at its end', () => {
     const errors = ['NOT_LEADER_OR_FOLLOWER', 'OUT_OF_ORDER_SEQUENCE_NUMBER'] as const;
     const fault = { kind: 'produce-error', topic: 'orders', partition: 0, errors } as const;
     const faults: ScriptedFault[] = [
