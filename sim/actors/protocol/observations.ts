@@ -92,6 +92,16 @@ export interface ReplicaFetchFailed extends ReplicaRef {
   readonly scope: 'partition' | 'fetcher';
 }
 
+/**
+ * The replica dropped the state of idle producers (ProducerStateManager.removeExpiredProducers,
+ * KIP-854): it no longer knows their epochs or sequences, so it accepts their next batch at any
+ * sequence.
+ */
+export interface ProducerStateExpired extends ReplicaRef {
+  readonly kind: 'ProducerStateExpired';
+  readonly producerIds: readonly number[];
+}
+
 /** The replica began acting as leader under `leaderEpoch` (`Partition.makeLeader`). */
 export interface LeaderEpochStarted extends ReplicaRef {
   readonly kind: 'LeaderEpochStarted';
@@ -159,6 +169,8 @@ export interface ProducerEpochGranted {
   readonly coordinatorEpoch: number;
   /** The record's offset in the id's `__transaction_state` partition. */
   readonly stateLogOffset: number;
+  /** That partition (`TransactionStateManager.partitionFor`). */
+  readonly stateLogPartition: number;
 }
 
 /**
@@ -246,6 +258,7 @@ export type KafkaObservation =
   | MarkerWritten
   | LogTruncated
   | ReplicaFetchFailed
+  | ProducerStateExpired
   | LeaderEpochStarted
   | LeaderEpochEnded
   | PartitionStateChanged
