@@ -5,6 +5,7 @@
  * through the controller's public admin operation.
  */
 import type { OperatorFault } from './kinds/operator';
+import type { ProduceErrorInjection } from '../sim/actors';
 
 /** The cluster as the nemesis sees it at the moment a fault starts. */
 export interface ClusterView {
@@ -34,6 +35,11 @@ export interface ClusterView {
    * in the history when the admin calls complete.
    */
   runOperatorAction(action: OperatorFault): void;
+  /**
+   * Makes `broker` answer the next Produce requests of one partition with the injection's
+   * errors, in order; returns how to take the injection back.
+   */
+  injectProduceErrors(broker: string, injection: ProduceErrorInjection): () => void;
 }
 
 /** The prefix of a reference to a partition's current leader: `leader:orders-0`. */

@@ -16,6 +16,7 @@ import type { RunOutcome, RunReport } from '../sim/runner';
 import { formatSeconds, plural, renderTable, wrapText } from './text_layout';
 import { printable } from './terminal_text';
 import { kafkaVersionText } from './kafka_version_text';
+import { fetchFailureLines } from './fetch_failures_text';
 
 /** The few styles the console views use; identity functions when colour is off. */
 export interface Palette {
@@ -155,6 +156,11 @@ function renderOperations(report: RunReport, style: Palette): string[] {
 function renderClientsAndFaults(report: RunReport, style: Palette): string[] {
   const fenced = report.fencedClients.length === 0 ? 'none' : report.fencedClients.join(', ');
   const lines = [field('fenced clients', fenced, style)];
+  const fetchFailures = fetchFailureLines(report);
+  if (fetchFailures.length > 0) {
+    lines.push(style.bold('fetch failed'));
+    for (const line of fetchFailures) lines.push(`  ${printable(line)}`);
+  }
   // PartitionsWithLateTransactionsCount, shown once it was non-zero (KIP-664).
   const late = report.metrics.lateTransactions;
   if (late !== undefined && late.firstNonZeroUs !== null) {

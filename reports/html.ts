@@ -14,6 +14,7 @@ import type { RunReport, SequenceDiagram } from '../sim/runner';
 import { HTML_CHART_SCRIPT } from './html_script';
 import { formatSeconds } from './text_layout';
 import { kafkaVersionText } from './kafka_version_text';
+import { fetchFailureLines } from './fetch_failures_text';
 
 /** Options of {@link renderHtmlReport}. */
 export interface HtmlOptions {
@@ -115,6 +116,10 @@ function summaryHtml(report: RunReport): string {
     ['simulated', escapeHtml(formatSeconds(report.simulatedUs))],
     ['versions', escapeHtml(`${tool.name} ${tool.version}, seedrandom ${tool.seedrandom}`)],
     ['fenced clients', escapeHtml(report.fencedClients.join(', ') || 'none')],
+    ...fetchFailureLines(report).map((line): [string, string] => [
+      'fetch failed',
+      escapeHtml(line),
+    ]),
     ['reproduce', `<code>${escapeHtml(report.reproduce)}</code>`],
   ]);
 }

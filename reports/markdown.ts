@@ -15,6 +15,7 @@ import { workloadSection } from './markdown_stalls';
 import { renderMermaidSequence } from './mermaid';
 import { formatSeconds } from './text_layout';
 import { kafkaVersionText } from './kafka_version_text';
+import { fetchFailureLines } from './fetch_failures_text';
 
 /** Anomalies listed per kind under the explained one. */
 const ANOMALIES_LISTED_PER_KIND = 10;
@@ -77,6 +78,7 @@ function summarySection(report: RunReport): string[] {
         ['simulated', formatSeconds(report.simulatedUs)],
         ['versions', `${tool.name} ${tool.version}, seedrandom ${tool.seedrandom}`],
         ['fenced clients', markdownText(report.fencedClients.join(', ') || 'none')],
+        ...fetchFailureLines(report).map((line) => ['fetch failed', markdownText(line)]),
       ],
     ),
     '',

@@ -53,6 +53,8 @@ export const NEWEST_KAFKA_VERSION = '4.5';
 export const BUG_IDS = [
   'KAFKA-1211',
   'KAFKA-6119',
+  'KAFKA-6361',
+  'KAFKA-7128',
   'KAFKA-7519',
   'KAFKA-9144',
   'KAFKA-9666',
@@ -108,6 +110,27 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-6119, apache/kafka#4137 (TransactionCoordinator.abortTimedOutTransactions, ' +
       'prepareFenceProducerEpoch)',
+  },
+  {
+    id: 'KAFKA-6361',
+    changes:
+      'OffsetsForLeaderEpoch is answered with the start of the next larger epoch for an epoch ' +
+      'the leader lacks, and the follower truncates to that offset without comparing epochs ' +
+      '(pre-KIP-279): after two leader changes in a row the replicas keep different records at ' +
+      'the same offsets',
+    fixed: '2.0',
+    source:
+      'KAFKA-6361, KIP-279, apache/kafka#4882 (LeaderEpochFileCache.endOffsetFor, ' +
+      'ReplicaFetcherThread.maybeTruncate)',
+  },
+  {
+    id: 'KAFKA-7128',
+    changes:
+      'a follower joins the ISR once it reaches the high watermark, even below the offset the ' +
+      'leader started its epoch at (Partition.maybeExpandIsr without leaderEpochStartOffsetOpt): ' +
+      "committed records above a new leader's lagging HW are lost when the joiner is elected",
+    fixed: '2.1',
+    source: 'KAFKA-7128, apache/kafka#5557 (backport to 2.0.1 not modelled)',
   },
   {
     id: 'KAFKA-7519',

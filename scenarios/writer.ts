@@ -37,6 +37,14 @@ function producerConfigOf(settings: ProducerSettings): Mapping {
     'transaction.timeout.ms': settings.transactionTimeoutMs,
     'max.block.ms': settings.maxBlockMs,
     'metadata.max.age.ms': settings.metadataMaxAgeMs,
+    // A Java producer writes no client keys (its rules are the default).
+    ...(settings.client === undefined || settings.client.flavour === 'java'
+      ? {}
+      : {
+          'client.flavour': settings.client.flavour,
+          'client.version': settings.client.version,
+          'enable.gapless.guarantee': settings.client.enableGaplessGuarantee,
+        }),
   });
 }
 

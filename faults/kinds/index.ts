@@ -16,6 +16,7 @@ import { linkKind } from './link';
 import { operatorKind } from './operator';
 import { partitionKind } from './partition';
 import { pauseKind } from './pause';
+import { produceErrorKind } from './produce_error';
 import { slowNodeKind } from './slow_node';
 import { uncleanElectionKind } from './unclean_election';
 
@@ -32,6 +33,7 @@ export const FAULT_KIND_MODULES = [
   coordinatorFailoverKind,
   operatorKind,
   slowNodeKind,
+  produceErrorKind,
 ] as const;
 
 type ResolvedOf<K> = K extends FaultKind<infer F> ? F : never;

@@ -174,6 +174,25 @@ export interface TransactionalIdExpiration {
 }
 
 /**
+ * A follower's fetcher stopped replicating a partition: the fetched records started below the
+ * follower's log end offset (UnexpectedAppendOffsetException). `scope` `partition`: Kafka 2.3+
+ * (KIP-461) failed this partition only; `fetcher`: before 2.3 the fetcher thread for `leader`
+ * died with every partition it fetched.
+ */
+export interface OracleFetchFailure {
+  readonly timeUs: number;
+  readonly broker: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly leader: string;
+  readonly leaderEpoch: number;
+  readonly error: 'UnexpectedAppendOffsetException';
+  readonly firstOffset: number;
+  readonly logEndOffset: number;
+  readonly scope: 'partition' | 'fetcher';
+}
+
+/**
  * A replica dropped the state of idle producers (ProducerStateManager.removeExpiredProducers,
  * `producer.id.expiration.ms`, KIP-854): its next batch from them is accepted at any sequence.
  */
@@ -229,6 +248,8 @@ export interface Oracle {
    * when none did): the coordinator then answers INVALID_PRODUCER_ID_MAPPING to the old producerId.
    */
   readonly transactionalIdExpirations?: readonly TransactionalIdExpiration[];
+  /** Follower fetches that failed a partition, in time order (absent when none did). */
+  readonly fetchFailures?: readonly OracleFetchFailure[];
   /** Producer state dropped by `producer.id.expiration.ms`, in time order (absent when none). */
   readonly producerStateExpirations?: readonly ProducerStateExpiration[];
   /** Leader elections, in time order (absent outside the simulator). */

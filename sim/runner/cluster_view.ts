@@ -8,6 +8,7 @@ import {
   CONTROLLER_ID,
   TRANSACTION_STATE_TOPIC,
   transactionStatePartitionFor,
+  type Broker,
   type ClusterMetadata,
   type Controller,
 } from '../actors';
@@ -60,6 +61,7 @@ export function clusterViewOf(cluster: {
   clients: readonly string[];
   /** The operator node, when the scenario has operator actions. */
   operator: OperatorActor | null;
+  brokers: ReadonlyArray<{ readonly id: string; readonly broker: Broker }>;
 }): ClusterView {
   const { controller, metadata } = cluster;
   const brokers = metadata.brokers.map(String);
@@ -74,5 +76,10 @@ export function clusterViewOf(cluster: {
     groupCoordinatorOf: (groupId) => groupCoordinatorOf(cluster, groupId),
     forceUncleanElection: (topic, partition) => controller.forceUncleanElection(topic, partition),
     runOperatorAction: (action) => cluster.operator?.run(action),
+    injectProduceErrors: (id, injection) => {
+      const errors = cluster.brokers.find((entry) => entry.id === id)?.broker.injectedProduceErrors;
+      errors?.add(injection);
+      return () => errors?.remove(injection);
+    },
   };
 }

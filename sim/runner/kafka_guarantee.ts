@@ -127,11 +127,15 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-6119': ['torn-transaction', 'lost-write'],
   'KAFKA-9144': ['hanging-transaction', 'zombie-write'],
   'KAFKA-9666': ['hanging-transaction', 'fatal-txn-error'],
+  'KAFKA-6361': ['inconsistent-offsets'],
+  'KAFKA-7128': ['lost-write', 'vanished-read', 'inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
   'KAFKA-20310': ['fatal-txn-error'],
   'KAFKA-20357': ['fatal-txn-error'],
   // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.
   'redpanda-data/redpanda#3039': ['epoch-bump-duplicate', 'duplicate'],
+  // The bump renumbers partitions that never asked for one: their lost-answer batches rewritten.
+  'confluentinc/librdkafka#4953': ['epoch-bump-duplicate', 'duplicate'],
 };
 
 /**

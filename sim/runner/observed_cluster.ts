@@ -21,6 +21,7 @@ import type { StampedObservation } from '../kernel';
 import type {
   EpochGrant,
   OffsetChange,
+  OracleFetchFailure,
   OracleElection,
   ProducerStateExpiration,
   TransactionalIdExpiration,
@@ -76,6 +77,7 @@ export class ObservedCluster {
   readonly replicas = new Map<string, ObservedReplica>();
   readonly partitions = new Map<string, ObservedPartition>();
   readonly truncations: ObservedTruncation[] = [];
+  readonly fetchFailures: OracleFetchFailure[] = [];
   readonly elections: OracleElection[] = [];
   readonly epochGrants: EpochGrant[] = [];
   readonly transactionalIdExpirations: TransactionalIdExpiration[] = [];
@@ -193,6 +195,13 @@ export class ObservedCluster {
           reason,
           removed,
         });
+        return;
+      }
+      case 'ReplicaFetchFailed': {
+        const { broker, topic, partition, leader, leaderEpoch, error, scope } = observation;
+        const { firstOffset, logEndOffset } = observation;
+        const failure = { broker, topic, partition, leader, leaderEpoch, error, scope };
+        this.fetchFailures.push({ timeUs, ...failure, firstOffset, logEndOffset });
         return;
       }
       case 'LeaderEpochStarted':

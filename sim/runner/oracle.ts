@@ -109,6 +109,7 @@ export function buildOracle(sources: OracleSources): Oracle {
       ? {}
       : { lateTransactions: sources.lateTransactions }),
     endUs: sources.endUs,
+    ...(cluster.fetchFailures.length === 0 ? {} : { fetchFailures: [...cluster.fetchFailures] }),
     elections: [...cluster.elections],
     truncations,
     faults: sources.faults,

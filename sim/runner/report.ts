@@ -254,6 +254,7 @@ export function buildReport(input: ReportInput): RunReport {
       return (lazy.operations ??= countOperations(history));
     },
     fencedClients: fenced,
+    ...(oracle.fetchFailures === undefined ? {} : { fetchFailures: oracle.fetchFailures }),
     faults: oracle.faults,
     get operatorOutcomes(): OperatorOutcome[] {
       return (lazy.operatorOutcomes ??= operatorOutcomes(history));

@@ -8,7 +8,7 @@ import type { KindVerdict } from './guarantee_verdicts';
 import type { Permission } from './kafka_guarantee';
 import type { OperatorOutcome } from './operator_outcomes';
 import type { AnomalyKind, CheckResult } from '../checker';
-import type { EpochGrant, FaultInterval } from '../history';
+import type { EpochGrant, FaultInterval, Oracle } from '../history';
 import type { RunMetrics } from './metrics_types';
 import type { SwarmParameters } from './swarm';
 import type { VersionDifference } from '../../scenarios';
@@ -207,6 +207,8 @@ export interface RunReport {
   readonly operations: readonly OperationCount[];
   /** Clients that received PRODUCER_FENCED or INVALID_PRODUCER_EPOCH. */
   readonly fencedClients: readonly string[];
+  /** Followers whose fetcher stopped replicating a partition (absent when none did). */
+  readonly fetchFailures?: Oracle['fetchFailures'];
   readonly faults: readonly FaultInterval[];
   /**
    * What the operator's commands (`kind: operator` faults) did, in the tool's words: absent in a

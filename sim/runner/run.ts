@@ -224,7 +224,7 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     sim.addNode(nodeId(name), reader);
     return reader;
   });
-  const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps });
+  const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps, brokers });
   return {
     ...{ sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis },
     ...{ observed, stateChecker, lateTransactions },
@@ -242,6 +242,7 @@ function scheduleFaults(input: {
   readonly metadata: ClusterMetadata;
   readonly scenario: ScenarioConfig;
   readonly deps: ClientDeps;
+  readonly brokers: ReadonlyArray<{ readonly id: string; readonly broker: Broker }>;
 }): Nemesis {
   const { sim, scenario } = input;
   // The operator node exists only when the scenario runs kafka-transactions commands.
@@ -256,6 +257,7 @@ function scheduleFaults(input: {
     offsetsNumPartitions: scenario.broker.offsetsTopicNumPartitions,
     clients: scenario.clients.map((client) => client.name),
     operator,
+    brokers: input.brokers,
   });
   const nemesis = new Nemesis(sim, input.recorder, sim.rootRng.fork('faults'), view);
   const drawn = drawnFaults(scenario, sim.rootRng.fork('nemesis'));
@@ -438,6 +440,10 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       producerIdExpirationCheckIntervalMs: scenario.broker.producerIdExpirationCheckIntervalMs,
       strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],
       leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
+      isrExpansionNeedsLeaderEpochStart: !scenario.bugs['KAFKA-7128'],
+      epochEndOffsetWithLeaderEpoch: !scenario.bugs['KAFKA-6361'],
+      // KIP-461 (Kafka 2.3): a refused fetch fails the partition, not the fetcher thread.
+      fetcherFailsPartitionOnly: compareVersions(scenario.kafkaVersion, '2.3') >= 0,
     },
     bugs: {
       skipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],

@@ -18,6 +18,7 @@ import {
 } from '../../sim/kernel';
 import { HistoryRecorder } from '../../sim/history';
 import { Nemesis, type ClusterView, type ScriptedFault } from '../../faults';
+import type { ProduceErrorInjection } from '../../sim/actors';
 
 /** Logs `${trueTimeUs} ${what}` for everything it sees. */
 class Probe implements Actor {
@@ -44,6 +45,9 @@ class Probe implements Actor {
   }
 }
 
+/** What produce-error faults injected through {@link VIEW}. */
+const injected: Array<{ broker: string; injection: ProduceErrorInjection; ended: boolean }> = [];
+
 const VIEW: ClusterView = {
   brokers: ['b1', 'b2', 'b3'],
   nodes: ['b1', 'b2', 'b3', 'A'],
@@ -53,6 +57,13 @@ const VIEW: ClusterView = {
   groupCoordinatorOf: (groupId) => (groupId === 'etl' ? 'b1' : null),
   forceUncleanElection: () => 'b2',
   runOperatorAction: () => undefined,
+  injectProduceErrors: (broker, injection) => {
+    injected.push({ broker, injection, ended: false });
+    const entry = injected[injected.length - 1] as (typeof injected)[number];
+    return () => {
+      entry.ended = true;
+    };
+  },
 };
 
 /** A world of probes b1, b2, b3, A and controller with `faults` scheduled. */
@@ -313,6 +324,36 @@ describe('references and the history', () => {
     expect(starts).toEqual([
       'GC pause of group-coordinator:etl for 2 ms (group-coordinator:etl = b1)',
       'crash of the group coordinator of etl for 2 ms (b1)',
+    ]);
+  });
+
+  it('produce-error injects its errors at the resolved leader, taken back at its end', () => {
+    const errors = ['NOT_LEADER_OR_FOLLOWER', 'OUT_OF_ORDER_SEQUENCE_NUMBER'] as const;
+    const fault = { kind: 'produce-error', topic: 'orders', partition: 0, errors } as const;
+    const faults: ScriptedFault[] = [
+      { ...fault, target: 'leader:orders-0', atMs: 1, forMs: 2 },
+      { ...fault, target: 'leader:orders-1', atMs: 5, forMs: null },
+    ];
+    injected.length = 0;
+    const { sim, recorder } = world(faults);
+    sim.runUntil(2 * MS);
+    expect(injected).toEqual([
+      {
+        broker: 'b2',
+        injection: { topic: 'orders', partition: 0, remaining: [...errors] },
+        ended: false,
+      },
+    ]);
+    sim.runUntil(20 * MS);
+    expect(injected.map((entry) => entry.ended)).toEqual([true]);
+    const starts = recorder.history
+      .filter((op) => op.f === 'nemesis' && op.value.phase === 'start')
+      .map((op) => (op.f === 'nemesis' ? op.value.description : ''));
+    const described =
+      'Produce errors NOT_LEADER_OR_FOLLOWER, OUT_OF_ORDER_SEQUENCE_NUMBER on orders-0';
+    expect(starts).toEqual([
+      `${described} at leader:orders-0 for 2 ms (leader:orders-0 = b2)`,
+      `${described} at leader:orders-1 (skipped: leader:orders-1 names no broker now)`,
     ]);
   });
 });

@@ -40,6 +40,7 @@ const VIEW: ClusterView = {
   groupCoordinatorOf: () => null,
   forceUncleanElection: () => null,
   runOperatorAction: () => undefined,
+  injectProduceErrors: () => () => undefined,
 };
 
 describe('slow-node on the kernel', () => {

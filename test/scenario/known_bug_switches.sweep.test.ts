@@ -53,6 +53,13 @@ const PAIRS: readonly BugPair[] = [
     fixed: 'scenarios/known-bugs/single-batch-dedup-window-fixed.yaml',
     seeds: '1..5',
   },
+  {
+    // librdkafka's bump after OUT_OF_ORDER_SEQUENCE_NUMBER behind a refused batch (produce-error).
+    bug: 'confluentinc/librdkafka#4953',
+    reproducer: 'scenarios/known-bugs/skipped-sequence-bump-rewrites-other-partition.yaml',
+    fixed: 'scenarios/known-bugs/skipped-sequence-bump-rewrites-other-partition-fixed.yaml',
+    seeds: '1..10',
+  },
   // KAFKA-20310 and KAFKA-20090 have no end-to-end pair yet (their unit tests prove the
   // switches, test/coordinator/epoch_rotation.test.ts): each run commits 32,767 transactions.
 ];

@@ -38,6 +38,7 @@ import {
 import type { GroupTimer } from '../group/group_membership';
 import type { ClusterMetadata } from './cluster_metadata';
 import { describeProducers, describeTransactions, listTransactions } from './admin_handlers';
+import { InjectedProduceErrors } from './injected_produce_errors';
 import type { PartitionBugs } from './partition_log';
 import type { PartitionReplica, ReplicationSettings } from './partition_replica';
 import { ReplicaFetcher, type FetcherTimer } from './replica_fetcher';
@@ -90,6 +91,7 @@ export class Broker implements Actor<KafkaMessage> {
   readonly groupCoordinator: GroupCoordinator;
   private readonly fetcher: ReplicaFetcher;
   private readonly verifier = new TransactionVerifier();
+  readonly injectedProduceErrors = new InjectedProduceErrors();
   private readonly brokerIndex: number;
   /** Durable: producer ids handed out so far. */
   private producerIdsAllocated = 0;
@@ -388,7 +390,7 @@ export class Broker implements Actor<KafkaMessage> {
    * ReplicaManager.maybeStartTransactionVerificationForPartitions).
    */
   private onProduce(request: ProduceRequest, client: NodeId, ctx: Ctx): void {
-    const respond = (outcome: AppendOutcome): void => {
+    const answer = (outcome: AppendOutcome): void => {
       if (request.acks === 0) return;
       ctx.send(client, {
         kind: 'ProduceResponse',
@@ -399,6 +401,8 @@ export class Broker implements Actor<KafkaMessage> {
         baseOffset: outcome.baseOffset,
       });
     };
+    const { respond, refused } = this.injectedProduceErrors.take(request, answer);
+    if (refused !== null) return respond({ error: refused, baseOffset: -1 });
     const verifying =
       this.options.transactionPartitionVerificationEnable &&
       request.transactionalId !== null &&

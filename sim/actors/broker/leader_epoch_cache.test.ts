@@ -2,7 +2,8 @@
  * Goal: pin the leader-epoch cache to Kafka's LeaderEpochFileCache: `assign` keeps entries strictly
  * increasing in epoch and start offset (UnifiedLog.append), `endOffsetFor` answers the
  * LeaderEpochFileCache.endOffsetFor lookup (latest epoch, an epoch between cached ones, below all,
- * above all, undefined), and `truncateFromEnd` drops the entries a log truncation removed (KIP-101;
+ * above all, undefined; and the same lookup before KIP-279, KAFKA-6361), and `truncateFromEnd`
+ * drops the entries a log truncation removed (KIP-101;
  * AbstractFetcherThread.getOffsetTruncationState). Method: build caches by hand with fixed epochs
  * and offsets and compare the whole entry list or lookup result exactly.
  */
@@ -89,6 +90,27 @@ describe('endOffsetFor (LeaderEpochFileCache.endOffsetFor)', () => {
   it('is undefined for the undefined epoch -1 and for an empty cache', () => {
     expect(cache.endOffsetFor(-1, logEndOffset)).toBeUndefined();
     expect(new LeaderEpochCache().endOffsetFor(0, 0)).toBeUndefined();
+  });
+});
+
+describe('endOffsetFor before KIP-279 (KAFKA-6361, Kafka 0.11 to 1.1)', () => {
+  // The same cache as above, answering as LeaderEpochFileCache did before apache/kafka#4882.
+  const old = cacheOf([1, 0], [3, 4], [6, 9]);
+  old.answersLargestEpochAtOrBelow = false;
+
+  it('answers an epoch it lacks with that epoch and the start of the next larger one', () => {
+    expect(old.endOffsetFor(2, 15)).toEqual({ epoch: 2, startOffset: 4 });
+    expect(old.endOffsetFor(5, 15)).toEqual({ epoch: 5, startOffset: 9 });
+  });
+
+  it('answers cached and latest epochs as KIP-279 does', () => {
+    expect(old.endOffsetFor(1, 15)).toEqual({ epoch: 1, startOffset: 4 });
+    expect(old.endOffsetFor(6, 15)).toEqual({ epoch: 6, startOffset: 15 });
+  });
+
+  it('has no answer for an epoch below the first cached one or above every one', () => {
+    expect(old.endOffsetFor(0, 15)).toBeUndefined();
+    expect(old.endOffsetFor(7, 15)).toBeUndefined();
   });
 });
 

@@ -17,6 +17,12 @@ export interface EpochEntry {
 /** The leader-epoch cache of one replica. */
 export class LeaderEpochCache {
   private entries: EpochEntry[] = [];
+  /**
+   * KIP-279 (Kafka 2.0, KAFKA-6361): `endOffsetFor` names the largest cached epoch at or below
+   * the requested one. False is the older answer, which kept the requested epoch even when this
+   * log never had it, so a follower could not tell that its own epoch had diverged.
+   */
+  answersLargestEpochAtOrBelow = true;
 
   /** The entries, oldest first. */
   get all(): readonly EpochEntry[] {
@@ -44,14 +50,20 @@ export class LeaderEpochCache {
 
   /**
    * LeaderEpochFileCache.endOffsetFor: the epoch and end offset for `epoch`: the latest epoch ends
-   * at `logEndOffset`; an older one ends where the next larger cached epoch starts. Undefined when
-   * nothing is known.
+   * at `logEndOffset`; an older one ends where the next larger cached epoch starts, paired with
+   * the largest cached epoch at or below `epoch` (KIP-279). Before KIP-279 the answer kept `epoch`
+   * itself, and an epoch below the first cached one had no end offset. Undefined when nothing is
+   * known.
    */
   endOffsetFor(epoch: number, logEndOffset: number): EpochEntry | undefined {
     if (epoch < 0 || this.entries.length === 0) return undefined;
     if (epoch === this.latestEpoch()) return { epoch, startOffset: logEndOffset };
     const higher = this.entries.find((entry) => entry.epoch > epoch);
     if (higher === undefined) return undefined;
+    if (!this.answersLargestEpochAtOrBelow) {
+      const first = this.entries[0] as EpochEntry;
+      return epoch < first.epoch ? undefined : { epoch, startOffset: higher.startOffset };
+    }
     let lower: EpochEntry | undefined;
     for (const entry of this.entries) if (entry.epoch <= epoch) lower = entry;
     return { epoch: lower?.epoch ?? epoch, startOffset: higher.startOffset };

@@ -48,6 +48,17 @@ import {
 } from './append_checks';
 export type { PartitionBugs, VerificationCheck };
 
+/**
+ * A follower append Kafka refuses with UnexpectedAppendOffsetException: the first fetched batch
+ * starts at `firstOffset`, below this log's end offset.
+ */
+export interface UnexpectedAppendOffset {
+  readonly firstOffset: number;
+  /** The last offset of the fetched records. */
+  readonly lastOffset: number;
+  readonly logEndOffset: number;
+}
+
 /** The outcome of a produce append. */
 export interface AppendResult {
   readonly error: KafkaErrorCode;
@@ -412,9 +423,24 @@ export class PartitionLog {
   /**
    * A follower appends the leader's batches with the leader's offsets and epochs. Producer state
    * follows without sequence checks (ProducerAppendInfo); markers complete transactions as on the
-   * leader.
+   * leader. Batches wholly below the log end offset (a response to an older fetch) are skipped.
+   *
+   * Appending with the leader's offsets (`assignOffsets = false`), Kafka refuses records whose
+   * first offset is below the log end offset (UnifiedLog.analyzeAndValidateRecords, and
+   * `Log.append` since 2.0, KAFKA-6975: UnexpectedAppendOffsetException; `IllegalArgumentException`
+   * "Out of order offsets found" before): a follower whose log end offset falls inside one of
+   * the leader's batches, which only a log that diverged from the leader's can have. Nothing is
+   * appended then, and the refusal is returned. (Partition.appendRecordsToFollowerOrFutureReplica
+   * recovers one case, an empty log whose start offset is inside the batch after DeleteRecords;
+   * the model's log start offset never moves inside a batch, so that case does not arise.)
    */
-  appendAsFollower(batches: readonly LogBatch[], nowUs: number): void {
+  appendAsFollower(batches: readonly LogBatch[], nowUs: number): UnexpectedAppendOffset | null {
+    const first = batches.find((batch) => batch.lastOffset >= this.logEndOffset);
+    if (first !== undefined && first.baseOffset < this.logEndOffset) {
+      const last = batches[batches.length - 1] as LogBatch;
+      const { logEndOffset } = this;
+      return { firstOffset: first.baseOffset, lastOffset: last.lastOffset, logEndOffset };
+    }
     let appended = false;
     for (const batch of batches) {
       if (batch.lastOffset < this.logEndOffset) continue;
@@ -425,6 +451,7 @@ export class PartitionLog {
     }
     // Nothing appended, nothing to recompute: an idle partition of a fetch costs no more.
     if (appended) this.afterAppend(nowUs);
+    return null;
   }
 
   /**

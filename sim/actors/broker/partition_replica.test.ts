@@ -304,6 +304,21 @@ describe('truncation from a diverging epoch (KIP-101, KIP-279)', () => {
     expect(b2.replica.truncations).toHaveLength(1);
   });
 
+  it('before KIP-279 (KAFKA-6361) the same exchange keeps the diverged epoch-2 records', () => {
+    // The leader of the test above, answering as 1.1 did: epoch 2 (which it never had) ends
+    // where its epoch 3 starts, 5. The follower truncates to min(5, LEO 6) and keeps 3 and 4.
+    const state = partitionState({ leaderEpoch: 2 });
+    const settings = { epochEndOffsetWithLeaderEpoch: false };
+    const b2 = new Replica({ id: 'b2', state, settings });
+    b2.receive({ from: 0, epochs: [0, 0, 0, 2, 2, 2], hw: 2 });
+    b2.at(T0 + 1000).diverge({ epoch: 2, endOffset: 5 });
+    expect(truncated(b2)).toEqual([`${T0 + 1000} 5 diverging-epoch [5]`]);
+    expect(epochs(b2)).toEqual(['0@0', '2@3']);
+    // The next round asks with epoch 2 from offset 5 and is told (2, 5) again: no truncation.
+    b2.at(T0 + 2000).diverge({ epoch: 2, endOffset: 5 });
+    expect(b2.replica.truncations).toHaveLength(1);
+  });
+
   it('a leader epoch above every cached one: min(leader end, LEO); past the LEO: nothing', () => {
     const b2 = follower({ epochs: [0, 0, 0, 0], hw: 0 });
     b2.at(T0 + 1000).diverge({ epoch: 3, endOffset: 2 });
@@ -320,6 +335,28 @@ describe('truncation from a diverging epoch (KIP-101, KIP-279)', () => {
     b2.at(T0 + 1000).diverge({ epoch: 0, endOffset: 2 });
     expect(b2.offsets).toEqual([2, 2]);
     expect(truncated(b2)).toEqual([`${T0 + 1000} 2 diverging-epoch [2,3,4,5]`]);
+  });
+});
+
+describe('a fetched batch below the log end offset (UnexpectedAppendOffsetException)', () => {
+  it('is refused whole: nothing appended, the HW not taken, the refusal returned', () => {
+    const b2 = follower({ epochs: [0, 0, 0, 0, 0], hw: 2 });
+    // The leader's log holds one batch 3..7 (its own records at 3 and 4): LEO 5 is inside it.
+    const straddling = { ...batchAt(3, 1), lastOffset: 7, values: [30, 40, 50, 60, 70] };
+    const next = batchAt(8, 1);
+    const fetched = { ...ANSWER, batches: [straddling, next], highWatermark: 9 };
+    const refused = b2.replica.onFetchedPartition(fetched, T0 + 1000);
+    expect(refused).toEqual({ firstOffset: 3, lastOffset: 8, logEndOffset: 5 });
+    expect(b2.offsets).toEqual([5, 2]);
+    expect(b2.replica.truncations).toEqual([]);
+  });
+
+  it('a batch starting at the log end offset is appended (null: nothing refused)', () => {
+    const b2 = follower({ epochs: [0, 0, 0], hw: 1 });
+    const batch = { ...batchAt(3, 0), lastOffset: 5, values: [30, 40, 50] };
+    const fetched = { ...ANSWER, batches: [batch], highWatermark: 6 };
+    expect(b2.replica.onFetchedPartition(fetched, T0 + 1000)).toBeNull();
+    expect(b2.offsets).toEqual([6, 6]);
   });
 });
 
@@ -420,6 +457,20 @@ describe('ISR expansion (Partition.maybeExpandIsr), becoming leader (Partition.m
     b2.at(T0 + 2000).fetch('b3', 4);
     expect(b2.replica.expansionCandidate('b3')).toBe(false);
     b2.at(T0 + 3000).fetch('b3', 5);
+    expect(b2.replica.expansionCandidate('b3')).toBe(true);
+  });
+
+  it('before 2.1 (KAFKA-7128) a follower at the HW joins even below the epoch start', () => {
+    // The same new leader as above, with the pre-fix Partition.maybeExpandIsr: b3 at 4 lacks the
+    // record at 4 that b2 holds (and the previous leader may have committed), yet qualifies.
+    const settings = { isrExpansionNeedsLeaderEpochStart: false };
+    const b2 = new Replica({ id: 'b2', state: partitionState({ leaderEpoch: 0 }), settings });
+    b2.receive({ from: 0, epochs: [0, 0, 0, 0, 0], hw: 3 });
+    b2.replica.applyState(partitionState({ leader: 'b2', leaderEpoch: 1, isr: ['b2'] }), T0);
+    expect([b2.offsets, b2.replica.leaderEpochStartOffset]).toEqual([[5, 3], 5]);
+    b2.at(T0 + 1000).fetch('b3', 2);
+    expect(b2.replica.expansionCandidate('b3')).toBe(false); // below the HW: never
+    b2.at(T0 + 2000).fetch('b3', 4);
     expect(b2.replica.expansionCandidate('b3')).toBe(true);
   });
 });

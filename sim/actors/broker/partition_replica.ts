@@ -18,7 +18,7 @@ import { BoundedMap, pushWithin } from '../../kernel';
 import { COLLECTION_BOUNDS } from '../protocol';
 import { assertLeaderEpochForward } from './log_invariants';
 import { IGNORE_OBSERVATIONS } from '../protocol';
-import type { PartitionLog } from './partition_log';
+import type { PartitionLog, UnexpectedAppendOffset } from './partition_log';
 
 /** Replication settings from Kafka's broker and topic config keys, plus protocol switches. */
 export interface ReplicationSettings {
@@ -30,6 +30,23 @@ export interface ReplicationSettings {
   readonly strictMinIsrHighWatermark: boolean;
   /** KIP-101 truncation by leader epoch; false is the legacy truncate-to-HW. @default true */
   readonly leaderEpochTruncation: boolean;
+  /**
+   * Kafka 2.1+ (KAFKA-7128): a follower joins the ISR only once it also reached the offset this
+   * leader started its epoch at; false is the older rule, the high watermark alone. @default true
+   */
+  readonly isrExpansionNeedsLeaderEpochStart?: boolean;
+  /**
+   * Kafka 2.0+ (KIP-279, KAFKA-6361): the epoch cache answers for an epoch it lacks with its
+   * largest lower epoch; false is the older answer (the requested epoch), under which a follower
+   * truncates to the leader's offset alone. @default true
+   */
+  readonly epochEndOffsetWithLeaderEpoch?: boolean;
+  /**
+   * Kafka 2.3+ (KIP-461, KAFKA-8346): a partition whose fetched data cannot be applied moves to
+   * the fetcher's failed partitions and the others go on; false is the older behaviour, the
+   * exception ends the fetcher thread for that leader. @default true
+   */
+  readonly fetcherFailsPartitionOnly?: boolean;
   /** `replica.fetch.wait.max.ms`: how long a leader may park a follower's fetch. @default 500 */
   readonly replicaFetchWaitMaxMs?: number;
   /** `replica.fetch.min.bytes`: the bytes a follower's fetch waits for. @default 1 */
@@ -83,6 +100,7 @@ export class PartitionReplica {
     private readonly settings: ReplicationSettings,
   ) {
     log.replicated = true;
+    log.epochCache.answersLargestEpochAtOrBelow = settings.epochEndOffsetWithLeaderEpoch !== false;
     this.state = initialState;
   }
 
@@ -249,15 +267,20 @@ export class PartitionReplica {
     return nowUs - state.lastCaughtUpUs <= this.settings.replicaLagTimeMaxMs * 1000;
   }
 
-  /** The follower to add to the ISR, if one qualifies now (Partition.maybeExpandIsr). */
+  /**
+   * The follower to add to the ISR, if one qualifies now (Partition.maybeExpandIsr): its fetch
+   * offset reached the high watermark and, from 2.1 (KAFKA-7128, `leaderEpochStartOffsetOpt`),
+   * the log end offset this leader had when its epoch began. A new leader's high watermark can
+   * lag records the previous leader had already committed; the second condition keeps a
+   * follower without them out of the ISR, so it cannot be elected and lose them.
+   */
   expansionCandidate(follower: string): boolean {
     const state = this.followers.get(follower);
     if (this.role !== 'leader' || this.pendingIsr !== null || state === undefined) return false;
     if (this.isr.includes(follower) || this.ineligibleBrokers.has(follower)) return false;
-    return (
-      state.logEndOffset >= this.log.highWatermark &&
-      state.logEndOffset >= this.leaderEpochStartOffset
-    );
+    if (state.logEndOffset < this.log.highWatermark) return false;
+    if (this.settings.isrExpansionNeedsLeaderEpochStart === false) return true;
+    return state.logEndOffset >= this.leaderEpochStartOffset;
   }
 
   /**
@@ -296,29 +319,47 @@ export class PartitionReplica {
   /**
    * A follower applies one partition of a fetch response: truncate where the leader says the log
    * diverged (KIP-101; AbstractFetcherThread.getOffsetTruncationState, one round), else append and
-   * take min(leader HW, own LEO) (ReplicaFetcherThread.processPartitionData).
+   * take min(leader HW, own LEO) (ReplicaFetcherThread.processPartitionData). Returns the append
+   * Kafka refuses (UnexpectedAppendOffsetException) when the fetched records start below this
+   * log's end offset, which a log that diverged inside one of the leader's batches has; the
+   * caller's fetcher then stops fetching the partition (AbstractFetcherThread.processFetchRequest).
    */
-  onFetchedPartition(response: FetchPartitionResponse, nowUs: number): void {
+  onFetchedPartition(
+    response: FetchPartitionResponse,
+    nowUs: number,
+  ): UnexpectedAppendOffset | null {
     if (response.divergingEpoch !== null) {
       const leaderEnd = response.divergingEpoch;
       const logEndOffset = this.log.logEndOffset;
       const own = this.log.epochCache.endOffsetFor(leaderEnd.epoch, logEndOffset);
       let target: number;
-      if (own === undefined) target = Math.min(leaderEnd.endOffset, logEndOffset);
+      // Before KIP-279 (ReplicaFetcherThread.maybeTruncate) the leader's offset alone decided.
+      if (!this.log.epochCache.answersLargestEpochAtOrBelow) {
+        target = Math.min(leaderEnd.endOffset, logEndOffset);
+      } else if (own === undefined) target = Math.min(leaderEnd.endOffset, logEndOffset);
       else if (own.epoch !== leaderEnd.epoch) target = Math.min(own.startOffset, logEndOffset);
       else target = Math.min(own.startOffset, leaderEnd.endOffset, logEndOffset);
       // Step 3 of AbstractFetcherThread.getOffsetTruncationState repeats with the new
       // latest epoch: the next fetch does that.
       this.truncate(target, 'diverging-epoch', nowUs);
-      return;
+      return null;
     }
-    const first = response.batches.find((batch) => batch.lastOffset >= this.log.logEndOffset);
-    if (first !== undefined && first.baseOffset < this.log.logEndOffset) {
-      // The leader's batch straddles our log end: our tail diverged inside it (possible without
-      // KIP-101). Take the leader's batch whole, as its log defines the partition.
-      this.truncate(first.baseOffset, 'diverging-epoch', nowUs);
-    }
-    this.log.appendAsFollower(response.batches, nowUs);
+    const refused = this.log.appendAsFollower(response.batches, nowUs);
+    if (refused !== null) return refused;
     this.log.setHighWatermark(Math.min(response.highWatermark, this.log.logEndOffset), nowUs);
+    return null;
+  }
+
+  /** Reports that this follower's fetcher stopped fetching it (see ReplicaFetchFailed). */
+  reportFetchFailed(refused: UnexpectedAppendOffset, scope: 'partition' | 'fetcher'): void {
+    this.observe({
+      kind: 'ReplicaFetchFailed',
+      ...this.ref(),
+      leader: this.state.leader ?? '',
+      leaderEpoch: this.state.leaderEpoch,
+      error: 'UnexpectedAppendOffsetException',
+      ...refused,
+      scope,
+    });
   }
 }

@@ -10,12 +10,21 @@
  * parameters changed and the ones no longer fetched from that leader, and the leader answers only
  * the partitions that changed. A session error, a timeout, a reset connection or a new leader
  * epoch starts over with a full fetch; a session error does so at once, without backing off.
+ *
+ * Fetched data the follower's log refuses (UnexpectedAppendOffsetException) is not retried: from
+ * Kafka 2.3 (KIP-461, AbstractFetcherThread.markPartitionFailed) the partition leaves the fetcher
+ * for the failed partitions until it is added again under a new leader epoch
+ * (AbstractFetcherThread.addPartitions); before 2.3 processFetchRequest rethrew it as a
+ * KafkaException and the fetcher thread for that leader died (ShutdownableThread.run logs "Error
+ * due to" and ends), stopping every partition fetched from it until the broker restarts or no
+ * longer follows that leader (AbstractFetcherManager.shutdownIdleFetcherThreads).
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap, BoundedSet } from '../../kernel';
 import { COLLECTION_BOUNDS } from '../protocol';
 import type { FetchPartition, FetchResponse, KafkaMessage, TopicPartition } from '../protocol';
 import { partitionKey } from '../protocol';
+import type { UnexpectedAppendOffset } from './partition_log';
 import type { PartitionReplica, ReplicationSettings } from './partition_replica';
 import type { ReplicaManager } from './replica_manager';
 
@@ -61,13 +70,20 @@ export class ReplicaFetcher {
     byLeader: ReadonlyMap<string, readonly PartitionReplica[]>;
   } = { version: -1, byLeader: new Map() };
   private correlationIds = 1;
+  /** Kafka 2.3+ failed partitions: each with the leader epoch it failed under. */
+  private failedPartitions = new BoundedMap<PartitionReplica, number>(COLLECTION_BOUNDS.replicas);
+  /** Before 2.3: the leaders whose fetcher thread died. */
+  private deadFetchers = new BoundedSet<string>(COLLECTION_BOUNDS.fetcherLeaders);
 
   constructor(
     private readonly brokerId: string,
     private readonly manager: ReplicaManager,
     private readonly settings: Pick<
       ReplicationSettings,
-      'leaderEpochTruncation' | 'replicaFetchWaitMaxMs' | 'replicaFetchMinBytes'
+      | 'leaderEpochTruncation'
+      | 'replicaFetchWaitMaxMs'
+      | 'replicaFetchMinBytes'
+      | 'fetcherFailsPartitionOnly'
     >,
   ) {}
 
@@ -80,6 +96,8 @@ export class ReplicaFetcher {
     this.inFlight = new BoundedMap(COLLECTION_BOUNDS.fetcherLeaders);
     this.backingOff = new BoundedSet(COLLECTION_BOUNDS.fetcherLeaders);
     this.sessions = new BoundedMap(COLLECTION_BOUNDS.fetcherLeaders);
+    this.failedPartitions.clear();
+    this.deadFetchers.clear();
   }
 
   /**
@@ -106,8 +124,24 @@ export class ReplicaFetcher {
   maybeFetch(ctx: Ctx): void {
     for (const [leader, replicas] of this.followedByLeader()) {
       if (this.inFlight.has(leader) || this.backingOff.has(leader)) continue;
-      this.sendFetch(leader, replicas, ctx);
+      if (this.deadFetchers.has(leader)) continue;
+      const fetched = this.failedPartitions.size === 0 ? replicas : this.stillFetched(replicas);
+      if (fetched.length > 0) this.sendFetch(leader, fetched, ctx);
     }
+  }
+
+  /**
+   * The replicas not in the failed partitions; one added again under a newer leader epoch
+   * (makeFollowers, AbstractFetcherThread.addPartitions) leaves them.
+   */
+  private stillFetched(replicas: readonly PartitionReplica[]): PartitionReplica[] {
+    return replicas.filter((replica) => {
+      const failedEpoch = this.failedPartitions.get(replica);
+      if (failedEpoch === undefined) return true;
+      if (replica.state.leaderEpoch === failedEpoch) return false;
+      this.failedPartitions.delete(replica);
+      return true;
+    });
   }
 
   /**
@@ -123,6 +157,10 @@ export class ReplicaFetcher {
       const list = byLeader.get(leader);
       if (list === undefined) byLeader.set(leader, [replica]);
       else list.push(replica);
+    }
+    // A dead fetcher thread with no partition left is shut down; a later one is new.
+    for (const leader of [...this.deadFetchers]) {
+      if (!byLeader.has(leader)) this.deadFetchers.delete(leader);
     }
     this.followed = { version: this.manager.rolesVersion, byLeader };
     return byLeader;
@@ -230,7 +268,8 @@ export class ReplicaFetcher {
         failed = true;
         continue;
       }
-      replica.onFetchedPartition(partition, ctx.nowUs());
+      const refused = replica.onFetchedPartition(partition, ctx.nowUs());
+      if (refused !== null) this.failPartition(replica, source, refused);
     }
     if (failed) this.backOff(source, ctx);
     else this.maybeFetch(ctx);
@@ -249,6 +288,21 @@ export class ReplicaFetcher {
       }
     }
     this.maybeFetch(ctx);
+  }
+
+  /** The partition's data was refused: KIP-461's failed partition, or the whole fetcher before. */
+  private failPartition(
+    replica: PartitionReplica,
+    leader: string,
+    refused: UnexpectedAppendOffset,
+  ): void {
+    if (this.settings.fetcherFailsPartitionOnly === false) {
+      this.deadFetchers.add(leader);
+      replica.reportFetchFailed(refused, 'fetcher');
+    } else {
+      this.failedPartitions.set(replica, replica.state.leaderEpoch);
+      replica.reportFetchFailed(refused, 'partition');
+    }
   }
 
   private backOff(leader: string, ctx: Ctx): void {

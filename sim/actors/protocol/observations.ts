@@ -74,6 +74,25 @@ export interface LogTruncated extends ReplicaRef {
 }
 
 /**
+ * A follower's fetcher stopped replicating after the fetched records could not be appended
+ * (UnexpectedAppendOffsetException: the first fetched offset is below the follower's log end
+ * offset). `partition`: Kafka 2.3+ (KIP-461, KAFKA-8346) moves only this partition to the
+ * fetcher's failed partitions until it is added again under a new leader epoch; `fetcher`:
+ * before 2.3 the exception ended the whole fetcher thread for `leader`, every partition this
+ * broker follows from it, until the broker restarts or stops following that leader.
+ */
+export interface ReplicaFetchFailed extends ReplicaRef {
+  readonly kind: 'ReplicaFetchFailed';
+  readonly leader: string;
+  readonly leaderEpoch: number;
+  readonly error: 'UnexpectedAppendOffsetException';
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  readonly logEndOffset: number;
+  readonly scope: 'partition' | 'fetcher';
+}
+
+/**
  * The replica dropped the state of idle producers (ProducerStateManager.removeExpiredProducers,
  * KIP-854): it no longer knows their epochs or sequences, so it accepts their next batch at any
  * sequence.
@@ -238,6 +257,7 @@ export type KafkaObservation =
   | BatchAppended
   | MarkerWritten
   | LogTruncated
+  | ReplicaFetchFailed
   | ProducerStateExpired
   | LeaderEpochStarted
   | LeaderEpochEnded
