@@ -10,3 +10,4 @@ export * from './group_messages';
 export * from './observations';
 export * from './record_sizes';
 export * from './collection_bounds';
+export * from './connections';
