@@ -22,7 +22,11 @@ export function bothWays(sides: {
 export function cut(links: ReadonlyArray<readonly [string, string]>, world: FaultWorld) {
   const { sim } = world;
   const rules = links.map(([source, target]) =>
-    sim.addLinkRule({ source: nodeId(source), target: nodeId(target), effect: { type: 'hold' } }),
+    sim.addLinkRule({
+      source: nodeId(source),
+      target: nodeId(target),
+      effect: { type: 'hold', onConnection: true },
+    }),
   );
   return (): void => rules.forEach((rule) => sim.removeLinkRule(rule));
 }

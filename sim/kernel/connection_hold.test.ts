@@ -4,7 +4,8 @@
  * FIFO with what is sent after the heal; a connection closed meanwhile loses its held messages
  * (only its own kinds, only its own direction); a reset (RST) is dropped, not held; a message
  * held past its target's crash reaches the restarted process, which refuses it; what a crashed
- * node had held is gone. Method: two small actors on a fixed 100 us network, exact times.
+ * node had held is gone. A plain hold (no `onConnection`: a message delayed in transit, the
+ * `hold` fault) keeps its message through a close and a crash. Method: two small actors on a fixed 100 us network, exact times.
  */
 import { describe, expect, it } from 'vitest';
 import type { Actor, ActorContext, Envelope } from './actor';
@@ -47,8 +48,9 @@ function world(): { sim: Simulation; a: Endpoint; b: Endpoint } {
 
 /** Both directions between A and B held, as a partition's `cut` installs them. */
 function partition(sim: Simulation): () => void {
-  const ab = sim.addLinkRule({ source: A, target: B, effect: { type: 'hold' } });
-  const ba = sim.addLinkRule({ source: B, target: A, effect: { type: 'hold' } });
+  const effect = { type: 'hold', onConnection: true } as const;
+  const ab = sim.addLinkRule({ source: A, target: B, effect });
+  const ba = sim.addLinkRule({ source: B, target: A, effect });
   return () => {
     sim.removeLinkRule(ab);
     sim.removeLinkRule(ba);
@@ -91,6 +93,20 @@ describe('a hold rule stalls a connection as TCP does', () => {
     sim.runUntil(2_000_000);
     expect(b.log).toEqual(['1400100 Other#2 from A']);
     expect(a.log).toEqual(['1400100 Fetch#4 from B']);
+  });
+
+  it('a plain hold (a message delayed in transit) survives a close and a crash', () => {
+    const { sim, a, b } = world();
+    const rule = sim.addLinkRule({ source: A, target: B, effect: { type: 'hold' } });
+    at(sim, 1_000, () => a.ctx.send(B, { kind: 'Fetch', n: 1 } as never));
+    at(sim, 2_000, () =>
+      a.ctx.closeConnection(B, { sends: ['Fetch'], receives: ['FetchResponse'] }),
+    );
+    at(sim, 3_000, () => sim.crash(A, 'process'));
+    at(sim, 4_000, () => sim.removeLinkRule(rule));
+    sim.runUntil(10_000);
+    // It holds the crash's reset too, as it did before connections were modelled.
+    expect(b.log).toEqual(['4100 Fetch#1 from A', '4100 ConnectionReset#- from A']);
   });
 
   it('a close leaves messages already on their way (not held) alone', () => {
@@ -140,8 +156,9 @@ describe('a hold rule stalls a connection as TCP does', () => {
 
   it('a message another hold still covers stays held when one rule goes', () => {
     const { sim, a, b } = world();
-    const first = sim.addLinkRule({ source: A, target: B, effect: { type: 'hold' } });
-    const second = sim.addLinkRule({ source: A, target: B, effect: { type: 'hold' } });
+    const effect = { type: 'hold', onConnection: true } as const;
+    const first = sim.addLinkRule({ source: A, target: B, effect });
+    const second = sim.addLinkRule({ source: A, target: B, effect });
     at(sim, 1_000, () => a.ctx.send(B, { kind: 'Req', n: 1 } as never));
     at(sim, 2_000, () => sim.removeLinkRule(first));
     at(sim, 3_000, () => a.ctx.send(B, { kind: 'Req', n: 2 } as never));

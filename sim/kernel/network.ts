@@ -5,10 +5,11 @@
  * duplicates, delays or holds what it matches. Which rules exist, and when, is fault policy and
  * lives in `faults/`. Style rules 17 and 19.
  *
- * A `hold` is what a network partition does to an open TCP connection: the bytes stall (the
- * sender's TCP keeps retransmitting them) and arrive in order once the rule is removed, unless a
- * node closes the connection first ({@link Network.closeConnection}), which discards them. A
- * `ConnectionReset` is an RST segment, which TCP never retransmits: a hold drops it.
+ * A `hold` with `onConnection` is what a network partition does to an open TCP connection: the
+ * bytes stall (the sender's TCP keeps retransmitting them) and arrive in order once the rule is
+ * removed, unless a node closes the connection first ({@link Network.closeConnection}), which
+ * discards them. A `ConnectionReset` is an RST segment, which TCP never retransmits: such a hold
+ * drops it. A plain `hold` keeps what it matches whatever happens (a message delayed in transit).
  */
 import { assert, assertNever } from './assert';
 import { BoundedMap, KERNEL_BOUNDS, pushWithin } from './bounds';
@@ -29,7 +30,16 @@ export type LinkEffect =
   | { readonly type: 'drop'; readonly chance: Ratio }
   | { readonly type: 'duplicate'; readonly chance: Ratio }
   | { readonly type: 'delay'; readonly delayUs: TimeUs }
-  | { readonly type: 'hold' };
+  | {
+      readonly type: 'hold';
+      /**
+       * The held messages are bytes stalled on their connection, as a network partition stalls
+       * them: a close of the connection or a crash of the sender discards them, a reset (an
+       * RST, never retransmitted) is dropped, and one held past its target's restart is refused.
+       * Absent: kept whatever happens until the rule goes (a message delayed in transit).
+       */
+      readonly onConnection?: boolean;
+    };
 
 /**
  * A fault rule on the network. Absent `source`, `target` or `kinds` match everything.
@@ -76,6 +86,8 @@ export interface HeldMessage {
   readonly payload: Message;
   readonly sentUs: TimeUs;
   readonly targetIncarnation?: number | undefined;
+  /** Held by an `onConnection` rule: a close or the sender's crash discards it. */
+  readonly onConnection?: boolean;
 }
 
 interface InstalledRule {
@@ -147,8 +159,9 @@ export class Network {
         pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, other.held, message);
         continue;
       }
-      const deliverUs = this.deliveryTime(message.source, message.target, nowUs, 0);
-      released.push({ ...message, deliverUs });
+      const { source, target, payload, sentUs, targetIncarnation } = message;
+      const deliverUs = this.deliveryTime(source, target, nowUs, 0);
+      released.push({ source, target, payload, sentUs, deliverUs, targetIncarnation });
     }
     return released;
   }
@@ -162,15 +175,16 @@ export class Network {
    */
   closeConnection(a: NodeId, b: NodeId, { sends, receives }: Connection): number {
     return this.discardHeld(
-      ({ source, target, payload }) =>
-        (source === a && target === b && sends.includes(payload.kind)) ||
-        (source === b && target === a && receives.includes(payload.kind)),
+      ({ source, target, payload, onConnection }) =>
+        onConnection === true &&
+        ((source === a && target === b && sends.includes(payload.kind)) ||
+          (source === b && target === a && receives.includes(payload.kind))),
     );
   }
 
   /** Discards what `node` sent that rules still hold: its process and connections are gone. */
   discardHeldFrom(node: NodeId): number {
-    return this.discardHeld((message) => message.source === node);
+    return this.discardHeld((message) => message.onConnection === true && message.source === node);
   }
 
   private discardHeld(doomed: (message: HeldMessage) => boolean): number {
@@ -229,6 +243,15 @@ export class Network {
           extraDelayUs += effect.delayUs;
           break;
         case 'hold':
+          if (effect.onConnection !== true) {
+            pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, installed.held, {
+              source,
+              target,
+              payload,
+              sentUs: nowUs,
+            });
+            return [];
+          }
           if (payload.kind === CONNECTION_RESET_KIND) {
             this.droppedCount += 1;
             return [];
@@ -239,6 +262,7 @@ export class Network {
             payload,
             sentUs: nowUs,
             targetIncarnation,
+            onConnection: true,
           });
           return [];
         default:
