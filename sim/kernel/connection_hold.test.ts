@@ -1,11 +1,12 @@
 /**
- * Goal: pin what a `hold` rule does to a connection, as TCP does to the bytes of an open
- * connection across a partition: held messages arrive in send order after the rule is removed,
- * FIFO with what is sent after the heal; a connection closed meanwhile loses its held messages
- * (only its own kinds, only its own direction); a reset (RST) is dropped, not held; a message
- * held past its target's crash reaches the restarted process, which refuses it; what a crashed
- * node had held is gone. A plain hold (no `onConnection`: a message delayed in transit, the
- * `hold` fault) keeps its message through a close and a crash. Method: two small actors on a fixed 100 us network, exact times.
+ * Goal: pin what an `onConnection` hold rule (a partition) does to a connection, as TCP does to
+ * the bytes of an open connection: held messages arrive in send order after the rule is
+ * removed, FIFO with what is sent after the heal; a connection closed meanwhile loses its held
+ * messages (only its own kinds, only its own direction); a reset (RST) is dropped, not held; a
+ * message held past its target's crash reaches the restarted process, which refuses it; what a
+ * crashed node had held is gone. A plain hold (a message delayed in transit, the `hold` fault)
+ * keeps its message through a close and a crash. Method: two small actors on a fixed 100 us
+ * network, exact times.
  */
 import { describe, expect, it } from 'vitest';
 import type { Actor, ActorContext, Envelope } from './actor';
