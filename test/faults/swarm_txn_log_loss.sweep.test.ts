@@ -30,7 +30,7 @@ describe('a coordinator that reloaded an older state and whose markers are refus
   // dropping them, and no swarm seed of 1..200 shows this stall now (the one liveness seed, 191,
   // is a different stall). A seed from a wider search (the 500-seed range it came from) should
   // replace it; the report's explanation it pins is unchanged code.
-  it.skip('swarm seed 443: PA is stuck behind an ABORT marker at epoch 0; the report says why', () => {
+  it.skip('swarm seed 443: PA is stuck behind an ABORT marker at epoch 0; the report says', () => {
     const { report } = runSwarm('443');
     expect(report.outcome).toBe('liveness');
     expect(report.liveness.detail).toContain(
