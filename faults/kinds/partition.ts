@@ -1,6 +1,7 @@
 /**
  * `partition` and `isolate`: nothing passes between `nodes` and `between` (`both`), or only the
- * messages from `nodes` to `between` are dropped (`one-way`). `isolate` is a partition of one
+ * messages from `nodes` to `between` are held (`one-way`); see `cut_links.ts` for what a
+ * partition does to open connections. `isolate` is a partition of one
  * target from every other broker and client.
  */
 import { z } from 'zod';
@@ -108,7 +109,9 @@ export const partitionKind = defineFaultKind<PartitionFault>({
       keys: '`nodes`, `between`, `direction`, `at.ms`, `for.ms`',
       effect:
         'nothing passes between `nodes` and `between` (`both`), or only from `nodes` to ' +
-        '`between` is dropped (`one-way`)',
+        '`between` (`one-way`); what is sent meanwhile is held, as TCP holds the bytes of an ' +
+        'open connection, and arrives in order after the heal unless a timeout closed its ' +
+        'connection first (see "Partitions and connections")',
       eos: 'yes',
     },
     {

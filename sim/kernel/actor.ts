@@ -16,11 +16,18 @@ export interface Message {
 /**
  * What the transport tells a node when its connection to `peer` was reset: the peer's process
  * crashed (its OS resets every connection) or refused a connection after the crash. Power loss
- * and network partitions send nothing: peers only notice by timeouts, as over real TCP.
+ * and network partitions send nothing: peers only notice by timeouts, as over real TCP (a reset
+ * sent into a partition is lost, like an RST segment).
  */
 export interface ConnectionReset {
   readonly kind: 'ConnectionReset';
   readonly peer: NodeId;
+}
+
+/** A connection between two nodes, named by the message kinds each way (`closeConnection`). */
+export interface Connection {
+  readonly sends: readonly string[];
+  readonly receives: readonly string[];
 }
 
 /** A message in flight or delivered, with its endpoints and the virtual time it was sent. */
@@ -59,6 +66,13 @@ export interface ActorContext<M extends Message = Message> {
   nowUs(): TimeUs;
   /** Sends `payload` to `target` over the simulated network. */
   send(target: NodeId, payload: M): void;
+  /**
+   * Closes this node's connection to `peer`, named by the message kinds it `sends` there and
+   * `receives` back: what a partition still holds of it, either way, is discarded instead of
+   * arriving after the heal. Messages already on their way still arrive. The caller fails its
+   * own requests on it; the peer is told nothing (its side learns at its next read or timeout).
+   */
+  closeConnection(peer: NodeId, connection: Connection): void;
   /** Fires `onTimer(payload)` after `delayUs` (late if the node is paused then). */
   setTimer(delayUs: TimeUs, payload: unknown): TimerId;
   /** Cancels a timer; cancelling a fired or unknown timer does nothing. */

@@ -22,6 +22,7 @@ export {
 export type {
   Actor,
   ActorContext,
+  Connection,
   ConnectionReset,
   CrashMode,
   Envelope,

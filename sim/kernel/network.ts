@@ -4,10 +4,16 @@
  * mechanism only: a rule matches a source, a target and a set of message kinds, and drops,
  * duplicates, delays or holds what it matches. Which rules exist, and when, is fault policy and
  * lives in `faults/`. Style rules 17 and 19.
+ *
+ * A `hold` with `onConnection` is what a network partition does to an open TCP connection: the
+ * bytes stall (the sender's TCP keeps retransmitting them) and arrive in order once the rule is
+ * removed, unless a node closes the connection first ({@link Network.closeConnection}), which
+ * discards them. A `ConnectionReset` is an RST segment, which TCP never retransmits: such a hold
+ * drops it. A plain `hold` keeps what it matches whatever happens (a message delayed in transit).
  */
 import { assert, assertNever } from './assert';
 import { BoundedMap, KERNEL_BOUNDS, pushWithin } from './bounds';
-import type { Message } from './actor';
+import type { Connection, Message } from './actor';
 import type { NodeId, Ratio, TimeUs } from './ids';
 import { assertRatio, type Rng } from './rng';
 
@@ -24,7 +30,16 @@ export type LinkEffect =
   | { readonly type: 'drop'; readonly chance: Ratio }
   | { readonly type: 'duplicate'; readonly chance: Ratio }
   | { readonly type: 'delay'; readonly delayUs: TimeUs }
-  | { readonly type: 'hold' };
+  | {
+      readonly type: 'hold';
+      /**
+       * The held messages are bytes stalled on their connection, as a network partition stalls
+       * them: a close of the connection or a crash of the sender discards them, a reset (an
+       * RST, never retransmitted) is dropped, and one held past its target's restart is refused.
+       * Absent: kept whatever happens until the rule goes (a message delayed in transit).
+       */
+      readonly onConnection?: boolean;
+    };
 
 /**
  * A fault rule on the network. Absent `source`, `target` or `kinds` match everything.
@@ -57,17 +72,33 @@ export interface Delivery<M extends Message> {
   readonly payload: M;
   readonly sentUs: TimeUs;
   readonly deliverUs: TimeUs;
+  /** The target incarnation the message was sent to, when the sender gave one. */
+  readonly targetIncarnation?: number | undefined;
 }
 
 /** The most messages one hold rule may keep at once (see {@link KERNEL_BOUNDS}). */
 export const HELD_MESSAGES_PER_RULE_MAX = KERNEL_BOUNDS.heldMessagesPerRule.max;
 
+/** A message a hold rule keeps, with the target incarnation it was sent to (opaque here). */
+export interface HeldMessage {
+  readonly source: NodeId;
+  readonly target: NodeId;
+  readonly payload: Message;
+  readonly sentUs: TimeUs;
+  readonly targetIncarnation?: number | undefined;
+  /** Held by an `onConnection` rule: a close or the sender's crash discards it. */
+  readonly onConnection?: boolean;
+}
+
 interface InstalledRule {
   readonly rule: LinkRule;
   /** Messages the rule has affected so far. */
   matched: number;
-  readonly held: Array<{ source: NodeId; target: NodeId; payload: Message; sentUs: TimeUs }>;
+  held: HeldMessage[];
 }
+
+/** The transport's own reset notice (see `actor.ts`): an RST, never retransmitted. */
+const CONNECTION_RESET_KIND = 'ConnectionReset';
 
 function matches(rule: LinkRule, source: NodeId, target: NodeId, kind: string): boolean {
   if (rule.source !== undefined && rule.source !== source) return false;
@@ -107,13 +138,14 @@ export class Network {
   }
 
   /** Messages link rules hold now, rule by rule in the order they were held (read-only). */
-  heldMessages(): Array<{ source: NodeId; target: NodeId; payload: Message; sentUs: TimeUs }> {
+  heldMessages(): HeldMessage[] {
     return [...this.rules.values()].flatMap((installed) => installed.held);
   }
 
   /**
-   * Removes a rule. Messages a `hold` rule kept are released: they are sent again now, in the
-   * order they were held, and the caller schedules the returned deliveries.
+   * Removes a rule. Messages a `hold` rule kept are released in the order they were held: one
+   * another hold rule still matches stays held there (the link is still cut), the others are
+   * sent again now, FIFO per link, and the caller schedules the returned deliveries.
    */
   removeRule(id: LinkRuleId, nowUs: TimeUs): Array<Delivery<Message>> {
     const installed = this.rules.get(id);
@@ -121,10 +153,60 @@ export class Network {
     this.rules.delete(id);
     const released: Array<Delivery<Message>> = [];
     for (const message of installed.held) {
-      const deliverUs = this.deliveryTime(message.source, message.target, nowUs, 0);
-      released.push({ ...message, deliverUs });
+      const other = this.holdingRule(message.source, message.target, message.payload.kind);
+      if (other !== undefined) {
+        other.matched += 1;
+        pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, other.held, message);
+        continue;
+      }
+      const { source, target, payload, sentUs, targetIncarnation } = message;
+      const deliverUs = this.deliveryTime(source, target, nowUs, 0);
+      released.push({ source, target, payload, sentUs, deliverUs, targetIncarnation });
     }
     return released;
+  }
+
+  /**
+   * `a` closes its connection to `b`: every message held on it is discarded, as the bytes of a
+   * closed TCP connection are. The connection is named by what travels on it: the kinds `a`
+   * `sends` and the kinds it `receives` back, since two nodes may hold several connections to
+   * each other. Messages already on their way (not held) still arrive.
+   * Returns how many were discarded.
+   */
+  closeConnection(a: NodeId, b: NodeId, { sends, receives }: Connection): number {
+    return this.discardHeld(
+      ({ source, target, payload, onConnection }) =>
+        onConnection === true &&
+        ((source === a && target === b && sends.includes(payload.kind)) ||
+          (source === b && target === a && receives.includes(payload.kind))),
+    );
+  }
+
+  /** Discards what `node` sent that rules still hold: its process and connections are gone. */
+  discardHeldFrom(node: NodeId): number {
+    return this.discardHeld((message) => message.onConnection === true && message.source === node);
+  }
+
+  private discardHeld(doomed: (message: HeldMessage) => boolean): number {
+    let discarded = 0;
+    for (const installed of this.rules.values()) {
+      if (installed.held.length === 0) continue;
+      const kept = installed.held.filter((message) => !doomed(message));
+      discarded += installed.held.length - kept.length;
+      installed.held = kept;
+    }
+    return discarded;
+  }
+
+  /** The first hold rule with room that matches a message, if any. */
+  private holdingRule(source: NodeId, target: NodeId, kind: string): InstalledRule | undefined {
+    for (const installed of this.rules.values()) {
+      const rule = installed.rule;
+      if (rule.effect.type !== 'hold' || !matches(rule, source, target, kind)) continue;
+      if (rule.matchesMax !== undefined && installed.matched >= rule.matchesMax) continue;
+      return installed;
+    }
+    return undefined;
   }
 
   /** Routes one sent message through the rules: zero, one or two deliveries. */
@@ -133,12 +215,13 @@ export class Network {
     target: NodeId,
     payload: M,
     nowUs: TimeUs,
+    targetIncarnation?: number,
   ): Array<Delivery<M>> {
     let extraDelayUs = 0;
     let copies = 1;
     if (this.rules.size === 0) {
       const deliverUs = this.deliveryTime(source, target, nowUs, 0);
-      return [{ source, target, payload, sentUs: nowUs, deliverUs }];
+      return [{ source, target, payload, sentUs: nowUs, deliverUs, targetIncarnation }];
     }
     for (const installed of this.rules.values()) {
       const rule = installed.rule;
@@ -160,11 +243,26 @@ export class Network {
           extraDelayUs += effect.delayUs;
           break;
         case 'hold':
+          if (effect.onConnection !== true) {
+            pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, installed.held, {
+              source,
+              target,
+              payload,
+              sentUs: nowUs,
+            });
+            return [];
+          }
+          if (payload.kind === CONNECTION_RESET_KIND) {
+            this.droppedCount += 1;
+            return [];
+          }
           pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, installed.held, {
             source,
             target,
             payload,
             sentUs: nowUs,
+            targetIncarnation,
+            onConnection: true,
           });
           return [];
         default:
@@ -174,7 +272,7 @@ export class Network {
     const deliveries: Array<Delivery<M>> = [];
     for (let copy = 0; copy < copies; copy++) {
       const deliverUs = this.deliveryTime(source, target, nowUs, extraDelayUs);
-      deliveries.push({ source, target, payload, sentUs: nowUs, deliverUs });
+      deliveries.push({ source, target, payload, sentUs: nowUs, deliverUs, targetIncarnation });
     }
     return deliveries;
   }

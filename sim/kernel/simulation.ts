@@ -286,6 +286,8 @@ export class Simulation {
     node.deferred = [];
     node.backlog = new Set();
     node.activeTimers.clear();
+    // Bytes its connections still had to send die with the process (or the machine).
+    this.network.discardHeldFrom(node.id);
     this.settle(node);
     if (effect === 'none') return;
     node.actor.onCrash(effect === 'goes-down' ? mode : 'power-loss', this.nowUsValue);
@@ -300,9 +302,14 @@ export class Simulation {
   /** A reset from `from` to `to`, routed like any message (a partition drops it). */
   private sendConnectionReset(from: SimNode, to: NodeId): void {
     const reset: ConnectionReset = { kind: 'ConnectionReset', peer: from.id };
-    for (const delivery of this.network.route(from.id, to, reset, this.nowUsValue)) {
-      this.enqueueDelivery(delivery);
-    }
+    this.send(from.id, to, reset);
+  }
+
+  /** Routes a message, stamped with the target's incarnation (held past a restart: refused). */
+  private send(source: NodeId, target: NodeId, payload: Message): void {
+    const { incarnation } = this.node(target);
+    const deliveries = this.network.route(source, target, payload, this.nowUsValue, incarnation);
+    for (const delivery of deliveries) this.enqueueDelivery(delivery);
   }
 
   /** Ends one crash of `mode`; once no hold is left, `onStart` runs with its durable state. */
@@ -538,7 +545,7 @@ export class Simulation {
       seq: this.seq++,
       type: 'deliver',
       node: target,
-      incarnation: target.incarnation,
+      incarnation: delivery.targetIncarnation ?? target.incarnation,
       envelope,
     });
   }
@@ -548,12 +555,9 @@ export class Simulation {
       nodeId: node.id,
       rng: this.rootRng.fork(`node/${node.id}`),
       nowUs: () => this.nowUsValue + node.clockSkewUs,
-      send: (target, payload) => {
-        this.node(target);
-        for (const delivery of this.network.route(node.id, target, payload, this.nowUsValue)) {
-          this.enqueueDelivery(delivery);
-        }
-      },
+      send: (target, payload) => this.send(node.id, target, payload),
+      closeConnection: (peer, connection) =>
+        this.network.closeConnection(node.id, this.node(peer).id, connection),
       setTimer: (delayUs, payload) => {
         if (!Number.isSafeInteger(delayUs) || delayUs < 0) {
           assert(false, `timer delay must be a non-negative integer: ${delayUs}`);

@@ -4,7 +4,14 @@
  * exactly {@link LOG_WRITE_US} and survive crashes (pending appends do not). The coordinator owns
  * the partition of {@link TXN_ID} at coordinator epoch 0 and has loaded it at time 0.
  */
-import { Rng, nodeId, type ActorContext, type NodeId, type Observation } from '../../sim/kernel';
+import {
+  Rng,
+  nodeId,
+  type ActorContext,
+  type Connection,
+  type NodeId,
+  type Observation,
+} from '../../sim/kernel';
 import {
   TRANSACTION_LOG_LOAD_US,
   TransactionCoordinator,
@@ -93,6 +100,11 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
   }
   send(target: NodeId, payload: KafkaMessage): void {
     this.sent.push({ target, payload });
+  }
+  /** Connections the coordinator closed, in order. */
+  readonly closed: Array<{ peer: NodeId; connection: Connection }> = [];
+  closeConnection(peer: NodeId, connection: Connection): void {
+    this.closed.push({ peer, connection });
   }
   setTimer(delayUs: number, payload: unknown): number {
     return this.schedule(delayUs, { timer: payload as CoordinatorTimer });

@@ -40,8 +40,10 @@ describe('a hanging transaction Kafka leaves open is explained', () => {
 });
 
 describe('swarm expectations and invariants follow what Kafka does', () => {
-  it('swarm seed 17: A stops on a permitted INVALID_TXN_STATE; expect.fenced is dropped', () => {
-    const { report } = runSwarm('17');
+  // Seed 17 showed this until partitions held bytes on open connections (TCP) instead of
+  // dropping them; seed 13 shows it since.
+  it('swarm seed 13: A stops on a permitted INVALID_TXN_STATE; expect.fenced is dropped', () => {
+    const { report } = runSwarm('13');
     expect(report.check.anomalyTypes).toEqual(['fatal-txn-error']);
     const fenced = report.expectations.find((item) => item.name === 'A is fenced');
     expect(fenced).toMatchObject({ met: true });

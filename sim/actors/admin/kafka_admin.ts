@@ -8,7 +8,7 @@
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { ADMIN_CONNECTION, COLLECTION_BOUNDS } from '../protocol';
 import type {
   CreatePartitionsRequest,
   CreateTopicsRequest,
@@ -94,6 +94,9 @@ export class KafkaAdmin {
 
   onTimer(timer: AdminTimer): void {
     if (timer.retry !== undefined) return timer.retry();
+    const broker = this.pending.get(timer.correlationId)?.broker;
+    // request.timeout.ms: the client disconnects, so a partition's held bytes of it are lost.
+    if (broker !== undefined) this.ctx.closeConnection(broker, ADMIN_CONNECTION);
     this.fail(timer.correlationId);
   }
 

@@ -245,7 +245,7 @@ export class Broker implements Actor<KafkaMessage> {
       case 'fetcher':
         return this.fetcher.onTimer(timer, ctx);
       case 'verifier':
-        return this.verifier.onTimer(timer);
+        return this.verifier.onTimer(timer, ctx);
       case 'heartbeat':
         return this.heartbeat(ctx);
       default:

@@ -21,7 +21,7 @@
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap, BoundedSet } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { COLLECTION_BOUNDS, REPLICA_FETCH_CONNECTION } from '../protocol';
 import type { FetchPartition, FetchResponse, KafkaMessage, TopicPartition } from '../protocol';
 import { partitionKey } from '../protocol';
 import type { UnexpectedAppendOffset } from './partition_log';
@@ -281,6 +281,9 @@ export class ReplicaFetcher {
     } else {
       for (const [leader, pending] of this.inFlight) {
         if (pending.correlationId !== timer.correlationId) continue;
+        // replica.socket.timeout.ms: ReplicaFetcherBlockingSend.sendRequest closes the
+        // connection on the failure, so what a partition still holds of it is lost.
+        ctx.closeConnection(leader as NodeId, REPLICA_FETCH_CONNECTION);
         this.inFlight.delete(leader);
         this.sessions.delete(leader);
         this.backOff(leader, ctx);

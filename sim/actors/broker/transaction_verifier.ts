@@ -10,7 +10,7 @@
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { COLLECTION_BOUNDS, VERIFICATION_CONNECTION } from '../protocol';
 import type {
   AddPartitionsToTxnResponse,
   KafkaErrorCode,
@@ -121,8 +121,15 @@ export class TransactionVerifier {
     request.done(produceErrorForVerification(response.results[0]?.error ?? 'UNKNOWN_SERVER_ERROR'));
   }
 
-  onTimer(timer: VerifierTimer): void {
-    this.fail(timer.correlationId);
+  /**
+   * The inter-broker `request.timeout.ms` ran out: NetworkClient disconnects the coordinator, so
+   * every verification on the connection fails and what a partition holds of it is lost.
+   */
+  onTimer(timer: VerifierTimer, ctx: Ctx): void {
+    const coordinator = this.pending.get(timer.correlationId)?.coordinator;
+    if (coordinator === undefined) return;
+    ctx.closeConnection(coordinator, VERIFICATION_CONNECTION);
+    this.onConnectionReset(coordinator, ctx);
   }
 
   /** The connection to `peer` was reset: its requests fail as NETWORK_EXCEPTION. */

@@ -11,7 +11,7 @@
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import type { KafkaMessage, MetadataResponse, PartitionState, TopicPartition } from '../protocol';
-import { partitionKey } from '../protocol';
+import { METADATA_CONNECTION, partitionKey } from '../protocol';
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -176,6 +176,10 @@ export class ClientMetadata {
     if (timer.type === 'timeout') {
       // Only the request this timer was set for: an answered one's timer is stale.
       if (this.inFlight !== timer.correlationId) return;
+      // NetworkClient disconnects on the timeout: what a partition holds of it is lost.
+      if (this.inFlightBroker !== null) {
+        this.ctx.closeConnection(this.inFlightBroker, METADATA_CONNECTION);
+      }
       this.inFlight = null;
       this.refreshWanted = true;
       this.startBackoff();

@@ -8,7 +8,7 @@
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap, pushWithin } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { COLLECTION_BOUNDS, GROUP_COORDINATOR_CONNECTION } from '../protocol';
 import type { GroupRequest, GroupResponse, KafkaMessage, KafkaResponse } from '../protocol';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -117,6 +117,9 @@ export class CoordinatorChannel {
     this.coordinator = null;
     if (broker === null) return;
     this.deps.ctx.trace(`consumer group ${this.deps.groupId}: coordinator ${broker} unknown`);
+    // AbstractCoordinator.markCoordinatorUnknown disconnects, so no request stays in flight: what
+    // a partition still holds of the connection is lost.
+    this.deps.ctx.closeConnection(broker, GROUP_COORDINATOR_CONNECTION);
     for (const [correlationId, request] of [...this.inFlight]) {
       if (request.broker !== broker) continue;
       this.inFlight.delete(correlationId);
@@ -158,6 +161,7 @@ export class CoordinatorChannel {
       return;
     }
     if (this.finding?.correlationId === timer.correlationId) {
+      this.deps.ctx.closeConnection(this.finding.broker, GROUP_COORDINATOR_CONNECTION);
       this.finding = null;
       this.retryFind();
     } else if (this.inFlight.has(timer.correlationId)) {

@@ -25,7 +25,7 @@ import type {
   TopicPartition,
 } from '../protocol';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, NO_GENERATION, partitionKey } from '../protocol';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { COLLECTION_BOUNDS, CONSUMER_FETCH_CONNECTION } from '../protocol';
 import {
   resolveConsumerConfig,
   type ConsumerConfig,
@@ -266,10 +266,7 @@ export class KafkaConsumer {
     this.continuePoll();
   }
 
-  /**
-   * `close()`: with a group, auto-commits (when enabled), revokes through the listener and
-   * leaves (LeaveGroup for a dynamic member); then `callback`.
-   */
+  /** `close()`: in a group, auto-commit (if on), revoke, LeaveGroup if dynamic; then `callback`. */
   close(callback: () => void = () => undefined): void {
     if (this.closed) return callback();
     const finish = (): void => {
@@ -453,6 +450,7 @@ export class KafkaConsumer {
     const pending = this.pending.get(correlationId);
     if (pending === undefined) return;
     this.pending.delete(correlationId);
+    this.ctx.closeConnection(pending.broker, CONSUMER_FETCH_CONNECTION); // held bytes are lost
     if (pending.type === 'offsets') pending.onDone(new Map());
   }
 

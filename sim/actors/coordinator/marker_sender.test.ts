@@ -25,6 +25,7 @@ function context(sent: WriteTxnMarkersRequest[]): ActorContext<KafkaMessage> {
     },
     setTimer: () => ++timers,
     cancelTimer: () => undefined,
+    closeConnection: () => undefined,
     trace: () => undefined,
     observe: () => undefined,
   };

@@ -14,7 +14,7 @@
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { COLLECTION_BOUNDS, MARKER_CONNECTION } from '../protocol';
 import type {
   KafkaErrorCode,
   KafkaMessage,
@@ -124,7 +124,13 @@ export class MarkerSender {
       this.sendRemaining(timer.transactionalId, ctx);
       return;
     }
-    this.retryRequest(timer.correlationId, ctx);
+    const request = this.requests.get(timer.correlationId);
+    if (request === undefined) return;
+    // request.timeout.ms: NetworkClient.handleTimedOutRequests disconnects the leader, every
+    // marker request on the connection fails and is retried, and what a partition still holds of
+    // it is lost.
+    ctx.closeConnection(request.leader, MARKER_CONNECTION);
+    this.onConnectionReset(request.leader, ctx);
   }
 
   /** The connection to `peer` was reset: its marker requests are sent again. */

@@ -14,7 +14,7 @@ import type {
   OffsetToCommit,
   TopicPartition,
 } from '../protocol';
-import { isRetriable, partitionKey } from '../protocol';
+import { PRODUCER_COORDINATOR_CONNECTION, isRetriable, partitionKey } from '../protocol';
 import { completeBatch, failRecords, type SendResult } from './producer_batch';
 import { clientTransactionVersion } from './client_rules';
 import {
@@ -263,7 +263,8 @@ export class KafkaProducer {
     } else if (timer.type === 'coordinator-timeout') {
       const request = this.coordinatorRequest;
       if (request?.correlationId === timer.correlationId) {
-        // The connection is dropped: find the coordinator again and retry.
+        // The connection is dropped, held bytes and all: find the coordinator again and retry.
+        this.ctx.closeConnection(request.broker, PRODUCER_COORDINATOR_CONNECTION);
         this.coordinatorRequest = null;
         this.forgetCoordinatorOf(request.kind);
       }

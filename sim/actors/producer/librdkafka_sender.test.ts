@@ -49,6 +49,7 @@ function fakeContext(
     },
     setTimer: () => ++timers,
     cancelTimer: () => undefined,
+    closeConnection: () => undefined,
     trace: () => undefined,
     observe: () => undefined,
   } as unknown as ActorContext<KafkaMessage>;

@@ -17,7 +17,7 @@
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { COLLECTION_BOUNDS, PRODUCE_CONNECTION } from '../protocol';
 import { assertInFlightWithin } from './sender_invariants';
 import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } from '../protocol';
 import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../protocol';
@@ -221,8 +221,7 @@ export class RecordSender {
       this.sendReady(ctx);
       return;
     }
-    // request.timeout.ms: the client closes the connection.
-    this.disconnect(request.broker, ctx);
+    this.disconnect(request.broker, ctx); // request.timeout.ms: the client closes the connection
   }
 
   /** The transport reset the connection to `peer`. */
@@ -230,8 +229,9 @@ export class RecordSender {
     if (this.oldestRequestTo(peer) !== undefined) this.disconnect(peer, ctx);
   }
 
-  /** Closes the connection to `broker`: every request on it fails with NETWORK_EXCEPTION. */
+  /** Closes the connection to `broker`: its requests fail (NETWORK_EXCEPTION), held bytes die. */
   private disconnect(broker: NodeId, ctx: Ctx): void {
+    ctx.closeConnection(broker, PRODUCE_CONNECTION);
     for (const [correlationId, request] of [...this.requests]) {
       if (request.broker !== broker) continue;
       this.takeRequest(correlationId, ctx);

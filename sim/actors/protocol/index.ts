@@ -11,3 +11,4 @@ export * from './observations';
 export * from './record_sizes';
 export * from './collection_bounds';
 export * from './produce_errors';
+export * from './connections';
