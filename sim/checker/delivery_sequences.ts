@@ -9,6 +9,7 @@
  */
 import type { DeliveredRecord } from '../history';
 import type { DeliveryOp } from './history_index';
+import { recordsOfBatches } from '../history';
 
 /** One delivered record and the operation that delivered it. */
 export interface DeliveryStep {
@@ -43,18 +44,18 @@ export function deliverySequences(deliveries: readonly DeliveryOp[]): DeliverySe
     for (const { topic, partition } of op.value.repositioned ?? []) {
       sequences.delete(JSON.stringify([op.process, topic, partition, op.f]));
     }
-    for (const record of op.value.records) {
-      const key = JSON.stringify([op.process, record.topic, record.partition, op.f]);
+    for (const batch of op.value.batches) {
+      const { topic, partition } = batch;
+      const key = JSON.stringify([op.process, topic, partition, op.f]);
       let known = sequences.get(key);
       if (known === undefined) {
         const steps: DeliveryStep[] = [];
-        const { topic, partition } = record;
         const sequence = { process: op.process, topic, partition, stream: op.f, steps };
         known = { sequence, steps };
         sequences.set(key, known);
         all.push(known);
       }
-      known.steps.push({ op, record });
+      for (const record of recordsOfBatches([batch])) known.steps.push({ op, record });
     }
   }
   return all.map((known) => known.sequence);

@@ -16,6 +16,7 @@ import type { Anomaly } from './anomaly_types';
 import type { CheckContext, OracleCopy } from './check_context';
 import { indexSendOutcomes, isEpochBumpRewrite, type SendOutcomes } from './epoch_bump';
 import { recordKey, topicPartitionName } from './topic_partition';
+import { deliveredRecordsOf } from '../history';
 
 /** The send index of a context, built once per check (only when a duplicate needs it). */
 const sendOutcomesByContext = new WeakMap<CheckContext, SendOutcomes>();
@@ -47,7 +48,7 @@ interface Location {
 export function checkDuplicate(context: CheckContext): Anomaly[] {
   const locationsByValue = new Map<number, Map<string, Location>>();
   for (const op of context.deliveries) {
-    for (const record of op.value.records) {
+    for (const record of deliveredRecordsOf(op.value)) {
       const locations = locationsByValue.get(record.value) ?? new Map<string, Location>();
       const key = recordKey(record.topic, record.partition, record.offset);
       if (!locations.has(key)) {

@@ -21,6 +21,7 @@ import {
   type TruncationCause,
   type TruncationClassification,
 } from './truncation_cause';
+import { deliveredRecordsOf } from '../history';
 
 /** Why the oracle thinks an acknowledged value is missing. */
 export type LostWriteClassification =
@@ -69,7 +70,7 @@ function finalReadValues(
   if (chosen.length === 0) return null;
   const values = new Set<number>();
   for (const op of chosen) {
-    for (const record of op.value.records) values.add(record.value);
+    for (const record of deliveredRecordsOf(op.value)) values.add(record.value);
   }
   const isolationLevel = committed.length > 0 ? 'read_committed' : 'read_uncommitted';
   return { values, isolationLevel };

@@ -15,6 +15,7 @@ import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
 import { recordKey, topicPartitionKey, topicPartitionName } from './topic_partition';
 import { oracleRecordFor } from './transaction_outcome';
+import { deliveredRecordsOf } from '../history';
 
 /** Whether the final log still holds the record read above the high watermark. */
 export type ReadAboveHwClassification = 'still-in-final-log' | 'gone-from-final-log';
@@ -34,7 +35,7 @@ export function checkReadAboveHw(context: CheckContext): Anomaly[] {
       const key = topicPartitionKey(position.topic, position.partition);
       highWatermarks.set(key, position.highWatermark);
     }
-    for (const record of op.value.records) {
+    for (const record of deliveredRecordsOf(op.value)) {
       const highWatermark = highWatermarks.get(topicPartitionKey(record.topic, record.partition));
       if (highWatermark === undefined || record.offset < highWatermark) continue;
       const key = recordKey(record.topic, record.partition, record.offset, op.client);

@@ -39,6 +39,7 @@ import type { CheckContext } from './check_context';
 import { topicPartitionKey, topicPartitionName } from './topic_partition';
 import { transactionAttempts, type TransactionAttempt } from './transaction_attempts';
 import type { PartitionIndex } from './transaction_outcome';
+import { deliveredRecordsOf } from '../history';
 
 /** One record's fate, with the oracle copy and deciding marker when the partition holds it. */
 interface RecordFate extends TransactionRecordFate {
@@ -79,7 +80,7 @@ function visibleValues(context: CheckContext): Map<number, number> {
   const visible = new Map<number, number>();
   for (const op of context.deliveries) {
     if (op.f !== 'final-read' || op.value.isolationLevel !== 'read_committed') continue;
-    for (const record of op.value.records) {
+    for (const record of deliveredRecordsOf(op.value)) {
       if (!visible.has(record.value)) visible.set(record.value, record.offset);
     }
   }

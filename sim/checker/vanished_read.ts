@@ -17,6 +17,7 @@ import {
   explainTruncation,
   type TruncationClassification,
 } from './truncation_cause';
+import { deliveredRecordsOf } from '../history';
 
 /** Why a delivered record left the final log. */
 export type VanishedReadClassification = TruncationClassification | 'no-truncation-recorded';
@@ -31,7 +32,7 @@ export function checkVanishedRead(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
   const reported = new Set<string>();
   for (const op of context.deliveries) {
-    for (const record of op.value.records) {
+    for (const record of deliveredRecordsOf(op.value)) {
       const index = context.partitionIndex(record.topic, record.partition);
       if (index === undefined || index.offsetsOf(record.value).length > 0) continue;
       const key = JSON.stringify([record.topic, record.partition, record.offset, record.value]);

@@ -52,6 +52,20 @@ export interface DeliveredRecord {
   readonly value: number;
 }
 
+/**
+ * Records a consumer delivered from consecutive offsets of one partition, in delivery order: the
+ * history's range form of `DeliveredRecord` (record `i` is at `offset + i` with `values[i]`). A
+ * fetched Kafka record batch is delivered this way, so a poll costs what its batches cost.
+ */
+export interface DeliveredBatch {
+  readonly topic: string;
+  readonly partition: number;
+  /** The offset of the first record. */
+  readonly offset: number;
+  /** One value per offset, from `offset` on; never empty. */
+  readonly values: readonly number[];
+}
+
 /** `init`: `initTransactions()` of a transactional producer. */
 export interface InitValue {
   readonly transactionalId: string;
@@ -96,7 +110,12 @@ export interface SendValue {
 /** `poll` and `final-read`: records delivered, and the position after the poll. */
 export interface PollValue {
   readonly isolationLevel: 'read_committed' | 'read_uncommitted';
-  readonly records: readonly DeliveredRecord[];
+  /**
+   * The records delivered, in delivery order, as runs of consecutive offsets of one partition
+   * (`deliveredRecordsOf` lists them one per record). A history file may give `records`
+   * instead, one entry per record; reading it converts them.
+   */
+  readonly batches: readonly DeliveredBatch[];
   /** `position()` per partition after the poll, keyed `topic-partition`, sorted by key. */
   readonly positions: ReadonlyArray<{
     readonly topic: string;

@@ -9,3 +9,9 @@ export {
   oracleRecordOf,
   oracleRecordsOf,
 } from './oracle_log';
+export {
+  deliveredBatchesOf,
+  deliveredCount,
+  deliveredRecordsOf,
+  recordsOfBatches,
+} from './delivered';

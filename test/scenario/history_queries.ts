@@ -15,6 +15,7 @@ import type {
   PollValue,
 } from '../../sim/history';
 import { oracleBatchesOf, oracleRecordsOf } from '../../sim/history';
+import { deliveredRecordsOf } from '../../sim/history';
 
 /** The `ok` completion of a client's `init`, with the producerId and producerEpoch granted. */
 export function initGranted(
@@ -67,7 +68,7 @@ export function readOps(
 export function deliveredRecords(
   ops: ReadonlyArray<{ readonly value: PollValue }>,
 ): DeliveredRecord[] {
-  return ops.flatMap((op) => op.value.records);
+  return ops.flatMap((op) => deliveredRecordsOf(op.value));
 }
 
 /**
