@@ -99,7 +99,10 @@ function jepsenBody(
       return { f: 'send', value: `[${sendMop(op.value.send, keys, done)}]` };
     case 'poll':
     case 'final-read':
-      return { f: 'poll', value: done ? `[${pollMop(deliveredRecordsOf(op.value), keys)}]` : '[[:poll]]' };
+      return {
+        f: 'poll',
+        value: done ? `[${pollMop(deliveredRecordsOf(op.value), keys)}]` : '[[:poll]]',
+      };
     case 'nemesis':
       return {
         f: op.value.phase === 'start' ? 'start' : 'stop',

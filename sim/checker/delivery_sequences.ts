@@ -37,6 +37,18 @@ interface OpenSequence {
  * @example deliverySequences(context.deliveries)[0]?.steps.map((step) => step.record.offset)
  */
 export function deliverySequences(deliveries: readonly DeliveryOp[]): DeliverySequence[] {
+  let sequences = sequencesByDeliveries.get(deliveries);
+  if (sequences === undefined) {
+    sequences = buildSequences(deliveries);
+    sequencesByDeliveries.set(deliveries, sequences);
+  }
+  return sequences;
+}
+
+/** Built once per check: poll-skip and nonmonotonic-poll both walk them (and only read them). */
+const sequencesByDeliveries = new WeakMap<readonly DeliveryOp[], DeliverySequence[]>();
+
+function buildSequences(deliveries: readonly DeliveryOp[]): DeliverySequence[] {
   const sequences = new Map<string, OpenSequence>();
   const all: OpenSequence[] = [];
   for (const op of deliveries) {

@@ -18,7 +18,7 @@ import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
 import { requireInput } from './input_error';
-import { recordKey, topicPartitionKey, topicPartitionName } from './topic_partition';
+import { topicPartitionKey, topicPartitionName } from './topic_partition';
 
 /** Where the inconsistency was seen. */
 export type InconsistentOffsetsClassification = 'different-values-delivered' | 'replicas-diverged';

@@ -21,7 +21,6 @@ import {
   type TruncationCause,
   type TruncationClassification,
 } from './truncation_cause';
-import { deliveredRecordsOf } from '../history';
 
 /** Why the oracle thinks an acknowledged value is missing. */
 export type LostWriteClassification =
@@ -70,7 +69,7 @@ function finalReadValues(
   if (chosen.length === 0) return null;
   const values = new Set<number>();
   for (const op of chosen) {
-    for (const record of deliveredRecordsOf(op.value)) values.add(record.value);
+    for (const batch of op.value.batches) for (const value of batch.values) values.add(value);
   }
   const isolationLevel = committed.length > 0 ? 'read_committed' : 'read_uncommitted';
   return { values, isolationLevel };

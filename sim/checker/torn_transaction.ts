@@ -39,7 +39,6 @@ import type { CheckContext } from './check_context';
 import { topicPartitionKey, topicPartitionName } from './topic_partition';
 import { transactionAttempts, type TransactionAttempt } from './transaction_attempts';
 import type { PartitionIndex } from './transaction_outcome';
-import { deliveredRecordsOf } from '../history';
 
 /** One record's fate, with the oracle copy and deciding marker when the partition holds it. */
 interface RecordFate extends TransactionRecordFate {
@@ -80,8 +79,10 @@ function visibleValues(context: CheckContext): Map<number, number> {
   const visible = new Map<number, number>();
   for (const op of context.deliveries) {
     if (op.f !== 'final-read' || op.value.isolationLevel !== 'read_committed') continue;
-    for (const record of deliveredRecordsOf(op.value)) {
-      if (!visible.has(record.value)) visible.set(record.value, record.offset);
+    for (const { offset, values } of op.value.batches) {
+      values.forEach((value, at) => {
+        if (!visible.has(value)) visible.set(value, offset + at);
+      });
     }
   }
   return visible;

@@ -68,7 +68,12 @@ function committedRead(records: readonly DeliveredRecord[]): OpDraft[] {
       type: 'invoke',
       value: { isolationLevel, batches: [], positions: [] },
     },
-    { ...base, timeUs: 900_010, type: 'ok', value: { isolationLevel, batches: deliveredBatchesOf(records), positions: [] } },
+    {
+      ...base,
+      timeUs: 900_010,
+      type: 'ok',
+      value: { isolationLevel, batches: deliveredBatchesOf(records), positions: [] },
+    },
   ];
 }
 

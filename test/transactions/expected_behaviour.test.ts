@@ -166,7 +166,9 @@ describe('EXP-02 control markers occupy offsets but are never delivered', () => 
       const polls = readOps(run.history, { f: 'poll', client }).filter(
         (op) => op.timeUs <= 2_000_000,
       );
-      const offsets = polls.flatMap((op) => deliveredRecordsOf(op.value).map((record) => record.offset));
+      const offsets = polls.flatMap((op) =>
+        deliveredRecordsOf(op.value).map((record) => record.offset),
+      );
       expect(offsets).toEqual([0, 1, 2, 3, 4]);
       expect(polls.at(-1)?.value.positions[0]?.position).toBe(6);
     }
