@@ -46,6 +46,9 @@ function opProblem(value: Json, expectedIndex: number): string | undefined {
   const body = value['value'];
   const f = value['f'];
   if (f === 'txn' && !Array.isArray(body['sends'])) return '`value.sends` must be an array';
+  if (f === 'send' && !isObject(body['send']) && !isObject(body['run'])) {
+    return '`value.send` (one record) or `value.run` (a batch of records) must be an object';
+  }
   if ((f === 'poll' || f === 'final-read') && value['type'] === 'ok') {
     if (!Array.isArray(body['batches']) && !Array.isArray(body['records'])) {
       return '`value.batches` (or `value.records`, one per record) must be an array';

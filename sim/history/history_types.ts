@@ -135,6 +135,30 @@ export interface PollValue {
   readonly repositioned?: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
 }
 
+/**
+ * `send` in the range form: records a non-transactional producer's application sent back to
+ * back to one partition that landed in one producer batch, so one operation stands for the
+ * whole batch (Kafka acknowledges a batch as a whole: contiguous offsets, one outcome).
+ */
+export interface SendRun {
+  readonly topic: string;
+  readonly partition: number;
+  /** One value per record, in send order; at least two. */
+  readonly values: readonly number[];
+  /**
+   * Set on `ok` completions: the first record's offset; record `i` is at `offset + i` (-1 for
+   * every record under acks=0, which learns no offsets).
+   */
+  readonly offset?: number;
+}
+
+/** `send` of a run of records (the range form of {@link SendValue}). */
+export interface SendRunValue {
+  readonly run: SendRun;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+}
+
 /** A fault the nemesis started or ended (`process: 'nemesis'`, `type: 'info'`). */
 export interface NemesisValue {
   readonly fault: string;
@@ -159,7 +183,7 @@ interface OpBase {
 export type HistoryOp =
   | (OpBase & { readonly f: 'init'; readonly value: InitValue })
   | (OpBase & { readonly f: 'txn'; readonly value: TxnValue })
-  | (OpBase & { readonly f: 'send'; readonly value: SendValue })
+  | (OpBase & { readonly f: 'send'; readonly value: SendValue | SendRunValue })
   | (OpBase & { readonly f: 'poll' | 'final-read'; readonly value: PollValue })
   | (OpBase & { readonly f: 'nemesis'; readonly value: NemesisValue });
 

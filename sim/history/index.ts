@@ -15,3 +15,5 @@ export {
   deliveredRecordsOf,
   recordsOfBatches,
 } from './delivered';
+export { sentCount, sentRecordsOf } from './sent';
+export type { HistoryOpDraft, InvokeSlot } from './recorder';
