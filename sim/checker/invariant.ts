@@ -36,6 +36,9 @@ export function checkInvariant(context: CheckContext): Anomaly[] {
         ? {}
         : { transactionalId: violation.transactionalId }),
       ...(invariant === undefined ? {} : { invariant }),
+      ...(violation.classification === undefined
+        ? {}
+        : { classification: violation.classification }),
       ...(eventIndex === undefined ? {} : { eventIndex }),
       ...(seed === undefined ? {} : { seed }),
       timeUs: violation.timeUs,

@@ -173,6 +173,18 @@ export interface TransactionalIdExpiration {
   readonly producerId: number;
 }
 
+/**
+ * A replica dropped the state of idle producers (ProducerStateManager.removeExpiredProducers,
+ * `producer.id.expiration.ms`, KIP-854): its next batch from them is accepted at any sequence.
+ */
+export interface ProducerStateExpiration {
+  readonly timeUs: number;
+  readonly topic: string;
+  readonly partition: number;
+  readonly broker: string;
+  readonly producerIds: readonly number[];
+}
+
 /** When one partition leader counted in `PartitionsWithLateTransactionsCount` (KIP-664). */
 export interface LateTransactionInterval {
   readonly broker: string;
@@ -217,6 +229,8 @@ export interface Oracle {
    * when none did): the coordinator then answers INVALID_PRODUCER_ID_MAPPING to the old producerId.
    */
   readonly transactionalIdExpirations?: readonly TransactionalIdExpiration[];
+  /** Producer state dropped by `producer.id.expiration.ms`, in time order (absent when none). */
+  readonly producerStateExpirations?: readonly ProducerStateExpiration[];
   /** Leader elections, in time order (absent outside the simulator). */
   readonly elections?: readonly OracleElection[];
   /** Log truncations on any replica, in time order (absent outside the simulator). */
@@ -277,6 +291,12 @@ export interface OracleInvariantViolation {
   readonly transactionalId?: string;
   readonly producerId?: number;
   readonly producerEpoch?: number;
+  /**
+   * What the break is known to follow from, where the simulator can tell: `grant-record-truncated`
+   * for a producer identity granted again after `__transaction_state` lost the record of the
+   * first grant.
+   */
+  readonly classification?: string;
   readonly description: string;
 }
 

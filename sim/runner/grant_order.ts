@@ -22,8 +22,17 @@ export interface PlacedGrant {
   readonly stateLogOffset: number;
 }
 
-/** Why a grant does not fit the identities granted before and after it, or null when it fits. */
-export type GrantMisfit = string | null;
+/** Why a grant does not fit the identities granted before and after it. */
+export interface GrantMisfit {
+  readonly reason: string;
+  /**
+   * The later of the two records sits at or below the earlier one's offset under a newer
+   * coordinator epoch: the log it was appended to no longer held the earlier record, so
+   * `__transaction_state` lost a record its coordinator had answered (a committed record is
+   * gone only after a power loss of unflushed replicas or an unclean election).
+   */
+  readonly earlierRecordTruncated: boolean;
+}
 
 /** The grants of every transactional.id, each list sorted by place. */
 export class GrantOrder {
@@ -32,7 +41,7 @@ export class GrantOrder {
   private readonly owners = new Map<number, string>();
 
   /** Places `grant` among the id's grants; says why it does not fit, if it does not. */
-  add(transactionalId: string, grant: PlacedGrant): GrantMisfit {
+  add(transactionalId: string, grant: PlacedGrant): GrantMisfit | null {
     const grants = this.byId.get(transactionalId) ?? [];
     this.byId.set(transactionalId, grants);
     // The same record answered again (a coordinator that loaded it answers under its own
@@ -41,11 +50,18 @@ export class GrantOrder {
     const index = insertionIndex(grants, grant);
     const before = grants[index - 1];
     const after = grants[index];
-    let misfit: GrantMisfit = null;
+    let misfit: GrantMisfit | null = null;
     if (before !== undefined && !this.follows(transactionalId, grants, index, before, grant)) {
-      misfit = `after ${describe(before)}${reusedNote(before, grant)}`;
+      misfit = {
+        reason: `after ${describe(before)}${reusedNote(before, grant)}${lostNote(before, grant)}`,
+        earlierRecordTruncated: truncatedBetween(before, grant),
+      };
     } else if (after !== undefined && !this.follows(transactionalId, grants, index, grant, after)) {
-      misfit = `placed before ${describe(after)}${reusedNote(grant, after)}`;
+      misfit = {
+        reason:
+          `placed before ${describe(after)}${reusedNote(grant, after)}` + lostNote(grant, after),
+        earlierRecordTruncated: truncatedBetween(grant, after),
+      };
     }
     grants.splice(index, 0, grant);
     if (!this.owners.has(grant.producerId)) this.owners.set(grant.producerId, transactionalId);
@@ -95,6 +111,21 @@ function sameRecord(a: PlacedGrant, b: PlacedGrant): boolean {
 /** Orders two records of one partition: by coordinator epoch, then offset. */
 function comparePlaces(a: PlacedGrant, b: PlacedGrant): number {
   return a.coordinatorEpoch - b.coordinatorEpoch || a.stateLogOffset - b.stateLogOffset;
+}
+
+/** True when `later`'s log no longer held `earlier`'s record (see GrantMisfit). */
+function truncatedBetween(earlier: PlacedGrant, later: PlacedGrant): boolean {
+  return (
+    later.coordinatorEpoch > earlier.coordinatorEpoch &&
+    later.stateLogOffset <= earlier.stateLogOffset
+  );
+}
+
+function lostNote(earlier: PlacedGrant, later: PlacedGrant): string {
+  return truncatedBetween(earlier, later)
+    ? `; the record at offset ${earlier.stateLogOffset} is no longer in the log the newer ` +
+        `coordinator appended offset ${later.stateLogOffset} to (__transaction_state lost it)`
+    : '';
 }
 
 function reusedNote(last: PlacedGrant, next: PlacedGrant): string {

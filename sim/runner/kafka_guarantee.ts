@@ -69,10 +69,19 @@ const DATA_LOSS_KINDS: readonly AnomalyKind[] = [
   'aborted-read',
   'uncommitted-read',
   'hanging-transaction',
+  'invariant',
 ];
 
-/** A duplicate that data loss explains: one copy was read, then truncated, then re-sent. */
-const DATA_LOSS_CLASSIFICATIONS = { duplicate: ['written-once', 'not-in-log'] } as const;
+/**
+ * A duplicate that data loss explains: one copy was read, then truncated, then re-sent. An
+ * invariant only where the lost record explains it: a producer identity granted again after
+ * `__transaction_state` lost the first grant's record (the next coordinator loads the shorter
+ * log, TransactionStateManager.loadTransactionsForTxnTopicPartition, and grants from it).
+ */
+const DATA_LOSS_CLASSIFICATIONS = {
+  duplicate: ['written-once', 'not-in-log'],
+  invariant: ['grant-record-truncated'],
+} as const;
 
 /** The switches the guarantee depends on, read from wherever the scenario keeps them. */
 export interface GuaranteeSwitches {

@@ -23,6 +23,7 @@ import type { History } from '../history';
 import type { ClientActor } from '../workload';
 import type { ClientConfig } from '../../scenarios';
 import type { ObservedCluster } from './observed_cluster';
+import { refusedMarkers } from './refused_markers';
 
 /** The parts of a run the probe looks at. */
 export interface LivenessWorld {
@@ -225,13 +226,24 @@ function failedPolls(history: History): string[] {
   return [...counts].map(([key, count]) => (count === 1 ? key : `${key} (${count} times)`));
 }
 
-/** The problem line naming producers without progress, with their fencing errors. */
-function noProgress(history: History, withoutProgress: readonly string[]): string {
-  const fencing = fencingErrorCounts(history);
+/**
+ * The problem line naming producers without progress, with their fencing errors, and why a
+ * transactional one is stuck where the observations say (see refused_markers.ts).
+ */
+function noProgress(world: LivenessWorld, withoutProgress: readonly string[]): string {
+  const fencing = fencingErrorCounts(world.history);
   const total = withoutProgress.reduce((sum, name) => sum + (fencing.get(name) ?? 0), 0);
   const each = withoutProgress.map((name) => `${name} ${fencing.get(name) ?? 0}`).join(', ');
   const names = withoutProgress.join(', ');
-  return `producers without progress: ${names} (${total} fencing errors: ${each})`;
+  const why = withoutProgress.flatMap((name) => {
+    const spec = world.specs.find((candidate) => candidate.name === name);
+    const transactionalId = spec?.role === 'producer' ? spec.settings.transactionalId : null;
+    if (transactionalId === null || transactionalId === undefined) return [];
+    const reason = refusedMarkers(world.observed, transactionalId);
+    return reason === null ? [] : [`${name}: ${reason}`];
+  });
+  const because = why.length === 0 ? '' : `; ${why.join('; ')}`;
+  return `producers without progress: ${names} (${total} fencing errors: ${each})${because}`;
 }
 
 /**
@@ -313,7 +325,7 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
     notes.push(`${name} fenced for good during the probe (on.fenced: stop): not asked for more`);
   }
   const withoutProgress = stuck();
-  if (withoutProgress.length > 0) problems.push(noProgress(world.history, withoutProgress));
+  if (withoutProgress.length > 0) problems.push(noProgress(world, withoutProgress));
   const unstable = unstablePartitions(world);
   if (unstable.length > 0)
     problems.push(`last stable offset below high watermark: ${unstable.join(', ')}`);

@@ -22,6 +22,7 @@ import type {
   EpochGrant,
   OffsetChange,
   OracleElection,
+  ProducerStateExpiration,
   TransactionalIdExpiration,
 } from '../history';
 
@@ -78,6 +79,7 @@ export class ObservedCluster {
   readonly elections: OracleElection[] = [];
   readonly epochGrants: EpochGrant[] = [];
   readonly transactionalIdExpirations: TransactionalIdExpiration[] = [];
+  readonly producerStateExpirations: ProducerStateExpiration[] = [];
   /** Coordinator state transitions, keyed `from->to`. */
   readonly transitionCounts = new Map<string, number>();
   /** What each coordinator holds now: broker → transactionalId → view. */
@@ -291,6 +293,11 @@ export class ObservedCluster {
       case 'ConsumerGroupsChanged':
         this.groups.set(observation.coordinator, observation.groups);
         return;
+      case 'ProducerStateExpired': {
+        const { topic, partition, broker, producerIds } = observation;
+        this.producerStateExpirations.push({ timeUs, topic, partition, broker, producerIds });
+        return;
+      }
       default:
         return;
     }

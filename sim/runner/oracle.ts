@@ -98,6 +98,9 @@ export function buildOracle(sources: OracleSources): Oracle {
     ...(cluster.transactionalIdExpirations.length === 0
       ? {}
       : { transactionalIdExpirations: [...cluster.transactionalIdExpirations] }),
+    ...(cluster.producerStateExpirations.length === 0
+      ? {}
+      : { producerStateExpirations: [...cluster.producerStateExpirations] }),
     coordinatorTransitions: transitionCounts(cluster),
     coordinatorTransactions: coordinatorTransactions(sources),
     ...consumerGroupsOf(cluster),

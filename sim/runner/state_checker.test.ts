@@ -187,6 +187,25 @@ describe('StateChecker logs', () => {
     expect(checker.found).toEqual([]);
   });
 
+  // Swarm seed 6 of producer-id-expiration: b1 dropped producer 7's state 5 s after its last
+  // append; the retry of sequences 1-2 then went in again after sequence 2 (a duplicate the
+  // checkers judge), which is no gap in what the broker knew.
+  it('starts the sequences again after the replica expired the producer, on that replica', () => {
+    const { checker, feed } = harness();
+    const expired: KafkaObservation = { kind: 'ProducerStateExpired', ...B1, producerIds: [7] };
+    feed(
+      append(B1, batch({ baseOffset: 0, values: [1, 2], baseSequence: 1 })),
+      append(B2, batch({ baseOffset: 0, values: [1, 2], baseSequence: 1 })),
+      expired,
+      append(B1, batch({ baseOffset: 2, values: [1, 2], baseSequence: 1 })),
+    );
+    expect(checker.found).toEqual([]);
+    // b2 did not expire it: the same batch there is a gap.
+    feed(append(B2, batch({ baseOffset: 2, values: [1, 2], baseSequence: 1 })));
+    expect(names(checker)).toEqual(['sequences-gap-free']);
+    expect(checker.found[0]).toMatchObject({ broker: 'b2' });
+  });
+
   it('reports a marker whose coordinator epoch is below the last one for the producer', () => {
     const { checker, feed } = harness(0);
     feed(
@@ -232,6 +251,7 @@ describe('StateChecker coordinators', () => {
     producerId,
     producerEpoch,
     reason: 'end',
+    stateLogPartition: 19,
     ...place,
   });
   const at = (coordinatorEpoch: number, offset: number) => ({
@@ -290,6 +310,26 @@ describe('StateChecker coordinators', () => {
     expect(names(misplaced.checker)).toEqual(['producer-identity-grows']);
     expect(misplaced.checker.found[0]).toMatchObject({ producerEpoch: 45, eventIndex: 2 });
     expect(misplaced.checker.found[0]?.description).toContain('placed before producerId 1000');
+  });
+
+  // Swarm seed 394 of late-transaction-metric: two power losses took __transaction_state-19's
+  // unflushed tail; the next coordinator, under epoch 4, granted epoch 1 again at offset 2, below
+  // the lost record at offset 4.
+  it('classifies an identity granted again after its record left __transaction_state', () => {
+    const lost = harness();
+    lost.feed(grant(2000, 0, at(0, 2)), grant(2000, 1, at(0, 4)), grant(2000, 1, at(4, 2)));
+    expect(names(lost.checker)).toEqual(['producer-identity-grows']);
+    expect(lost.checker.found[0]).toMatchObject({
+      classification: 'grant-record-truncated',
+      topic: '__transaction_state',
+      partition: 19,
+    });
+    expect(lost.checker.found[0]?.description).toContain('__transaction_state lost it');
+    // Above the earlier record's offset the log may still hold it: no such classification.
+    const kept = harness();
+    kept.feed(grant(2000, 1, at(0, 4)), grant(2000, 1, at(4, 5)));
+    expect(names(kept.checker)).toEqual(['producer-identity-grows']);
+    expect(kept.checker.found[0]?.classification).toBeUndefined();
   });
 
   it('judges a producerId change by place: new after a rotation, reused when placed later', () => {

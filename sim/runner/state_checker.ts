@@ -8,7 +8,14 @@
  * call {@link StateChecker.finish} once the run has settled.
  */
 import type { KafkaObservation, LogBatch, TransactionView } from '../actors';
-import { NO_PRODUCER_ID, NO_SEQUENCE, SEQUENCE_MAX, lastSequenceOf, partitionKey } from '../actors';
+import {
+  NO_PRODUCER_ID,
+  NO_SEQUENCE,
+  SEQUENCE_MAX,
+  TRANSACTION_STATE_TOPIC,
+  lastSequenceOf,
+  partitionKey,
+} from '../actors';
 import type { StampedObservation } from '../kernel';
 import type { OracleInvariantViolation } from '../history';
 import type { ObservedCluster } from './observed_cluster';
@@ -91,6 +98,8 @@ export class StateChecker {
         this.facts.set(this.replicaKeyOf(observation), factsOf(kept));
         return;
       }
+      case 'ProducerStateExpired':
+        return this.forgetProducers(observation);
       case 'LeaderEpochStarted':
         return this.checkLeaderEpoch(observation, stamped);
       case 'LeaderEpochEnded':
@@ -296,6 +305,27 @@ export class StateChecker {
   }
 
   /**
+   * The replica forgot these producers (producer.id.expiration.ms): Kafka accepts their next
+   * batch at any sequence (ProducerAppendInfo.checkSequence on an entry without an epoch), so
+   * their sequences start again there, and so does the coordinator epoch the replica records for
+   * them (ProducerStateEntry.coordinatorEpoch). Their markers are kept: expiry skips a producer
+   * with an open transaction, so no transaction loses its marker history.
+   */
+  private forgetProducers(
+    observation: Extract<KafkaObservation, { kind: 'ProducerStateExpired' }>,
+  ): void {
+    const facts = this.facts.get(this.replicaKeyOf(observation));
+    if (facts === undefined) return;
+    const expired = new Set(observation.producerIds);
+    for (const producerId of expired) facts.coordinatorEpochs.delete(producerId);
+    for (const epochKey of [...facts.sequences.keys()]) {
+      if (expired.has(Number(epochKey.slice(0, epochKey.indexOf(':'))))) {
+        facts.sequences.delete(epochKey);
+      }
+    }
+  }
+
+  /**
    * Per transactional.id, in the order the grants' records sit in `__transaction_state` (not the
    * order the answers come, see grant_order.ts): the epoch grows or the producerId is new; the
    * epoch fits an int16.
@@ -328,11 +358,16 @@ export class StateChecker {
       this.record({
         invariant: 'producer-identity-grows',
         ...where,
+        // Placed on the id's __transaction_state partition, so a data-loss permission reaches
+        // it only where that partition lost records.
+        topic: TRANSACTION_STATE_TOPIC,
+        partition: observation.stateLogPartition,
+        ...(misfit.earlierRecordTruncated ? { classification: 'grant-record-truncated' } : {}),
         description:
           `coordinator ${observation.coordinator} granted producerId ${producerId} epoch ` +
           `${producerEpoch} to ${transactionalId} by the record at offset ${stateLogOffset} ` +
           `(coordinator epoch ${coordinatorEpoch}), ` +
-          misfit,
+          misfit.reason,
       });
     }
   }

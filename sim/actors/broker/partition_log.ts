@@ -143,7 +143,11 @@ export class PartitionLog {
 
   /** Drops expired producer state (removeExpiredProducers); returns the producer ids. */
   expireProducers(nowUs: number, expirationUs: number): number[] {
-    return removeExpiredProducers(this.producers, nowUs, expirationUs);
+    const producerIds = removeExpiredProducers(this.producers, nowUs, expirationUs);
+    if (producerIds.length > 0) {
+      this.observe({ kind: 'ProducerStateExpired', ...this.replicaRef(), producerIds });
+    }
+    return producerIds;
   }
 
   /** Open transactions on this partition: producerId → first offset. */

@@ -47,7 +47,10 @@ export function transitionObservation(
 }
 
 /** Where a `__transaction_state` record was written: coordinator epoch and offset. */
-export type StateLogPlace = Pick<ProducerEpochGranted, 'coordinatorEpoch' | 'stateLogOffset'>;
+export type StateLogPlace = Pick<
+  ProducerEpochGranted,
+  'coordinatorEpoch' | 'stateLogOffset' | 'stateLogPartition'
+>;
 
 /**
  * `coordinator` granted the metadata's current producerEpoch, for `reason`, by the durable
@@ -68,5 +71,6 @@ export function grantObservation(
     reason,
     coordinatorEpoch: place.coordinatorEpoch,
     stateLogOffset: place.stateLogOffset,
+    stateLogPartition: place.stateLogPartition,
   };
 }

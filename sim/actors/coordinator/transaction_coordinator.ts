@@ -481,7 +481,7 @@ export class TransactionCoordinator {
     const value = persistedValue(transit, this.persistedFields());
     const record = { transactionalId: metadata.transactionalId, value };
     this.host.appendTransactionLog(partition, record, ctx, (appendError, stateLogOffset) => {
-      const place = { coordinatorEpoch, stateLogOffset };
+      const place = { coordinatorEpoch, stateLogOffset, stateLogPartition: partition };
       if (!this.state.isCurrent(metadata, coordinatorEpoch)) return done('NOT_COORDINATOR', place);
       metadata.pendingState = null;
       if (appendError !== 'NONE') return done(coordinatorErrorFor(appendError), place);

@@ -73,6 +73,16 @@ export interface LogTruncated extends ReplicaRef {
   readonly removed: readonly LogBatch[];
 }
 
+/**
+ * The replica dropped the state of idle producers (ProducerStateManager.removeExpiredProducers,
+ * KIP-854): it no longer knows their epochs or sequences, so it accepts their next batch at any
+ * sequence.
+ */
+export interface ProducerStateExpired extends ReplicaRef {
+  readonly kind: 'ProducerStateExpired';
+  readonly producerIds: readonly number[];
+}
+
 /** The replica began acting as leader under `leaderEpoch` (`Partition.makeLeader`). */
 export interface LeaderEpochStarted extends ReplicaRef {
   readonly kind: 'LeaderEpochStarted';
@@ -140,6 +150,8 @@ export interface ProducerEpochGranted {
   readonly coordinatorEpoch: number;
   /** The record's offset in the id's `__transaction_state` partition. */
   readonly stateLogOffset: number;
+  /** That partition (`TransactionStateManager.partitionFor`). */
+  readonly stateLogPartition: number;
 }
 
 /**
@@ -226,6 +238,7 @@ export type KafkaObservation =
   | BatchAppended
   | MarkerWritten
   | LogTruncated
+  | ProducerStateExpired
   | LeaderEpochStarted
   | LeaderEpochEnded
   | PartitionStateChanged
