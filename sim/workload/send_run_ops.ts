@@ -68,8 +68,9 @@ export class SendRunOps {
       open.count += 1;
       return;
     }
-    this.open = { start: at, count: 1, timeUs: this.op.clock(), result };
+    // Whatever is held open (this run's previous batch too) is written before this one opens.
     this.recorder.holdOpen(this.flushSegment);
+    this.open = { start: at, count: 1, timeUs: this.op.clock(), result };
   }
 
   private extends(open: Segment, at: number, result: SendResult): boolean {
