@@ -5,7 +5,8 @@
  * 1-based line, in the house style ("`type` must be one of …").
  */
 import { readFileSync } from 'node:fs';
-import type { History, HistoryOp, Oracle } from '../sim/history';
+import type { DeliveredRecord, History, HistoryOp, Oracle } from '../sim/history';
+import { deliveredBatchesOf } from '../sim/history';
 import { HISTORY_FORMAT, HISTORY_FORMAT_VERSION, type HistoryHeader } from '../reports';
 import { UsageError, errorMessage } from './errors';
 
@@ -45,11 +46,29 @@ function opProblem(value: Json, expectedIndex: number): string | undefined {
   const body = value['value'];
   const f = value['f'];
   if (f === 'txn' && !Array.isArray(body['sends'])) return '`value.sends` must be an array';
+  if (f === 'send' && !isObject(body['send']) && !isObject(body['run'])) {
+    return '`value.send` (one record) or `value.run` (a batch of records) must be an object';
+  }
   if ((f === 'poll' || f === 'final-read') && value['type'] === 'ok') {
-    if (!Array.isArray(body['records'])) return '`value.records` must be an array';
+    if (!Array.isArray(body['batches']) && !Array.isArray(body['records'])) {
+      return '`value.batches` (or `value.records`, one per record) must be an array';
+    }
     if (!Array.isArray(body['positions'])) return '`value.positions` must be an array';
   }
   return undefined;
+}
+
+/**
+ * A poll as the checkers read it: a file of the one-record-per-entry form (`records`, as
+ * eos-sim wrote before the range form) gets its records grouped into `batches`.
+ */
+function withDeliveredBatches(value: Json): Json {
+  if (value['f'] !== 'poll' && value['f'] !== 'final-read') return value;
+  const body = value['value'] as Json;
+  if (Array.isArray(body['batches'])) return value;
+  const { records, ...rest } = body;
+  const delivered = Array.isArray(records) ? (records as DeliveredRecord[]) : [];
+  return { ...value, value: { ...rest, batches: deliveredBatchesOf(delivered) } };
 }
 
 function oracleProblem(oracle: unknown): string | undefined {
@@ -125,7 +144,7 @@ export function readHistoryFile(file: string): HistoryInput {
     }
     const problem = opProblem(value, history.length);
     if (problem !== undefined) throw new UsageError(`Invalid history file: ${where}: ${problem}`);
-    history.push(value as unknown as HistoryOp);
+    history.push(withDeliveredBatches(value) as unknown as HistoryOp);
   }
   if (oracle === undefined) {
     throw new UsageError(

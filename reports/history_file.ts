@@ -6,6 +6,7 @@
  * strings out, no I/O.
  */
 import type { DeliveredRecord, History, HistoryOp, Oracle, SendMicroOp } from '../sim/history';
+import { deliveredRecordsOf, sentRecordsOf } from '../sim/history';
 
 /** The `format` of the header line of an eos-sim history file. */
 export const HISTORY_FORMAT = 'eos-sim-history';
@@ -51,8 +52,8 @@ function keyTable(history: History): Map<string, number> {
   };
   for (const op of history) {
     if (op.f === 'txn') op.value.sends.forEach(add);
-    else if (op.f === 'send') add(op.value.send);
-    else if (op.f === 'poll' || op.f === 'final-read') op.value.records.forEach(add);
+    else if (op.f === 'send') sentRecordsOf(op.value).forEach(add);
+    else if (op.f === 'poll' || op.f === 'final-read') op.value.batches.forEach(add);
   }
   const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(sorted.map((name, index) => [name, index]));
@@ -95,10 +96,18 @@ function jepsenBody(
         value: `[${op.value.sends.map((s) => sendMop(s, keys, done)).join(' ')}]`,
       };
     case 'send':
-      return { f: 'send', value: `[${sendMop(op.value.send, keys, done)}]` };
+      return {
+        f: 'send',
+        value: `[${sentRecordsOf(op.value)
+          .map((s) => sendMop(s, keys, done))
+          .join(' ')}]`,
+      };
     case 'poll':
     case 'final-read':
-      return { f: 'poll', value: done ? `[${pollMop(op.value.records, keys)}]` : '[[:poll]]' };
+      return {
+        f: 'poll',
+        value: done ? `[${pollMop(deliveredRecordsOf(op.value), keys)}]` : '[[:poll]]',
+      };
     case 'nemesis':
       return {
         f: op.value.phase === 'start' ? 'start' : 'stop',

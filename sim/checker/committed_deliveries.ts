@@ -26,16 +26,36 @@ export interface CommittedDelivery {
  * @example committedDeliveries(context).filter((delivery) => delivery.oracleRecord === null)
  */
 export function committedDeliveries(context: CheckContext): CommittedDelivery[] {
+  let deliveries = deliveriesByContext.get(context);
+  if (deliveries === undefined) {
+    deliveries = firstCommittedDeliveries(context);
+    deliveriesByContext.set(context, deliveries);
+  }
+  return deliveries;
+}
+
+/** Built once per check: uncommitted-read and aborted-read both walk them. */
+const deliveriesByContext = new WeakMap<CheckContext, CommittedDelivery[]>();
+
+function firstCommittedDeliveries(context: CheckContext): CommittedDelivery[] {
   const deliveries: CommittedDelivery[] = [];
-  const seen = new Set<string>();
+  // The offsets each (client, partition) already delivered: one key per batch, not per record.
+  const seen = new Map<string, Set<number>>();
   for (const op of context.deliveries) {
     if (op.value.isolationLevel !== 'read_committed') continue;
-    for (const record of op.value.records) {
-      const key = recordKey(record.topic, record.partition, record.offset, op.client);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const index = context.partitionIndex(record.topic, record.partition);
-      deliveries.push({ op, record, index, oracleRecord: oracleRecordFor(index, record) });
+    for (const batch of op.value.batches) {
+      const { topic, partition } = batch;
+      const key = recordKey(topic, partition, -1, op.client);
+      let offsets = seen.get(key);
+      if (offsets === undefined) seen.set(key, (offsets = new Set<number>()));
+      const index = context.partitionIndex(topic, partition);
+      batch.values.forEach((value, at) => {
+        const offset = batch.offset + at;
+        if (offsets.has(offset)) return;
+        offsets.add(offset);
+        const record = { topic, partition, offset, value };
+        deliveries.push({ op, record, index, oracleRecord: oracleRecordFor(index, record) });
+      });
     }
   }
   return deliveries;

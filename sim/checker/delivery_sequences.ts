@@ -9,6 +9,7 @@
  */
 import type { DeliveredRecord } from '../history';
 import type { DeliveryOp } from './history_index';
+import { recordsOfBatches } from '../history';
 
 /** One delivered record and the operation that delivered it. */
 export interface DeliveryStep {
@@ -36,6 +37,18 @@ interface OpenSequence {
  * @example deliverySequences(context.deliveries)[0]?.steps.map((step) => step.record.offset)
  */
 export function deliverySequences(deliveries: readonly DeliveryOp[]): DeliverySequence[] {
+  let sequences = sequencesByDeliveries.get(deliveries);
+  if (sequences === undefined) {
+    sequences = buildSequences(deliveries);
+    sequencesByDeliveries.set(deliveries, sequences);
+  }
+  return sequences;
+}
+
+/** Built once per check: poll-skip and nonmonotonic-poll both walk them (and only read them). */
+const sequencesByDeliveries = new WeakMap<readonly DeliveryOp[], DeliverySequence[]>();
+
+function buildSequences(deliveries: readonly DeliveryOp[]): DeliverySequence[] {
   const sequences = new Map<string, OpenSequence>();
   const all: OpenSequence[] = [];
   for (const op of deliveries) {
@@ -43,18 +56,18 @@ export function deliverySequences(deliveries: readonly DeliveryOp[]): DeliverySe
     for (const { topic, partition } of op.value.repositioned ?? []) {
       sequences.delete(JSON.stringify([op.process, topic, partition, op.f]));
     }
-    for (const record of op.value.records) {
-      const key = JSON.stringify([op.process, record.topic, record.partition, op.f]);
+    for (const batch of op.value.batches) {
+      const { topic, partition } = batch;
+      const key = JSON.stringify([op.process, topic, partition, op.f]);
       let known = sequences.get(key);
       if (known === undefined) {
         const steps: DeliveryStep[] = [];
-        const { topic, partition } = record;
         const sequence = { process: op.process, topic, partition, stream: op.f, steps };
         known = { sequence, steps };
         sequences.set(key, known);
         all.push(known);
       }
-      known.steps.push({ op, record });
+      for (const record of recordsOfBatches([batch])) known.steps.push({ op, record });
     }
   }
   return all.map((known) => known.sequence);

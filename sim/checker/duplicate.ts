@@ -19,6 +19,7 @@ import type { CheckContext, OracleCopy } from './check_context';
 import { indexSendOutcomes, isEpochBumpRewrite, type SendOutcomes } from './epoch_bump';
 import { writtenAfterProducerExpired } from './expired_producer';
 import { recordKey, topicPartitionName } from './topic_partition';
+import type { DeliveredBatch } from '../history';
 
 /** The send index of a context, built once per check (only when a duplicate needs it). */
 const sendOutcomesByContext = new WeakMap<CheckContext, SendOutcomes>();
@@ -48,21 +49,47 @@ interface Location {
  * @example checkDuplicate(new CheckContext(history, oracle))[0]?.classification
  */
 export function checkDuplicate(context: CheckContext): Anomaly[] {
+  // Each value's first location as references (no object per record); a map of locations only
+  // for a value delivered at a second one.
+  const firstBatch = new Map<number, DeliveredBatch>();
+  const firstOffset = new Map<number, number>();
+  const firstUs = new Map<number, number>();
   const locationsByValue = new Map<number, Map<string, Location>>();
   for (const op of context.deliveries) {
-    for (const record of op.value.records) {
-      const locations = locationsByValue.get(record.value) ?? new Map<string, Location>();
-      const key = recordKey(record.topic, record.partition, record.offset);
-      if (!locations.has(key)) {
-        const { topic, partition, offset } = record;
-        locations.set(key, { topic, partition, offset, deliveredUs: op.timeUs });
-      }
-      locationsByValue.set(record.value, locations);
+    for (const batch of op.value.batches) {
+      const { topic, partition } = batch;
+      batch.values.forEach((value, at) => {
+        const offset = batch.offset + at;
+        const first = firstBatch.get(value);
+        if (first === undefined) {
+          firstBatch.set(value, batch);
+          firstOffset.set(value, offset);
+          firstUs.set(value, op.timeUs);
+          return;
+        }
+        const firstAt = firstOffset.get(value) as number;
+        const same = first.topic === topic && first.partition === partition && firstAt === offset;
+        let locations = locationsByValue.get(value);
+        if (same && locations === undefined) return;
+        if (locations === undefined) {
+          const deliveredUs = firstUs.get(value) as number;
+          const origin = { topic: first.topic, partition: first.partition, offset: firstAt };
+          locations = new Map([
+            [recordKey(origin.topic, origin.partition, firstAt), { ...origin, deliveredUs }],
+          ]);
+          locationsByValue.set(value, locations);
+        }
+        const key = recordKey(topic, partition, offset);
+        if (!locations.has(key))
+          locations.set(key, { topic, partition, offset, deliveredUs: op.timeUs });
+      });
     }
   }
   const anomalies: Anomaly[] = [];
-  for (const [value, locations] of locationsByValue) {
-    if (locations.size < 2) continue;
+  // In the order values were first delivered, as one map of every value would list them.
+  for (const value of firstBatch.keys()) {
+    const locations = locationsByValue.get(value);
+    if (locations === undefined || locations.size < 2) continue;
     anomalies.push(duplicateAnomaly(context, { value, locations: [...locations.values()] }));
   }
   return anomalies;

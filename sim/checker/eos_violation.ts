@@ -21,6 +21,7 @@ import type { CommittedInputOffset, DeliveredRecord, HistoryOp, TxnValue } from 
 import type { Anomaly, PipelineWriter } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import { topicPartitionKey, topicPartitionName } from './topic_partition';
+import { deliveredRecordsOf } from '../history';
 
 /** A pipeline transaction as the checker needs it. */
 type PipelineTxn = Extract<HistoryOp, { readonly f: 'txn' }> & {
@@ -71,7 +72,7 @@ function committedRecords(history: readonly HistoryOp[]): Map<number, DeliveredR
   for (const op of history) {
     if (op.f !== 'final-read' || op.type !== 'ok') continue;
     if (op.value.isolationLevel !== 'read_committed') continue;
-    for (const record of op.value.records) records.set(record.value, record);
+    for (const record of deliveredRecordsOf(op.value)) records.set(record.value, record);
   }
   return records;
 }

@@ -31,6 +31,7 @@ import type { History, HistoryOp } from '../history';
 import type { ActiveInterval } from './fault_intervals';
 import type { OracleCopy } from './check_context';
 import { topicPartitionKey } from './topic_partition';
+import { sentRecordsOf, type SendMicroOp } from '../history';
 
 /** A `send` completion that was not `ok`: a batch the producer failed. */
 interface FailedSend {
@@ -62,13 +63,17 @@ export function indexSendOutcomes(history: History): SendOutcomes {
   const failed = new Map<string, FailedSend[]>();
   for (const op of history) {
     if (op.f !== 'send') continue;
-    const { send, producerId, producerEpoch } = op.value;
-    const entry = byValue.get(send.value) ?? { invokes: 0, invokedUs: op.timeUs };
-    if (op.type === 'invoke') entry.invokes += 1;
-    else entry.completion ??= op;
-    byValue.set(send.value, entry);
+    const { producerId, producerEpoch } = op.value;
+    const sends = sentRecordsOf(op.value);
+    for (const send of sends) {
+      const entry = byValue.get(send.value) ?? { invokes: 0, invokedUs: op.timeUs };
+      if (op.type === 'invoke') entry.invokes += 1;
+      else entry.completion ??= op;
+      byValue.set(send.value, entry);
+    }
     if (op.type === 'invoke' || op.type === 'ok' || op.error === undefined) continue;
     if (producerId === undefined || producerEpoch === undefined) continue;
+    const send = sends[0] as SendMicroOp;
     const key = `${op.client} ${topicPartitionKey(send.topic, send.partition)}`;
     const list = failed.get(key) ?? [];
     list.push({ producerId, producerEpoch, timeUs: op.timeUs });

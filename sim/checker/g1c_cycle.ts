@@ -21,6 +21,7 @@ import type { HistoryOp, SendMicroOp } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import { topicPartitionName } from './topic_partition';
+import { sentRecordsOf } from '../history';
 
 /** A writer of committed records: one `txn` or `send` completion. */
 interface Writer {
@@ -76,7 +77,7 @@ function writersOf(history: readonly HistoryOp[]): Writer[] {
   for (const op of history) {
     if (op.type === 'invoke') continue;
     if (op.f === 'txn') writers.push({ op, sends: op.value.sends });
-    else if (op.f === 'send') writers.push({ op, sends: [op.value.send] });
+    else if (op.f === 'send') writers.push({ op, sends: sentRecordsOf(op.value) });
   }
   return writers;
 }

@@ -5,6 +5,7 @@
  * a run, so a value names one logical message.
  */
 import type { History, HistoryOp, SendMicroOp } from '../history';
+import { sentRecordsOf } from '../history';
 
 /** A `poll` or `final-read` operation. */
 export type DeliveryOp = Extract<HistoryOp, { readonly f: 'poll' | 'final-read' }>;
@@ -34,7 +35,7 @@ interface MutableSentValue extends Omit<SentValue, 'invokeCount'> {
 
 /** The records a `send` or `txn` operation names; none for other operations. */
 function sendsOf(op: HistoryOp): readonly SendMicroOp[] {
-  if (op.f === 'send') return [op.value.send];
+  if (op.f === 'send') return sentRecordsOf(op.value);
   if (op.f === 'txn') return op.value.sends;
   return [];
 }

@@ -18,7 +18,7 @@ import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
 import { requireInput } from './input_error';
-import { recordKey, topicPartitionName } from './topic_partition';
+import { topicPartitionKey, topicPartitionName } from './topic_partition';
 
 /** Where the inconsistency was seen. */
 export type InconsistentOffsetsClassification = 'different-values-delivered' | 'replicas-diverged';
@@ -44,35 +44,70 @@ interface DeliveredOffset {
   divergedBy: DeliveryOp | null;
 }
 
+/** The first value delivered at each offset of one partition, and by which delivery. */
+interface FirstDeliveries {
+  readonly values: Map<number, number>;
+  /** Position in `context.deliveries` of the operation that first delivered the offset. */
+  readonly ops: Map<number, number>;
+  /** The order offsets were first delivered in (over every partition), which anomalies keep. */
+  readonly orders: Map<number, number>;
+  /** Offsets delivered with a second value. */
+  readonly diverged: Map<number, DeliveredOffset & { readonly order: number }>;
+}
+
 function deliveredInconsistencies(context: CheckContext): Anomaly[] {
-  const offsets = new Map<string, DeliveredOffset>();
-  for (const op of context.deliveries) {
-    for (const { topic, partition, offset, value } of op.value.records) {
-      const key = recordKey(topic, partition, offset);
-      const known = offsets.get(key);
+  // Per partition, numbers keyed by offset: an object only for an offset that diverged.
+  const partitions = new Map<string, FirstDeliveries>();
+  const diverged: Array<DeliveredOffset & { readonly order: number }> = [];
+  let order = 0;
+  context.deliveries.forEach((op, opAt) => {
+    for (const { topic, partition, offset: base, values } of op.value.batches) {
+      const key = topicPartitionKey(topic, partition);
+      let known = partitions.get(key);
       if (known === undefined) {
-        offsets.set(key, {
-          topic,
-          partition,
-          offset,
-          values: [value],
-          clients: [op.client],
-          divergedBy: null,
-        });
-      } else if (!known.values.includes(value)) {
-        known.values.push(value);
-        known.clients.push(op.client);
-        known.divergedBy ??= op;
+        known = { values: new Map(), ops: new Map(), orders: new Map(), diverged: new Map() };
+        partitions.set(key, known);
       }
+      values.forEach((value, at) => {
+        const offset = base + at;
+        const first = known.values.get(offset);
+        if (first === undefined) {
+          known.values.set(offset, value);
+          known.ops.set(offset, opAt);
+          known.orders.set(offset, order++);
+          return;
+        }
+        if (first === value) return;
+        let entry = known.diverged.get(offset);
+        if (entry === undefined) {
+          const firstOp = context.deliveries[known.ops.get(offset) as number] as DeliveryOp;
+          const clients = [firstOp.client];
+          const firstOrder = known.orders.get(offset) as number;
+          const values = [first];
+          entry = {
+            topic,
+            partition,
+            offset,
+            values,
+            clients,
+            divergedBy: null,
+            order: firstOrder,
+          };
+          known.diverged.set(offset, entry);
+          diverged.push(entry);
+        }
+        if (entry.values.includes(value)) return;
+        entry.values.push(value);
+        entry.clients.push(op.client);
+        entry.divergedBy ??= op;
+      });
     }
-  }
-  const anomalies: Anomaly[] = [];
-  for (const delivered of offsets.values()) {
-    const op = delivered.divergedBy;
-    if (op === null) continue;
-    anomalies.push(deliveredAnomaly(context, { delivered, op }));
-  }
-  return anomalies;
+  });
+  diverged.sort((a, b) => a.order - b.order);
+  return diverged.map((delivered) => {
+    const op = delivered.divergedBy as DeliveryOp;
+    return deliveredAnomaly(context, { delivered, op });
+  });
 }
 
 function deliveredAnomaly(

@@ -21,6 +21,7 @@ import {
   type TruncationCause,
   type TruncationClassification,
 } from './truncation_cause';
+import { sentRecordsOf } from '../history';
 
 /** Why the oracle thinks an acknowledged value is missing. */
 export type LostWriteClassification =
@@ -69,7 +70,7 @@ function finalReadValues(
   if (chosen.length === 0) return null;
   const values = new Set<number>();
   for (const op of chosen) {
-    for (const record of op.value.records) values.add(record.value);
+    for (const batch of op.value.batches) for (const value of batch.values) values.add(value);
   }
   const isolationLevel = committed.length > 0 ? 'read_committed' : 'read_uncommitted';
   return { values, isolationLevel };
@@ -79,7 +80,7 @@ function acknowledgementsOf(op: HistoryOp): Acknowledgement[] {
   if (op.type !== 'ok') return [];
   if (op.f === 'send') {
     const { producerId, producerEpoch } = op.value;
-    return [{ op, send: op.value.send, producerId, producerEpoch }];
+    return sentRecordsOf(op.value).map((send) => ({ op, send, producerId, producerEpoch }));
   }
   if (op.f === 'txn' && op.value.commit) {
     const { producerId, producerEpoch } = op.value;

@@ -15,6 +15,7 @@ import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
 import { recordKey, topicPartitionKey, topicPartitionName } from './topic_partition';
 import { oracleRecordFor } from './transaction_outcome';
+import { recordsOfBatches } from '../history';
 
 /** Whether the final log still holds the record read above the high watermark. */
 export type ReadAboveHwClassification = 'still-in-final-log' | 'gone-from-final-log';
@@ -34,13 +35,18 @@ export function checkReadAboveHw(context: CheckContext): Anomaly[] {
       const key = topicPartitionKey(position.topic, position.partition);
       highWatermarks.set(key, position.highWatermark);
     }
-    for (const record of op.value.records) {
-      const highWatermark = highWatermarks.get(topicPartitionKey(record.topic, record.partition));
-      if (highWatermark === undefined || record.offset < highWatermark) continue;
-      const key = recordKey(record.topic, record.partition, record.offset, op.client);
-      if (reported.has(key)) continue;
-      reported.add(key);
-      anomalies.push(readAboveHwAnomaly(context, { op, record, highWatermark }));
+    for (const batch of op.value.batches) {
+      const highWatermark = highWatermarks.get(topicPartitionKey(batch.topic, batch.partition));
+      // A batch wholly below its high watermark (every batch, normally) is not walked.
+      if (highWatermark === undefined) continue;
+      if (batch.offset + batch.values.length <= highWatermark) continue;
+      for (const record of recordsOfBatches([batch])) {
+        if (record.offset < highWatermark) continue;
+        const key = recordKey(record.topic, record.partition, record.offset, op.client);
+        if (reported.has(key)) continue;
+        reported.add(key);
+        anomalies.push(readAboveHwAnomaly(context, { op, record, highWatermark }));
+      }
     }
   }
   return anomalies;

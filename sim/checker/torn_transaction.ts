@@ -79,8 +79,10 @@ function visibleValues(context: CheckContext): Map<number, number> {
   const visible = new Map<number, number>();
   for (const op of context.deliveries) {
     if (op.f !== 'final-read' || op.value.isolationLevel !== 'read_committed') continue;
-    for (const record of op.value.records) {
-      if (!visible.has(record.value)) visible.set(record.value, record.offset);
+    for (const { offset, values } of op.value.batches) {
+      values.forEach((value, at) => {
+        if (!visible.has(value)) visible.set(value, offset + at);
+      });
     }
   }
   return visible;

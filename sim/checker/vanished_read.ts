@@ -17,6 +17,7 @@ import {
   explainTruncation,
   type TruncationClassification,
 } from './truncation_cause';
+import { recordsOfBatches } from '../history';
 
 /** Why a delivered record left the final log. */
 export type VanishedReadClassification = TruncationClassification | 'no-truncation-recorded';
@@ -31,13 +32,19 @@ export function checkVanishedRead(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
   const reported = new Set<string>();
   for (const op of context.deliveries) {
-    for (const record of op.value.records) {
-      const index = context.partitionIndex(record.topic, record.partition);
-      if (index === undefined || index.offsetsOf(record.value).length > 0) continue;
-      const key = JSON.stringify([record.topic, record.partition, record.offset, record.value]);
-      if (reported.has(key)) continue;
-      reported.add(key);
-      anomalies.push(vanishedAnomaly(context, { op, record, index }));
+    for (const batch of op.value.batches) {
+      const index = context.partitionIndex(batch.topic, batch.partition);
+      if (index === undefined) continue;
+      // A record object only for a value the final log no longer holds.
+      const gone = batch.values.some((value) => index.offsetsOf(value).length === 0);
+      if (!gone) continue;
+      for (const record of recordsOfBatches([batch])) {
+        if (index.offsetsOf(record.value).length > 0) continue;
+        const key = JSON.stringify([record.topic, record.partition, record.offset, record.value]);
+        if (reported.has(key)) continue;
+        reported.add(key);
+        anomalies.push(vanishedAnomaly(context, { op, record, index }));
+      }
     }
   }
   return anomalies;

@@ -52,6 +52,20 @@ export interface DeliveredRecord {
   readonly value: number;
 }
 
+/**
+ * Records a consumer delivered from consecutive offsets of one partition, in delivery order: the
+ * history's range form of `DeliveredRecord` (record `i` is at `offset + i` with `values[i]`). A
+ * fetched Kafka record batch is delivered this way, so a poll costs what its batches cost.
+ */
+export interface DeliveredBatch {
+  readonly topic: string;
+  readonly partition: number;
+  /** The offset of the first record. */
+  readonly offset: number;
+  /** One value per offset, from `offset` on; never empty. */
+  readonly values: readonly number[];
+}
+
 /** `init`: `initTransactions()` of a transactional producer. */
 export interface InitValue {
   readonly transactionalId: string;
@@ -96,7 +110,12 @@ export interface SendValue {
 /** `poll` and `final-read`: records delivered, and the position after the poll. */
 export interface PollValue {
   readonly isolationLevel: 'read_committed' | 'read_uncommitted';
-  readonly records: readonly DeliveredRecord[];
+  /**
+   * The records delivered, in delivery order, as runs of consecutive offsets of one partition
+   * (`deliveredRecordsOf` lists them one per record). A history file may give `records`
+   * instead, one entry per record; reading it converts them.
+   */
+  readonly batches: readonly DeliveredBatch[];
   /** `position()` per partition after the poll, keyed `topic-partition`, sorted by key. */
   readonly positions: ReadonlyArray<{
     readonly topic: string;
@@ -114,6 +133,30 @@ export interface PollValue {
    * none.
    */
   readonly repositioned?: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
+}
+
+/**
+ * `send` in the range form: records a non-transactional producer's application sent back to
+ * back to one partition that landed in one producer batch, so one operation stands for the
+ * whole batch (Kafka acknowledges a batch as a whole: contiguous offsets, one outcome).
+ */
+export interface SendRun {
+  readonly topic: string;
+  readonly partition: number;
+  /** One value per record, in send order; at least two. */
+  readonly values: readonly number[];
+  /**
+   * Set on `ok` completions: the first record's offset; record `i` is at `offset + i` (-1 for
+   * every record under acks=0, which learns no offsets).
+   */
+  readonly offset?: number;
+}
+
+/** `send` of a run of records (the range form of {@link SendValue}). */
+export interface SendRunValue {
+  readonly run: SendRun;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
 }
 
 /** A fault the nemesis started or ended (`process: 'nemesis'`, `type: 'info'`). */
@@ -140,7 +183,7 @@ interface OpBase {
 export type HistoryOp =
   | (OpBase & { readonly f: 'init'; readonly value: InitValue })
   | (OpBase & { readonly f: 'txn'; readonly value: TxnValue })
-  | (OpBase & { readonly f: 'send'; readonly value: SendValue })
+  | (OpBase & { readonly f: 'send'; readonly value: SendValue | SendRunValue })
   | (OpBase & { readonly f: 'poll' | 'final-read'; readonly value: PollValue })
   | (OpBase & { readonly f: 'nemesis'; readonly value: NemesisValue });
 

@@ -9,3 +9,11 @@ export {
   oracleRecordOf,
   oracleRecordsOf,
 } from './oracle_log';
+export {
+  deliveredBatchesOf,
+  deliveredCount,
+  deliveredRecordsOf,
+  recordsOfBatches,
+} from './delivered';
+export { sentCount, sentRecordsOf } from './sent';
+export type { HistoryOpDraft, InvokeSlot } from './recorder';

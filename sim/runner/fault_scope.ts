@@ -22,6 +22,7 @@
 import type { AnomalyKind, InvolvedPartition } from '../checker';
 import type { History, OracleElection, OracleTruncation } from '../history';
 import { isInternalTopic } from './timeline';
+import { sentRecordsOf } from '../history';
 
 /** The oracle's replication facts the guarantee reads. */
 export interface ReplicationFacts {
@@ -131,7 +132,7 @@ export function writtenScope(history: History, clients: readonly string[]): Scop
   const written: InvolvedPartition[] = [];
   for (const op of history) {
     if (!clients.includes(op.client)) continue;
-    if (op.f === 'send') written.push(op.value.send);
+    if (op.f === 'send') written.push(...sentRecordsOf(op.value));
     else if (op.f === 'txn') written.push(...op.value.sends);
   }
   return placementOf(written);

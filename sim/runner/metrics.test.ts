@@ -132,7 +132,7 @@ describe('gap and lag', () => {
       f: 'poll',
       value: {
         isolationLevel: 'read_committed',
-        records: [],
+        batches: [],
         positions: [{ topic: 't', partition: 0, position }],
       },
     });

@@ -56,7 +56,7 @@ function poll(index: number, timeUs: number, position: number): HistoryOp {
     f: 'poll',
     value: {
       isolationLevel: 'read_committed',
-      records: [],
+      batches: [],
       positions: [{ topic: 'events', partition: 0, position }],
     },
   };

@@ -3,7 +3,9 @@
  * and keeps the invoke and completion of one operation on one process.
  */
 import type { HistoryOp, HistoryRecorder } from '../history';
+import type { TopicPartition } from '../actors';
 import type { ProcessPool } from './process_pool';
+import { SendRunOps, type DefiniteFailure } from './send_run_ops';
 
 /** The op variant whose `f` admits F (`poll` and `final-read` share one variant). */
 type OpOf<F extends HistoryOp['f']> = HistoryOp extends infer Op
@@ -33,6 +35,15 @@ export class HistoryWriter {
   /** The true virtual time the history is stamped with, microseconds (no clock skew). */
   nowUs(): number {
     return this.clock();
+  }
+
+  /**
+   * Opens a run of records sent back to back to `tp` (one `send` operation per producer batch
+   * they land in); `definiteFailure` says which errors prove a record unwritten.
+   */
+  openSendRun(tp: TopicPartition, definiteFailure: DefiniteFailure): SendRunOps {
+    const op = { client: this.client, clock: this.clock };
+    return new SendRunOps(this.recorder, this.processes, op, tp, definiteFailure);
   }
 
   /** Records an `invoke` and returns the handle to complete it with. */

@@ -8,6 +8,7 @@ import type { ActorContext } from '../kernel';
 import type { ConsumerRecord, KafkaConsumer, KafkaMessage, TopicPartition } from '../actors';
 import { partitionKey } from '../actors';
 import type { PollValue } from '../history';
+import { deliveredBatchesOf } from '../history';
 import type { HistoryWriter } from './history_writer';
 import type { AppTimer } from './transactions_app';
 import type { PollsSpec, WorkloadControl } from './workload_types';
@@ -23,12 +24,8 @@ export function pollValue(
 ): PollValue {
   const value = {
     isolationLevel: consumer.config.isolationLevel,
-    records: records.map(({ topic, partition, offset, value }) => ({
-      topic,
-      partition,
-      offset,
-      value,
-    })),
+    // One run per fetched batch (consecutive offsets of one partition), not one entry per record.
+    batches: deliveredBatchesOf(records),
     // Every poll records every position: plain literals, not spreads, keep it cheap.
     positions: consumer.assignment().map((tp) => {
       const highWatermark = consumer.lastHighWatermark(tp);

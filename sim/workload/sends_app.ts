@@ -19,7 +19,9 @@ export interface TopicMetadata {
     done: (present: boolean) => void,
   ): void;
 }
+import type { SendMicroOp } from '../history';
 import type { HistoryWriter } from './history_writer';
+import type { SendRunOps } from './send_run_ops';
 import { RecordRouter } from './record_router';
 import type { AppTimer } from './transactions_app';
 import type { SendsSpec, WorkloadControl } from './workload_types';
@@ -99,6 +101,7 @@ export class SendsApp {
     const stepEnd = more
       ? Math.min(this.spec.sends, this.sent + this.spec.recordsPerSend)
       : this.sent + 1;
+    if (stepEnd - this.sent > 1) this.sendRuns(stepEnd);
     while (this.sent < stepEnd && !this.failedFatally()) this.sendOne(probe);
     this.deps.ctx.setTimer(this.spec.sendIntervalMs * 1000, {
       owner: 'app',
@@ -139,13 +142,50 @@ export class SendsApp {
     return this.producer.state === 'FATAL_ERROR';
   }
 
+  /**
+   * A step of several records: the same send() per record, routed in the same order, but the
+   * records sent back to back to one partition (unkeyed) form a run whose history has one
+   * `send` operation per producer batch (`SendRunOps`) instead of one per record.
+   */
+  private sendRuns(stepEnd: number): void {
+    let run: SendRunOps | null = null;
+    let runTp: TopicPartition | null = null;
+    while (this.sent < stepEnd && !this.failedFatally()) {
+      this.sent += 1;
+      const routed = this.router.next();
+      const tp = { topic: routed.topic, partition: routed.partition };
+      const value = this.deps.nextValue();
+      if (routed.key !== undefined) {
+        run = null;
+        this.sendRecord({ ...tp, value, key: routed.key }, false);
+        continue;
+      }
+      if (run === null || runTp?.topic !== tp.topic || runTp.partition !== tp.partition) {
+        run = this.deps.writer.openSendRun(tp, (error) => DEFINITE_FAILURES.has(error));
+        runTp = tp;
+      }
+      const at = run.add(value);
+      const ops = run;
+      this.open += 1;
+      this.producer.send(tp, value, (result) => {
+        this.open -= 1;
+        ops.onResult(at, result);
+      });
+    }
+  }
+
   /** One record: one `send` operation, completed by the producer's callback. */
   private sendOne(probe: boolean): void {
     this.sent += 1;
     const routed = this.router.next();
     const tp = { topic: routed.topic, partition: routed.partition };
     const key = routed.key === undefined ? {} : { key: routed.key };
-    const send = { ...tp, value: this.deps.nextValue(), ...key };
+    this.sendRecord({ ...tp, value: this.deps.nextValue(), ...key }, probe);
+  }
+
+  /** Sends one record as its own `send` operation. */
+  private sendRecord(send: SendMicroOp, probe: boolean): void {
+    const tp = { topic: send.topic, partition: send.partition };
     const op = this.deps.writer.invoke('send', { send });
     this.open += 1;
     this.producer.send(tp, send.value, (result) => {

@@ -21,6 +21,7 @@ import type {
   PollValue,
   SendMicroOp,
 } from '../../sim/history';
+import { deliveredBatchesOf } from '../../sim/history';
 
 /** A history operation before `historyOf` numbers it. */
 export type OpDraft = HistoryOp extends infer Op
@@ -139,7 +140,7 @@ export function poll(client: string, options: DeliveryOptions): OpDraft[] {
       ...base,
       timeUs: atUs - 10,
       type: 'invoke',
-      value: { isolationLevel, records: [], positions: [] },
+      value: { isolationLevel, batches: [], positions: [] },
     },
     {
       ...base,
@@ -147,7 +148,7 @@ export function poll(client: string, options: DeliveryOptions): OpDraft[] {
       type: 'ok',
       value: {
         isolationLevel,
-        records,
+        batches: deliveredBatchesOf(records),
         positions,
         ...(options.repositioned === undefined
           ? {}

@@ -11,6 +11,7 @@ import { CHECKERS, checkHistory } from '../../sim/checker';
 import type { DeliveredRecord, Oracle, SendMicroOp, TxnGroupMetadata } from '../../sim/history';
 import { historyOf, oracleOf, type OpDraft } from './builders';
 import { expectClean } from './results';
+import { deliveredBatchesOf } from '../../sim/history';
 
 const ONLY_EOS = CHECKERS.filter((checker) => checker.name === 'eos-violation');
 
@@ -65,9 +66,14 @@ function committedRead(records: readonly DeliveredRecord[]): OpDraft[] {
       ...base,
       timeUs: 900_000,
       type: 'invoke',
-      value: { isolationLevel, records: [], positions: [] },
+      value: { isolationLevel, batches: [], positions: [] },
     },
-    { ...base, timeUs: 900_010, type: 'ok', value: { isolationLevel, records, positions: [] } },
+    {
+      ...base,
+      timeUs: 900_010,
+      type: 'ok',
+      value: { isolationLevel, batches: deliveredBatchesOf(records), positions: [] },
+    },
   ];
 }
 

@@ -64,7 +64,7 @@ describe('pipeline polls', () => {
   it('are recorded, with the rewinds after aborts, and judged clean', () => {
     const { report, history } = run();
     const polls = history.filter((op) => op.f === 'poll' && op.client === 'P1' && op.type === 'ok');
-    expect(polls.some((op) => op.f === 'poll' && op.value.records.length > 0)).toBe(true);
+    expect(polls.some((op) => op.f === 'poll' && op.value.batches.length > 0)).toBe(true);
     // The first assignment and every rewind after a chosen abort.
     const repositioned = polls.filter((op) => op.f === 'poll' && op.value.repositioned);
     expect(repositioned.length).toBeGreaterThan(1);

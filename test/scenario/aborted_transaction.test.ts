@@ -20,6 +20,7 @@ import {
   logLayout,
   readOps,
 } from './history_queries';
+import { deliveredRecordsOf } from '../../sim/history';
 
 /** The consumers both scenarios share: one per isolation level, from the start of the log. */
 const CONSUMERS = `
@@ -222,9 +223,9 @@ describe('EXP-02: markers occupy offsets but are never delivered', () => {
       // pinned the LSO at 0 until the marker landed, then it jumped to 6
       // (UnifiedLog.lastStableOffset).
       const delivering = readOps(history, { f: 'poll', client: 'rc' }).find((op) =>
-        op.value.records.some((record) => record.offset === 4),
+        deliveredRecordsOf(op.value).some((record) => record.offset === 4),
       );
-      expect(delivering?.value.records.at(-1)?.offset).toBe(4);
+      expect(deliveredRecordsOf(delivering?.value ?? { batches: [] }).at(-1)?.offset).toBe(4);
       expect(delivering?.value.positions.map(positionOnly)).toEqual([
         { topic: 't', partition: 0, position: 6 },
       ]);

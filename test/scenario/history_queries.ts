@@ -15,6 +15,7 @@ import type {
   PollValue,
 } from '../../sim/history';
 import { oracleBatchesOf, oracleRecordsOf } from '../../sim/history';
+import { deliveredRecordsOf, sentRecordsOf } from '../../sim/history';
 
 /** The `ok` completion of a client's `init`, with the producerId and producerEpoch granted. */
 export function initGranted(
@@ -36,7 +37,7 @@ export function valuesSentBy(history: History, client: string): Set<number> {
   for (const op of history) {
     if (op.client !== client || op.type !== 'invoke') continue;
     if (op.f === 'txn') for (const send of op.value.sends) values.add(send.value);
-    if (op.f === 'send') values.add(op.value.send.value);
+    if (op.f === 'send') for (const send of sentRecordsOf(op.value)) values.add(send.value);
   }
   return values;
 }
@@ -67,7 +68,7 @@ export function readOps(
 export function deliveredRecords(
   ops: ReadonlyArray<{ readonly value: PollValue }>,
 ): DeliveredRecord[] {
-  return ops.flatMap((op) => op.value.records);
+  return ops.flatMap((op) => deliveredRecordsOf(op.value));
 }
 
 /**

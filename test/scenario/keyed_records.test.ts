@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import type { SendMicroOp } from '../../sim/history';
+import { sentRecordsOf } from '../../sim/history';
 
 const { history, report } = runScenario(loadScenario('scenarios/keyed-records.yaml'), {
   seed: '1',
@@ -15,7 +16,7 @@ const { history, report } = runScenario(loadScenario('scenarios/keyed-records.ya
 const acknowledged = (client: string): SendMicroOp[] =>
   history.flatMap((op) => {
     if (op.client !== client || op.type !== 'ok') return [];
-    if (op.f === 'send') return [op.value.send];
+    if (op.f === 'send') return sentRecordsOf(op.value);
     if (op.f === 'txn') return [...op.value.sends];
     return [];
   });

@@ -17,6 +17,7 @@ import { runScenario } from '../../sim/runner/run';
 import { loadScenario } from '../../scenarios';
 import { sweepSeeds } from '../seed_range';
 import { oracleRecords } from './history_queries';
+import { sentRecordsOf, type SendMicroOp } from '../../sim/history';
 
 const DETECT_PERCENT_MIN = 90;
 /** `request.timeout.ms` of both scenarios: a send that took longer was retried. */
@@ -43,7 +44,7 @@ function completedSends(history: History): Array<{ value: number; where: string;
     if (op.f !== 'send') continue;
     if (op.type === 'invoke') invokedUs.set(op.process, op.timeUs);
     if (op.type !== 'ok') continue;
-    const { topic, partition, offset, value } = op.value.send;
+    const { topic, partition, offset, value } = sentRecordsOf(op.value)[0] as SendMicroOp;
     const where = `${topic}-${partition}@${String(offset)}`;
     sends.push({ value, where, tookUs: op.timeUs - (invokedUs.get(op.process) ?? op.timeUs) });
   }

@@ -14,6 +14,7 @@ import type { ProducedBatch } from '../../sim/actors';
 import type { OraclePartition } from '../../sim/history';
 import { Cluster } from '../replication/cluster_harness';
 import { oracleRecords, initGranted, readOps } from '../scenario/history_queries';
+import { deliveredRecordsOf } from '../../sim/history';
 
 const T0 = { topic: 't', partition: 0 };
 
@@ -165,7 +166,9 @@ describe('EXP-02 control markers occupy offsets but are never delivered', () => 
       const polls = readOps(run.history, { f: 'poll', client }).filter(
         (op) => op.timeUs <= 2_000_000,
       );
-      const offsets = polls.flatMap((op) => op.value.records.map((record) => record.offset));
+      const offsets = polls.flatMap((op) =>
+        deliveredRecordsOf(op.value).map((record) => record.offset),
+      );
       expect(offsets).toEqual([0, 1, 2, 3, 4]);
       expect(polls.at(-1)?.value.positions[0]?.position).toBe(6);
     }
@@ -187,7 +190,7 @@ describe('EXP-02 control markers occupy offsets but are never delivered', () => 
     const run = runScenario(parseScenario(text, 'inline/abort.yaml'), { seed: '1' });
     const polls = readOps(run.history, { f: 'poll', client: 'rc' });
     // Records 0-2 aborted, ABORT@3: the first poll returns nothing and ends at position 4.
-    expect(polls.flatMap((op) => op.value.records)).toEqual([]);
+    expect(polls.flatMap((op) => deliveredRecordsOf(op.value))).toEqual([]);
     expect(polls[0]?.value.positions[0]?.position).toBe(4);
   });
 });
