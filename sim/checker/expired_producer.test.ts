@@ -40,7 +40,7 @@ describe('writtenAfterProducerExpired', () => {
     ).toBe(true);
   });
 
-  it('is false for an expiry outside the copies, of another producer, or copies of two epochs', () => {
+  it('is false for an expiry outside the copies, of another producer, or over two epochs', () => {
     const copies = [copy(1, 7_500_000), copy(3, 24_000_000)];
     expect(writtenAfterProducerExpired(oracleWith(25_000_000), copies)).toBe(false);
     expect(writtenAfterProducerExpired(oracleWith(20_000_000, [5]), copies)).toBe(false);

@@ -22,7 +22,8 @@ import {
   type Placement,
   type ReplicationFacts,
 } from './fault_scope';
-import type { ClientConfig, ScenarioConfig } from '../../scenarios';
+import type { ScenarioConfig } from '../../scenarios';
+import { idempotencePermissions, producersOf } from './idempotence_permissions';
 
 /** One thing Kafka permits under this configuration, and why. */
 export interface Permission {
@@ -196,15 +197,6 @@ function delaysRequests(fault: HappenedFault): boolean {
   return ['hold', 'delay', 'duplicate', 'pause'].includes(fault.kind);
 }
 
-/** The producer settings of every client that produces, with its name. */
-function producersOf(clients: readonly ClientConfig[]) {
-  return clients.flatMap((client) => {
-    if (client.role === 'consumer') return [];
-    const settings = client.role === 'pipeline' ? client.settings.producer : client.settings;
-    return [{ name: client.name, settings }];
-  });
-}
-
 /** What the guarantee is derived from. */
 export interface GuaranteeInput {
   readonly scenario: ScenarioConfig;
@@ -229,7 +221,7 @@ export function kafkaPermissions(input: GuaranteeInput): Permission[] {
   const switches = switchesOf(input.scenario);
   const all = [
     ...durabilityPermissions(input, switches),
-    ...idempotencePermissions(input),
+    ...idempotencePermissions(input.scenario),
     ...transactionPermissions(input, switches),
     ...pipelinePermissions(input.scenario),
   ];
@@ -431,79 +423,6 @@ function lastKnownLeaderPermission(input: GuaranteeInput): Permission | null {
     },
     electionsPlacement(elected),
   );
-}
-
-/** Duplicates Kafka's producer makes: without idempotence, and an idempotent epoch bump. */
-function idempotencePermissions(input: GuaranteeInput): Permission[] {
-  const producers = producersOf(input.scenario.clients);
-  const permissions: Permission[] = [];
-  const plain = producers.filter(({ settings }) => !settings.enableIdempotence);
-  if (plain.length > 0) {
-    permissions.push({
-      id: 'idempotence-off',
-      kinds: ['duplicate'],
-      setting: plain.map(({ name }) => `enable.idempotence=false (${name})`).join(', '),
-      because:
-        'a producer without idempotence retries a Produce whose first attempt may already be ' +
-        'in the log, and the broker cannot tell the retry from a new write',
-      source: 'Kafka documentation, Producer Configs: enable.idempotence, retries; KIP-98',
-    });
-  }
-  const idempotent = producers.filter(
-    ({ settings }) => settings.enableIdempotence && settings.transactionalId === null,
-  );
-  if (idempotent.length > 0) {
-    permissions.push({
-      id: 'idempotent-epoch-bump',
-      kinds: ['epoch-bump-duplicate'],
-      setting: idempotent.map(({ name }) => `idempotent, not transactional (${name})`).join(', '),
-      because:
-        'an idempotent producer whose batch failed (delivery.timeout.ms, or an error with ' +
-        'retries left) or met OUT_OF_ORDER_SEQUENCE_NUMBER bumps its epoch itself and re-sends ' +
-        'its in-flight batches from sequence 0; brokers deduplicate only within one ' +
-        '(producerId, producerEpoch), so a batch already appended but never acknowledged is ' +
-        'written again (the checker names only a copy with exactly that history so)',
-      source:
-        'KIP-360; TransactionManager.handleFailedBatch and ' +
-        'bumpIdempotentEpochAndResetIdIfNeeded; KAFKA-14034',
-    });
-  }
-  const expiring = producerIdExpirationPermission(input);
-  if (expiring !== null) permissions.push(expiring);
-  return permissions;
-}
-
-/**
- * A retry that outlives the broker's memory of its producer: a leader drops the state of a
- * producer idle for producer.id.expiration.ms and accepts its next batch at any sequence, so a
- * retry of a batch appended before is appended again. Only a producer whose retries may last
- * longer than that (delivery.timeout.ms above it) can meet it, and only the copies a replica's
- * expiry of that producer separates are covered (classification `written-after-producer-expired`).
- */
-function producerIdExpirationPermission(input: GuaranteeInput): Permission | null {
-  const expirationMs = input.scenario.broker.producerIdExpirationMs;
-  const retrying = producersOf(input.scenario.clients).filter(
-    ({ settings }) => settings.enableIdempotence && settings.deliveryTimeoutMs > expirationMs,
-  );
-  if (retrying.length === 0) return null;
-  return {
-    id: 'producer-id-expiration',
-    kinds: ['duplicate'],
-    classifications: { duplicate: ['written-after-producer-expired'] },
-    setting:
-      `producer.id.expiration.ms=${expirationMs} below delivery.timeout.ms (` +
-      retrying.map(({ name, settings }) => `${name} ${settings.deliveryTimeoutMs}`).join(', ') +
-      ')',
-    because:
-      'a partition leader drops the state of a producer that wrote nothing for ' +
-      'producer.id.expiration.ms and then accepts its next batch at any sequence; a retry of a ' +
-      'batch appended before the expiry is appended again (the documentation advises ' +
-      'producer.id.expiration.ms at or above delivery.timeout.ms to prevent expiration during ' +
-      'retries and the duplicates it causes)',
-    source:
-      'Kafka documentation, Broker Configs: producer.id.expiration.ms; KIP-854; ' +
-      'ProducerStateManager.removeExpiredProducers',
-  };
 }
 
 /** The transactional outcomes Kafka answers or allows under the cluster's transaction version. */
