@@ -57,9 +57,11 @@ describe('the bundled audit examples (seeds 1..20)', () => {
       const result = await audit('common-mistake');
       expect(answersOf(result)).toEqual({
         duplicate: [7, 0, 'acks=all (producer files)'],
-        'lost-write': [7, 0, null],
-        'vanished-read': [2, 0, null],
-        'inconsistent-offsets': [2, 0, null],
+        // Since partitions hold bytes on open connections (TCP), fewer seeds lose writes, and
+        // the audit verifies a flush per write as the fix of the one divergence left.
+        'lost-write': [5, 0, null],
+        'vanished-read': [1, 0, 'log.flush.interval.messages=1 (broker file)'],
+        'inconsistent-offsets': [1, 0, 'log.flush.interval.messages=1 (broker file)'],
       });
       const lost = result.answers.find((answer) => answer.kind === 'lost-write');
       expect(lost?.found?.reason).toMatch(/^permitted by Kafka .*acks=0 or acks=1/);
