@@ -418,7 +418,7 @@ export function brokenBy(
   facts: ReplicaFacts,
   batch: LogBatch,
   transactionVersion: number,
-  fromClient = true,
+  fromClient: boolean,
 ): ReadonlyArray<{ invariant: string; description: string }> {
   if (batch.producerId === NO_PRODUCER_ID) return NOTHING_BROKEN;
   let broken: Array<{ invariant: string; description: string }> | undefined;
