@@ -22,7 +22,11 @@
  *   maybeResolveSequences), or a fault was active while the value was in flight (a batch the
  *   new or cut-off leader never got makes the next-in-line batch meet
  *   OUT_OF_ORDER_SEQUENCE_NUMBER, and canRetry asks for the bump without failing anything the
- *   application sees).
+ *   application sees). "In flight" starts at the invoke of the oldest send of the same client
+ *   and partition still outstanding when the value was sent: the bump rewrites every in-flight
+ *   batch of the partition, so the lost batch may be an earlier one (a leader that had expired
+ *   the producer's state, producer.id.expiration.ms, accepts the value's batch across that gap,
+ *   and the lost batch's retry then meets OUT_OF_ORDER_SEQUENCE_NUMBER).
  *
  * One producerId writing values under epoch 0, all acknowledged, and the same values again
  * under epoch 1 (a broker that lost its deduplication window) is a plain duplicate.
@@ -46,12 +50,20 @@ interface SendOutcome {
   completion?: HistoryOp;
 }
 
+/** One send of a client on a partition: when it was invoked and when it completed. */
+interface PartitionSend {
+  readonly value: number;
+  readonly invokedUs: number;
+}
+
 /** What the history says about sends, for epoch-bump judgements. */
 export interface SendOutcomes {
   /** Per value: its first `send` invoke time and completion, and how many invokes named it. */
   readonly byValue: ReadonlyMap<number, SendOutcome>;
   /** Failed sends per `client topic-partition`, in history order. */
   readonly failed: ReadonlyMap<string, readonly FailedSend[]>;
+  /** Every send invoke per `client topic-partition`, in history order. */
+  readonly invoked: ReadonlyMap<string, readonly PartitionSend[]>;
 }
 
 /**
@@ -61,6 +73,7 @@ export interface SendOutcomes {
 export function indexSendOutcomes(history: History): SendOutcomes {
   const byValue = new Map<number, SendOutcome>();
   const failed = new Map<string, FailedSend[]>();
+  const invoked = new Map<string, PartitionSend[]>();
   for (const op of history) {
     if (op.f !== 'send') continue;
     const { producerId, producerEpoch } = op.value;
@@ -70,6 +83,11 @@ export function indexSendOutcomes(history: History): SendOutcomes {
       if (op.type === 'invoke') entry.invokes += 1;
       else entry.completion ??= op;
       byValue.set(send.value, entry);
+      if (op.type !== 'invoke') continue;
+      const key = `${op.client} ${topicPartitionKey(send.topic, send.partition)}`;
+      const list = invoked.get(key) ?? [];
+      list.push({ value: send.value, invokedUs: op.timeUs });
+      invoked.set(key, list);
     }
     if (op.type === 'invoke' || op.type === 'ok' || op.error === undefined) continue;
     if (producerId === undefined || producerEpoch === undefined) continue;
@@ -79,7 +97,7 @@ export function indexSendOutcomes(history: History): SendOutcomes {
     list.push({ producerId, producerEpoch, timeUs: op.timeUs });
     failed.set(key, list);
   }
-  return { byValue, failed };
+  return { byValue, failed, invoked };
 }
 
 /**
@@ -112,6 +130,11 @@ export function isEpochBumpRewrite(
     if (completion.value.producerEpoch !== last.record.producerEpoch) return false;
   }
   const client = completion.client;
+  const inFlightFromUs = oldestOutstandingInvokeUs(
+    outcomes,
+    `${client} ${topicPartitionKey(first.topic, first.partition)}`,
+    sent.invokedUs,
+  );
   for (let index = 1; index < ordered.length; index++) {
     const earlier = ordered[index - 1] as OracleCopy;
     const later = ordered[index] as OracleCopy;
@@ -124,11 +147,24 @@ export function isEpochBumpRewrite(
         failure.producerEpoch < later.record.producerEpoch &&
         failure.timeUs <= later.record.appendUs,
     );
-    if (!failedBefore && !faultWhileInFlight(evidence.faults, sent.invokedUs, later)) {
+    if (!failedBefore && !faultWhileInFlight(evidence.faults, inFlightFromUs, later)) {
       return false;
     }
   }
   return true;
+}
+
+/**
+ * The invoke time of the oldest send on the partition key that was still outstanding (not yet
+ * completed) at `invokedUs`; `invokedUs` itself when none was.
+ */
+function oldestOutstandingInvokeUs(outcomes: SendOutcomes, key: string, invokedUs: number): number {
+  for (const send of outcomes.invoked.get(key) ?? []) {
+    if (send.invokedUs >= invokedUs) break;
+    const completion = outcomes.byValue.get(send.value)?.completion;
+    if (completion === undefined || completion.timeUs > invokedUs) return send.invokedUs;
+  }
+  return invokedUs;
 }
 
 /** Whether a fault was active at some time from `invokedUs` to the later copy's append. */

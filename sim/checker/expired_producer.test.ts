@@ -1,6 +1,7 @@
 /**
  * Goal: pin when a duplicate's copies are the ones a producer-state expiry lets through: one
- * producer's copies on one partition with an expiry of that producer between their appends.
+ * producerId's copies on one partition (later ones under the same or a bumped epoch) with an
+ * expiry of that producer between their appends.
  * Method: hand-built oracle copies and expirations.
  */
 import { describe, expect, it } from 'vitest';
@@ -40,12 +41,22 @@ describe('writtenAfterProducerExpired', () => {
     ).toBe(true);
   });
 
-  it('is false for an expiry outside the copies, of another producer, or over two epochs', () => {
+  it('is true for the retry rewritten under a bumped epoch after the expiry', () => {
+    // swarm seed 443 of scenarios/producer-id-expiration.yaml: the retry met
+    // OUT_OF_ORDER_SEQUENCE_NUMBER at a leader that had expired the producer, and the Java
+    // producer's epoch bump wrote it again under epoch 1.
+    const bumped = [copy(3, 20_010_000), copy(8, 39_270_000, { producerEpoch: 1 })];
+    expect(writtenAfterProducerExpired(oracleWith(27_000_000), bumped)).toBe(true);
+  });
+
+  it('is false for an expiry outside the copies, another producer, or a lower later epoch', () => {
     const copies = [copy(1, 7_500_000), copy(3, 24_000_000)];
     expect(writtenAfterProducerExpired(oracleWith(25_000_000), copies)).toBe(false);
     expect(writtenAfterProducerExpired(oracleWith(20_000_000, [5]), copies)).toBe(false);
-    const bumped = [copy(1, 7_500_000), copy(3, 24_000_000, { producerEpoch: 1 })];
-    expect(writtenAfterProducerExpired(oracleWith(20_000_000), bumped)).toBe(false);
+    const otherId = [copy(1, 7_500_000), copy(3, 24_000_000, { producerId: 7 })];
+    expect(writtenAfterProducerExpired(oracleWith(20_000_000, [0, 7]), otherId)).toBe(false);
+    const lower = [copy(1, 7_500_000, { producerEpoch: 1 }), copy(3, 24_000_000)];
+    expect(writtenAfterProducerExpired(oracleWith(20_000_000), lower)).toBe(false);
     expect(writtenAfterProducerExpired({} as Oracle, copies)).toBe(false);
   });
 });

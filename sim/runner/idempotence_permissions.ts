@@ -80,7 +80,8 @@ function producerIdExpirationPermission(scenario: ScenarioConfig): Permission | 
     because:
       'a partition leader drops the state of a producer that wrote nothing for ' +
       'producer.id.expiration.ms and then accepts its next batch at any sequence; a retry of a ' +
-      'batch appended before the expiry is appended again (the documentation advises ' +
+      'batch appended before the expiry is appended again, at once or, after ' +
+      "OUT_OF_ORDER_SEQUENCE_NUMBER, by the producer's epoch bump (the documentation advises " +
       'producer.id.expiration.ms at or above delivery.timeout.ms to prevent expiration during ' +
       'retries and the duplicates it causes)',
     source:

@@ -260,6 +260,30 @@ function fencedInProbe(
 }
 
 /**
+ * Producers that stopped for good during the probe because their transactional.id expired at
+ * the coordinator: the coordinator removed the id (TransactionalIdExpired in the oracle) and
+ * answered the producer's next request INVALID_PRODUCER_ID_MAPPING, which is fatal since Kafka
+ * 4.0 (KAFKA-18019), so the application must create a new producer. Kafka's own outcome under
+ * `transactional.id.expiration.ms`; whether the error was Kafka's to give is the
+ * fatal-txn-error checker's judgement, not liveness's.
+ */
+function expiredInProbe(
+  world: LivenessWorld,
+  producers: ReadonlyArray<{ name: string; client: ClientActor }>,
+): string[] {
+  return producers
+    .filter(({ client }) => {
+      const producer = client.kafkaProducer;
+      if (!client.stoppedForGood || producer === null) return false;
+      if (producer.lastError !== 'INVALID_PRODUCER_ID_MAPPING') return false;
+      return world.observed.transactionalIdExpirations.some(
+        (expiry) => expiry.producerId === producer.producerId,
+      );
+    })
+    .map(({ name }) => name);
+}
+
+/**
  * Why a producer's application declined the probe: fenced with `on.fenced: stop`, closed after
  * its last transaction (`close.when.done`), down, or failed with a fatal error.
  */
@@ -296,8 +320,9 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   const fencingErrors = fencingErrorCounter(world.history);
   const stuck = (): string[] => {
     const fenced = new Set(fencedInProbe(fencingErrors(), producers));
+    const expired = new Set(expiredInProbe(world, producers));
     return producers
-      .filter(({ name, client }) => !client.probeDone && !fenced.has(name))
+      .filter(({ name, client }) => !client.probeDone && !fenced.has(name) && !expired.has(name))
       .map(({ name }) => name);
   };
   // Once every producer has committed (or sent) its probe, none starts another transaction:
@@ -323,6 +348,13 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   const problems: string[] = [];
   for (const name of fencedInProbe(fencingErrors(), producers)) {
     notes.push(`${name} fenced for good during the probe (on.fenced: stop): not asked for more`);
+  }
+  for (const name of expiredInProbe(world, producers)) {
+    notes.push(
+      `${name} stopped during the probe: its transactional.id expired at the coordinator ` +
+        '(transactional.id.expiration.ms) and INVALID_PRODUCER_ID_MAPPING is fatal since ' +
+        'Kafka 4.0 (KAFKA-18019): not asked for more',
+    );
   }
   const withoutProgress = stuck();
   if (withoutProgress.length > 0) problems.push(noProgress(world, withoutProgress));

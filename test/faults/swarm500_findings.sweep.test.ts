@@ -1,7 +1,8 @@
 /**
  * Goal: pin what the 500-seed swarms of the bundled scenarios found that is Kafka's own outcome,
  * each explained: power losses that took `__transaction_state`'s unflushed tail
- * (late-transaction-metric), a retry outliving producer.id.expiration.ms (producer-id-expiration).
+ * (late-transaction-metric), a retry outliving producer.id.expiration.ms (producer-id-expiration),
+ * at once or through the idempotent producer's epoch bump.
  * The stall behind refused markers (seed 443 before partitions held bytes) is pinned on
  * hand-built observations in sim/runner/refused_markers.test.ts: no seed of 1..200 shows it now.
  * Method: draw the seed as `sweep --swarm` does and assert the verdict and its explanation.
@@ -38,6 +39,48 @@ describe('a retry appended again after the leader expired its producer', () => {
       coveredBy: 'kafka:producer-id-expiration',
     });
     expect(report.check.anomalies[0]?.classification).toBe('written-after-producer-expired');
+    expect(report.outcome).toBe('pass');
+  });
+
+  it('swarm seed 443: the retry met OUT_OF_ORDER_SEQUENCE_NUMBER, the epoch bump wrote it again', () => {
+    // Values 3-7 were appended under epoch 0 and never acknowledged (acks=all timed out); the
+    // leader expired the producer at 27 s and 34 s, so the retry of sequence 3 was out of order,
+    // and the bump rewrote sequences 3-7 under epoch 1.
+    const { report } = runSwarm('443', 'scenarios/producer-id-expiration.yaml');
+    expect(report.check.anomalyCounts).toEqual([{ kind: 'duplicate', count: 5 }]);
+    for (const verdict of report.guarantee.verdicts) {
+      expect(verdict.coveredBy).toBe('kafka:producer-id-expiration');
+    }
+    const classifications = new Set(report.check.anomalies.map((a) => a.classification));
+    expect([...classifications]).toEqual(['written-after-producer-expired']);
+    expect(report.outcome).toBe('pass');
+  });
+});
+
+describe("an idempotent producer's epoch bump after an earlier batch was lost", () => {
+  it('swarm seed 270 of producer-id-expiration: a permitted epoch-bump-duplicate', () => {
+    // Value 1's batch was dropped; value 2, sent after the drop ended, was appended across the
+    // gap by a leader that had expired the producer, and its acknowledgement was lost with the
+    // connection; value 1's retry was out of order and the bump rewrote value 2 under epoch 1.
+    const { report } = runSwarm('270', 'scenarios/producer-id-expiration.yaml');
+    expect(report.check.anomalyTypes).toEqual(['epoch-bump-duplicate']);
+    expect(report.guarantee.verdicts[0]?.coveredBy).toBe('kafka:idempotent-epoch-bump');
+    expect(report.check.anomalies[0]?.classification).toBe('rewritten-after-epoch-bump');
+    expect(report.outcome).toBe('pass');
+  });
+});
+
+describe('a producer whose transactional.id expired while it waited', () => {
+  it('swarm seed 15 of transactional-id-expiration: S is not asked for progress', () => {
+    // S#1's InitProducerId was prepared at 25.2 s and became durable at 52.8 s, after the
+    // split healed; its last update time is the prepare's, so the 53 s run expired tx-short.
+    // The probe's first request then got INVALID_PRODUCER_ID_MAPPING, fatal since Kafka 4.0.
+    const { report } = runSwarm('15', 'scenarios/transactional-id-expiration.yaml');
+    expect(report.liveness.converged).toBe(true);
+    expect(report.liveness.detail).toContain(
+      'S stopped during the probe: its transactional.id expired at the coordinator',
+    );
+    expect(report.check.anomalyTypes).toEqual([]);
     expect(report.outcome).toBe('pass');
   });
 });
