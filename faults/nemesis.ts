@@ -26,8 +26,11 @@ export class Nemesis {
   private nextId = 1;
   /** Set at the heal phase: triggers no longer fire (a triggered fault never outlives heal). */
   private healing = false;
-  /** The longest extra delay a started fault (`delay`, `slow-node`) gave messages, µs. */
-  private longestDelayUsValue = 0;
+  /**
+   * The longest aftermath of a started fault, µs: the extra delay a `delay` or `slow-node` gave
+   * messages, or how far a `clock-skew` ahead steps its node's clock back when it ends.
+   */
+  private longestAftermathUsValue = 0;
 
   constructor(
     private readonly sim: Simulation,
@@ -76,11 +79,12 @@ export class Nemesis {
   }
 
   /**
-   * The longest extra delay any started fault gave messages, µs: messages delayed just
-   * before the heal phase are still on their way that long after it.
+   * The longest aftermath of any started fault, µs: messages delayed just before the heal phase
+   * are still on their way that long after it, and deadlines a node stamped while its clock ran
+   * ahead lie that much later once the clock steps back.
    */
-  get longestDelayUs(): number {
-    return this.longestDelayUsValue;
+  get longestAftermathUs(): number {
+    return this.longestAftermathUsValue;
   }
 
   /** Fault intervals so far, for the oracle. */
@@ -93,8 +97,8 @@ export class Nemesis {
     if (this.healing && fault.on !== undefined) return;
     const kind = kindOf(fault);
     const started = kind.start(fault, { sim: this.sim, view: this.view, rng });
-    const delayUs = (kind.extraDelayMs?.(fault) ?? 0) * 1000;
-    this.longestDelayUsValue = Math.max(this.longestDelayUsValue, delayUs);
+    const aftermathUs = (kind.aftermathMs?.(fault) ?? 0) * 1000;
+    this.longestAftermathUsValue = Math.max(this.longestAftermathUsValue, aftermathUs);
     const description =
       started.description + (fault.on === undefined ? '' : describeTrigger(fault.on));
     const interval: ActiveFault['interval'] = {

@@ -45,6 +45,10 @@ export const clockSkewKind = defineFaultKind<ClockSkewFault>({
   }),
   describe: (fault) => `clock skew of ${fault.target} by ${fault.skewMs} ms${lasting(fault.forMs)}`,
   endMs: endOf,
+  // A clock that ran ahead steps back when the skew ends: a deadline the node stamped from it
+  // (a Java client's delivery.timeout.ms and request.timeout.ms are measured with
+  // System.currentTimeMillis) falls that much later.
+  aftermathMs: (fault) => Math.max(0, fault.skewMs),
   start(fault, { sim, view }) {
     const description = this.describe(fault);
     const node = resolveNode(fault.target, view);
@@ -70,9 +74,10 @@ export const clockSkewKind = defineFaultKind<ClockSkewFault>({
         "the node's clock reads `skew.ms` off until the fault ends (the heal phase without " +
         '`for.ms`)',
       eos:
-        'yes (Kafka does not rely on clocks for safety); note: the model stamps its oracle with ' +
-        "the node's clock, so visibility checks can misjudge a skewed leader, and swarm mode " +
-        'leaves this kind out',
+        'yes (Kafka does not rely on clocks for safety; the oracle is stamped with true virtual ' +
+        "time, so a skew cannot change a verdict); the node's timeouts and deadlines read its " +
+        'skewed clock, so a clock that ran ahead delays them after the skew ends, and the heal ' +
+        'phase waits that much longer',
     },
   ],
 });

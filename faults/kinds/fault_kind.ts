@@ -109,8 +109,12 @@ export interface FaultKind<F extends FaultBase> {
   describe(fault: F): string;
   /** When it ends by itself, ms; null: at the heal phase, or at once when it has no duration. */
   endMs(fault: F): number | null;
-  /** The longest extra delay it gives a message, ms (the heal phase waits that long). */
-  extraDelayMs?(fault: F): number;
+  /**
+   * How long after it ends its effects may still be felt, ms; the heal phase waits that long on
+   * top of `run.heal.ms`: the longest extra delay it gives a message, or how far a skewed clock
+   * steps back at its end.
+   */
+  aftermathMs?(fault: F): number;
   /** Starts it on kernel primitives; returns what it did and how to end it. */
   start(fault: F, world: FaultWorld): StartedFault;
   /** The random nemesis's kinds (`nemesis.kinds`) this module draws, and the draw. */

@@ -120,7 +120,7 @@ export const linkKind = defineFaultKind<LinkFault>({
   }),
   describe: describeLink,
   endMs: endOf,
-  extraDelayMs: (fault) => fault.delayMs,
+  aftermathMs: (fault) => fault.delayMs,
   start(fault, { sim, view, rng }) {
     const from = fault.from === null ? null : resolveNode(fault.from, view);
     const to = fault.to === null ? null : resolveNode(fault.to, view);

@@ -51,7 +51,7 @@ export const slowNodeKind = defineFaultKind<SlowNodeFault>({
     `slow node ${fault.target}: every message handled ${fault.delayMs} ms late` +
     lasting(fault.forMs),
   endMs: endOf,
-  extraDelayMs: (fault) => fault.delayMs,
+  aftermathMs: (fault) => fault.delayMs,
   start(fault, { sim, view, rng }) {
     const description = this.describe(fault);
     const node = resolveNode(fault.target, view);

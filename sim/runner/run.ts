@@ -341,8 +341,9 @@ export function runPhases(
   });
   const busyClients = (): number => clients.filter((client) => client.busy).length;
   const settled = (): boolean => busyClients() === 0 && unstableLeaders(observed, false) === 0;
-  // Messages a delay fault held back are still on their way after the fault ends.
-  const healUs = scenario.healMs * 1000 + nemesis.longestDelayUs;
+  // Messages a delay fault held back are still on their way after the fault ends, and deadlines
+  // stamped by a clock that ran ahead lie later (Nemesis.longestAftermathUs).
+  const healUs = scenario.healMs * 1000 + nemesis.longestAftermathUs;
   sim.runUntil(sim.nowUs + healUs, () => control.stopping && settled());
   const problems: string[] = [];
   phases.begin('liveness');

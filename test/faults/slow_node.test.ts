@@ -79,7 +79,7 @@ describe('slow-node on the kernel', () => {
       '12100 Produce#4 from A',
     ]);
     expect(a.log).toEqual(['2100 Produce#3 from b1']);
-    expect(nemesis.longestDelayUs).toBe(5_000);
+    expect(nemesis.longestAftermathUs).toBe(5_000);
     const described =
       'slow node leader:orders-0: every message handled 5 ms late for 10 ms ' +
       '(leader:orders-0 = b1)';

@@ -84,3 +84,17 @@ describe('a producer whose transactional.id expired while it waited', () => {
     expect(report.outcome).toBe('pass');
   });
 });
+
+describe('a producer whose clock ran ahead until the heal', () => {
+  it('swarm seed 269 of unclean-election-disabled: the heal waits out the +86 s skew', () => {
+    // P's clock read 86,196 ms ahead from 27 s to the heal at 40 s; the delivery and request
+    // deadlines it stamped then lie 86 s later once its clock steps back, as they would for a
+    // Java client reading System.currentTimeMillis. The heal phase now waits that long.
+    const { report } = runSwarm('269', 'scenarios/unclean-election-disabled.yaml');
+    expect(
+      report.faults.some((fault) => fault.description.includes('clock skew of P by 86196')),
+    ).toBe(true);
+    expect(report.liveness.converged).toBe(true);
+    expect(report.outcome).toBe('pass');
+  });
+});
