@@ -142,6 +142,32 @@ describe('a hold rule stalls a connection as TCP does', () => {
     expect(a.log).toEqual(['4200 ConnectionReset#- from B']);
   });
 
+  it('a plain hold released after its target restarted is refused (zombie-fencing-replicated swarm seed 323)', () => {
+    // Before, the held WriteTxnMarkers and PartitionChange of b1's old process reached the new
+    // one at the heal, which then acted on them: a leader at an old epoch wrote a marker.
+    const { sim, a, b } = world();
+    const rule = sim.addLinkRule({ source: A, target: B, effect: { type: 'hold' } });
+    at(sim, 1_000, () => a.ctx.send(B, { kind: 'Req', n: 1 } as never));
+    at(sim, 2_000, () => sim.crash(B, 'power-loss'));
+    // Sent while B is down: addressed to no process.
+    at(sim, 2_500, () => a.ctx.send(B, { kind: 'Req', n: 2 } as never));
+    at(sim, 3_000, () => sim.restart(B, 'power-loss'));
+    at(sim, 3_500, () => a.ctx.send(B, { kind: 'Req', n: 3 } as never));
+    at(sim, 4_000, () => sim.removeLinkRule(rule));
+    sim.runUntil(10_000);
+    expect(b.log).toEqual(['4100 Req#3 from A']);
+  });
+
+  it('a message sent while its target is down and due after the restart is refused', () => {
+    const { sim, a, b } = world();
+    at(sim, 1_000, () => sim.crash(B, 'process'));
+    at(sim, 1_950, () => a.ctx.send(B, { kind: 'Req', n: 1 } as never));
+    at(sim, 2_000, () => sim.restart(B));
+    at(sim, 2_000, () => a.ctx.send(B, { kind: 'Req', n: 2 } as never));
+    sim.runUntil(10_000);
+    expect(b.log).toEqual(['2100 Req#2 from A']);
+  });
+
   it('what a crashed node had held is gone with its process', () => {
     const { sim, a, b } = world();
     const heal = partition(sim);

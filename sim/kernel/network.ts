@@ -244,11 +244,14 @@ export class Network {
           break;
         case 'hold':
           if (effect.onConnection !== true) {
+            // Released later, it still goes to the process it was sent to: a restarted target
+            // refuses it (Simulation.executeOnNode).
             pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, installed.held, {
               source,
               target,
               payload,
               sentUs: nowUs,
+              targetIncarnation,
             });
             return [];
           }

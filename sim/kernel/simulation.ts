@@ -323,6 +323,11 @@ export class Simulation {
     const status = node.holds.status;
     if (status === node.status) return;
     const wasPaused = node.status === 'paused';
+    if (node.status === 'crashed') {
+      // Back up: whatever was sent while the node was down (held by a rule, or delayed past the
+      // restart) was addressed to no process and is refused, like its old connections' bytes.
+      node.incarnation += 1;
+    }
     node.status = status;
     this.lifecycleObserver?.({ timeUs: this.nowUsValue, node: node.id, status });
     if (status !== 'running') return;
