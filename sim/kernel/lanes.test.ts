@@ -1,12 +1,13 @@
 /**
  * Goal: pin the connection lanes (`lanes.ts`), both ways. A message a delay holds on one
  * connection does not hold back another connection of the same two nodes, while without a lane
- * map (one connection per link) it does; order within one connection holds; a close discards
- * what is still on its way on the connection, either way, and the next message opens a fresh
- * lane not behind the old bytes, while another connection of the same link keeps its messages;
- * the server's answers to a closed connection are dropped until the client's next request
- * reaches it; a reset waits behind every open lane. Method: two small actors on a fixed 100 us
- * network with a two-connection lane map, exact times.
+ * map (one connection per link) it does; order within one connection holds; after a close the
+ * next request opens a fresh lane, not behind the old one's delayed bytes, which still reach the
+ * server (sent before the FIN); what the server sends on the closed connection, on its way
+ * (delayed or held) or sent until the client's next request reaches it, is dropped, while
+ * another connection of the same link keeps its messages; without a lane map a close leaves
+ * everything on its way alone; a reset waits behind every open lane. Method: two small actors on
+ * a fixed 100 us network with a two-connection lane map, exact times.
  */
 import { describe, expect, it } from 'vitest';
 import type { Actor, ActorContext, Connection, Envelope } from './actor';
@@ -100,7 +101,7 @@ describe('connection lanes', () => {
     expect(b.log).toEqual(['96001100 Fetch#1', '96001100 Fetch#2']);
   });
 
-  it('a close discards what is on its way and the next request opens a fresh lane', () => {
+  it("after a close the next request is not behind the old connection's delayed bytes", () => {
     const { sim, a, b } = world(LANE_MAP);
     delayOneFetch(sim);
     at(sim, 1_000, () => {
@@ -113,7 +114,23 @@ describe('connection lanes', () => {
       a.ctx.send(B, { kind: 'Fetch', n: 3 } as never);
     });
     sim.runUntil(100_000_000);
-    expect(b.log).toEqual(['1100 Produce#2', '30000100 Fetch#3']);
+    // The old request was on the wire before the close: it still reaches B (data before a FIN).
+    expect(b.log).toEqual(['1100 Produce#2', '30000100 Fetch#3', '96001100 Fetch#1']);
+    expect(sim.network.closedCount).toBe(0);
+  });
+
+  it("a close discards the server's delayed answer on the closed connection only", () => {
+    const { sim, a } = world(LANE_MAP);
+    const effect = { type: 'delay', delayUs: 96_000_000 } as const;
+    sim.addLinkRule({ source: B, target: A, effect });
+    at(sim, 1_000, () => {
+      const b = sim.actorOf(B) as Endpoint;
+      b.ctx.send(A, { kind: 'FetchResponse', n: 1 } as never);
+      b.ctx.send(A, { kind: 'ProduceResponse', n: 2 } as never);
+    });
+    at(sim, 30_000_000, () => a.ctx.closeConnection(B, FETCH));
+    sim.runUntil(100_000_000);
+    expect(a.log).toEqual(['96001100 ProduceResponse#2']);
     expect(sim.network.closedCount).toBe(1);
     expect(sim.messagesInFlight()).toEqual([]);
   });
@@ -143,17 +160,23 @@ describe('connection lanes', () => {
     expect(sim.network.closedCount).toBe(0);
   });
 
-  it('a message a plain hold keeps is discarded at release when its connection closed', () => {
+  it("a plain hold's answer to a closed connection is dropped at release, its request not", () => {
     const { sim, a, b } = world(LANE_MAP);
-    const rule = sim.addLinkRule({ source: A, target: B, effect: { type: 'hold' } });
+    const toB = sim.addLinkRule({ source: A, target: B, effect: { type: 'hold' } });
+    const toA = sim.addLinkRule({ source: B, target: A, effect: { type: 'hold' } });
     at(sim, 1_000, () => {
       a.ctx.send(B, { kind: 'Fetch', n: 1 } as never);
-      a.ctx.send(B, { kind: 'Produce', n: 2 } as never);
+      b.ctx.send(A, { kind: 'FetchResponse', n: 0 } as never);
+      b.ctx.send(A, { kind: 'ProduceResponse', n: 2 } as never);
     });
     at(sim, 2_000, () => a.ctx.closeConnection(B, FETCH));
-    at(sim, 3_000, () => sim.removeLinkRule(rule));
+    at(sim, 3_000, () => {
+      sim.removeLinkRule(toB);
+      sim.removeLinkRule(toA);
+    });
     sim.runUntil(10_000);
-    expect(b.log).toEqual(['3100 Produce#2']);
+    expect(b.log).toEqual(['3100 Fetch#1']);
+    expect(a.log).toEqual(['3100 ProduceResponse#2']);
     expect(sim.network.closedCount).toBe(1);
   });
 

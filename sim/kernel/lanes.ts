@@ -8,12 +8,17 @@
  *
  * A connection is opened by its client, so it is named by (client, server, name), and it has
  * two lanes, one each way. Each close of the connection by its client starts a new generation:
- * the next message opens a fresh lane that is not behind the old one's bytes, and whatever the
- * old generation still has on its way, either way, is discarded when it would be delivered. This
- * is Kafka's NetworkClient on a request timeout (handleTimedOutRequests ->
- * processTimeoutDisconnection -> Selector.close: the channel and its unsent and unread bytes go,
- * the next request connects anew), and the broker's SocketServer Processor, which drops a
- * response whose connection is gone (sendResponse on a channel that is no longer open).
+ * the next message opens a fresh lane that is not behind the old one's bytes (the new socket has
+ * its own sequence space), and what the server sends on the old generation, already on its way
+ * or sent later, is discarded when it would be delivered: nobody reads it any more. This is
+ * Kafka's NetworkClient on a request timeout (handleTimedOutRequests ->
+ * processTimeoutDisconnection -> Selector.close: the channel and its unread bytes go, the next
+ * request connects anew), and the broker's SocketServer Processor, which drops a response whose
+ * connection is gone (sendResponse on a channel that is no longer open). What the client had
+ * already put on the wire still reaches the server and is read there, as TCP delivers the data
+ * sent before a FIN: a request delayed in transit arrives after its client gave up on it (the
+ * EndTxn of KAFKA-17754). Bytes a partition stalls are the sender's to retransmit; a close
+ * discards those (`Network.closeConnection`).
  *
  * The server answers on the generation it last received a request on: the kernel does not pair
  * responses with requests, so a response to an old request sent after the new connection's first
@@ -111,12 +116,21 @@ export class Lanes {
     return deliverUs;
   }
 
-  /** True when the connection `stamp` names was closed after the message went out on it. */
+  /**
+   * True when the message goes to a client that closed its connection after the message went
+   * out on it: nobody reads it. A client's own message is never closed here (see above).
+   */
   isClosed(source: NodeId, target: NodeId, stamp: LaneStamp): boolean {
+    if (stamp.lane === 0 || stamp.fromClient) return false;
+    const current = this.link(target, source).generation.get(stamp.lane) ?? 0;
+    return stamp.generation < current;
+  }
+
+  /** True when the message's connection has a newer generation than the one it went out on. */
+  private isStale(source: NodeId, target: NodeId, stamp: LaneStamp): boolean {
     if (stamp.lane === 0) return false;
     const [client, server] = stamp.fromClient ? [source, target] : [target, source];
-    const current = this.link(client, server).generation.get(stamp.lane) ?? 0;
-    return stamp.generation < current;
+    return stamp.generation < (this.link(client, server).generation.get(stamp.lane) ?? 0);
   }
 
   /** A message was handed to `target`: a client's message tells the server its generation. */
@@ -148,7 +162,7 @@ export class Lanes {
   /** Whether a slot's last generation is still the open one (slot = lane * 2 + direction). */
   private isOpen(source: NodeId, target: NodeId, slot: number, generation: number): boolean {
     const lane = slot >> 1;
-    return !this.isClosed(source, target, { lane, fromClient: (slot & 1) === 0, generation });
+    return !this.isStale(source, target, { lane, fromClient: (slot & 1) === 0, generation });
   }
 
   private laneOf(kind: string): NumberedLane | undefined {

@@ -179,11 +179,12 @@ export class Network {
    * (handleTimedOutRequests -> processTimeoutDisconnection -> Selector.close): the bytes of the
    * closed TCP connection are lost both ways. The connection is named by what travels on it: the
    * kinds `a` `sends` and the kinds it `receives` back, since two nodes may hold several
-   * connections to each other. What a partition holds of it is discarded now; what is otherwise
-   * on its way (delayed, or released later by a plain hold) is discarded when it would arrive,
-   * and so is what `b` sends back on it before it sees `a`'s next request (the broker drops a
-   * response to a closed connection). The next message opens a new lane, not behind the old
-   * one's bytes. Returns how many held messages were discarded.
+   * connections to each other. What a partition holds of it is discarded now. What `b` sends
+   * back on it, already on its way or sent before it sees `a`'s next request, is discarded when
+   * it would arrive (nobody reads it; the broker drops a response to a closed connection). What
+   * `a` already sent and no partition holds still arrives, as data sent before a FIN does. The
+   * next message opens a new lane, not behind the old one's bytes (`lanes.ts`). Returns how many
+   * held messages were discarded.
    */
   closeConnection(a: NodeId, b: NodeId, connection: Connection): number {
     this.lanes.close(a, b, connection);
@@ -196,7 +197,7 @@ export class Network {
     );
   }
 
-  /** True when a message's connection was closed after it was sent: it is not delivered. */
+  /** True when a message goes to a client that closed its connection since: not delivered. */
   isClosed(source: NodeId, target: NodeId, lane: LaneStamp): boolean {
     return this.lanes.isClosed(source, target, lane);
   }
