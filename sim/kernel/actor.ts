@@ -68,9 +68,11 @@ export interface ActorContext<M extends Message = Message> {
   send(target: NodeId, payload: M): void;
   /**
    * Closes this node's connection to `peer`, named by the message kinds it `sends` there and
-   * `receives` back: what a partition still holds of it, either way, is discarded instead of
-   * arriving after the heal. Messages already on their way still arrive. The caller fails its
-   * own requests on it; the peer is told nothing (its side learns at its next read or timeout).
+   * `receives` back: what a partition holds of it, either way, and what the peer sends back on
+   * it are discarded instead of arriving; what this node already sent still arrives (data sent
+   * before a FIN), and the next message opens a fresh connection (`lanes.ts`; without a lane map
+   * only held messages go). The caller fails its own requests on it; the peer is told nothing
+   * (its side learns at its next read or timeout).
    */
   closeConnection(peer: NodeId, connection: Connection): void;
   /** Fires `onTimer(payload)` after `delayUs` (late if the node is paused then). */

@@ -96,6 +96,8 @@ export const KERNEL_BOUNDS = {
   linkRules: { name: 'LINK_RULES_MAX', collection: 'installed link rules', max: 100_000 },
   /** Nodes of one run: the controller, at most 100 brokers and 100 clients, and test nodes. */
   nodes: { name: 'NODES_MAX', collection: 'simulation nodes', max: 1_000 },
+  /** Distinct connection names of the lane map (see `lanes.ts`). */
+  lanes: { name: 'LANES_MAX', collection: 'connection names of the lane map', max: 10_000 },
   /** Distinct event kinds (message kinds and timer labels) the trace hash numbers. */
   eventKinds: { name: 'EVENT_KINDS_MAX', collection: 'distinct event kinds', max: 100_000 },
   /** Events deferred at one paused node until it resumes (a GC pause). */

@@ -33,6 +33,7 @@ export type {
 export { EventQueue, type QueuedEvent } from './event_queue';
 export { nodeId, ratio, US_PER_MS, type NodeId, type Ratio, type TimeUs } from './ids';
 export type { Delivery, LinkEffect, LinkRule, LinkRuleId, NetworkConfig } from './network';
+export type { LaneMap, LaneOfKind } from './lanes';
 export type { HoldCounts, LifecycleObservation, NodeStatus } from './node_holds';
 export { Rng, assertRatio } from './rng';
 export {

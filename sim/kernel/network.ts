@@ -1,6 +1,7 @@
 /**
- * The simulated network: a directed link per ordered pair of nodes, each delivering in FIFO
- * order (as one TCP connection does) after a seeded per-message delay. Fault rules sit on top as
+ * The simulated network: a directed link per ordered pair of nodes, carrying one lane per
+ * connection between them (`lanes.ts`), each delivering in FIFO order as one TCP connection does,
+ * after a seeded per-message delay. Fault rules sit on top as
  * mechanism only: a rule matches a source, a target and a set of message kinds, and drops,
  * duplicates, delays or holds what it matches. Which rules exist, and when, is fault policy and
  * lives in `faults/`. Style rules 17 and 19.
@@ -8,13 +9,14 @@
  * A `hold` with `onConnection` is what a network partition does to an open TCP connection: the
  * bytes stall (the sender's TCP keeps retransmitting them) and arrive in order once the rule is
  * removed, unless a node closes the connection first ({@link Network.closeConnection}), which
- * discards them. A `ConnectionReset` is an RST segment, which TCP never retransmits: such a hold
+ * discards them, and with them whatever else is still on its way on that connection. A `ConnectionReset` is an RST segment, which TCP never retransmits: such a hold
  * drops it. A plain `hold` keeps what it matches whatever happens (a message delayed in transit).
  */
 import { assert, assertNever } from './assert';
 import { BoundedMap, KERNEL_BOUNDS, pushWithin } from './bounds';
 import type { Connection, Message } from './actor';
 import type { NodeId, Ratio, TimeUs } from './ids';
+import { Lanes, type LaneMap, type LaneStamp } from './lanes';
 import { assertRatio, type Rng } from './rng';
 
 /** The base delay model: uniform integer microseconds in [delayUsMin, delayUsMax]. */
@@ -74,6 +76,8 @@ export interface Delivery<M extends Message> {
   readonly deliverUs: TimeUs;
   /** The target incarnation the message was sent to, when the sender gave one. */
   readonly targetIncarnation?: number | undefined;
+  /** The connection lane and generation it went out on (a close discards it on arrival). */
+  readonly lane: LaneStamp;
 }
 
 /** The most messages one hold rule may keep at once (see {@link KERNEL_BOUNDS}). */
@@ -88,6 +92,7 @@ export interface HeldMessage {
   readonly targetIncarnation?: number | undefined;
   /** Held by an `onConnection` rule: a close or the sender's crash discards it. */
   readonly onConnection?: boolean;
+  readonly lane: LaneStamp;
 }
 
 interface InstalledRule {
@@ -110,20 +115,23 @@ function matches(rule: LinkRule, source: NodeId, target: NodeId, kind: string): 
 /** Decides, for each sent message, whether and when it arrives. */
 export class Network {
   private readonly rules = new BoundedMap<LinkRuleId, InstalledRule>(KERNEL_BOUNDS.linkRules);
-  /** The latest delivery time per link, by source then target (no string key per message). */
-  private readonly lastDeliveryUs = new BoundedMap<NodeId, Map<NodeId, TimeUs>>(
-    KERNEL_BOUNDS.nodes,
-  );
+  /** FIFO order and generation of every connection's lanes. */
+  private readonly lanes: Lanes;
   private nextRuleId = 1;
   /** Messages dropped by rules so far (for reports and tests). */
   droppedCount = 0;
+  /** Messages discarded on arrival because their connection was closed meanwhile. */
+  closedCount = 0;
 
+  /** `laneMap` names each kind's connection; absent, a link is one connection (one lane). */
   constructor(
     private readonly config: NetworkConfig,
     private readonly rng: Rng,
+    laneMap?: LaneMap,
   ) {
     assert(config.delayUsMin >= 0, 'delayUsMin must not be negative');
     assert(config.delayUsMin <= config.delayUsMax, 'delayUsMin must not exceed delayUsMax');
+    this.lanes = new Lanes(laneMap);
   }
 
   /** Installs a rule and returns its id. */
@@ -145,7 +153,7 @@ export class Network {
   /**
    * Removes a rule. Messages a `hold` rule kept are released in the order they were held: one
    * another hold rule still matches stays held there (the link is still cut), the others are
-   * sent again now, FIFO per link, and the caller schedules the returned deliveries.
+   * sent again now, FIFO per lane, and the caller schedules the returned deliveries.
    */
   removeRule(id: LinkRuleId, nowUs: TimeUs): Array<Delivery<Message>> {
     const installed = this.rules.get(id);
@@ -159,27 +167,44 @@ export class Network {
         pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, other.held, message);
         continue;
       }
-      const { source, target, payload, sentUs, targetIncarnation } = message;
-      const deliverUs = this.deliveryTime(source, target, nowUs, 0);
-      released.push({ source, target, payload, sentUs, deliverUs, targetIncarnation });
+      const { source, target, payload, sentUs, targetIncarnation, lane } = message;
+      const deliverUs = this.deliveryTime(source, target, payload.kind, lane, nowUs, 0);
+      released.push({ source, target, payload, sentUs, deliverUs, targetIncarnation, lane });
     }
     return released;
   }
 
   /**
-   * `a` closes its connection to `b`: every message held on it is discarded, as the bytes of a
-   * closed TCP connection are. The connection is named by what travels on it: the kinds `a`
-   * `sends` and the kinds it `receives` back, since two nodes may hold several connections to
-   * each other. Messages already on their way (not held) still arrive.
-   * Returns how many were discarded.
+   * `a` closes its connection to `b`, as Kafka's NetworkClient does on a request timeout
+   * (handleTimedOutRequests -> processTimeoutDisconnection -> Selector.close): the bytes of the
+   * closed TCP connection are lost both ways. The connection is named by what travels on it: the
+   * kinds `a` `sends` and the kinds it `receives` back, since two nodes may hold several
+   * connections to each other. What a partition holds of it is discarded now. What `b` sends
+   * back on it, already on its way or sent before it sees `a`'s next request, is discarded when
+   * it would arrive (nobody reads it; the broker drops a response to a closed connection). What
+   * `a` already sent and no partition holds still arrives, as data sent before a FIN does. The
+   * next message opens a new lane, not behind the old one's bytes (`lanes.ts`). Returns how many
+   * held messages were discarded.
    */
-  closeConnection(a: NodeId, b: NodeId, { sends, receives }: Connection): number {
+  closeConnection(a: NodeId, b: NodeId, connection: Connection): number {
+    this.lanes.close(a, b, connection);
+    const { sends, receives } = connection;
     return this.discardHeld(
       ({ source, target, payload, onConnection }) =>
         onConnection === true &&
         ((source === a && target === b && sends.includes(payload.kind)) ||
           (source === b && target === a && receives.includes(payload.kind))),
     );
+  }
+
+  /** True when a message goes to a client that closed its connection since: not delivered. */
+  isClosed(source: NodeId, target: NodeId, lane: LaneStamp): boolean {
+    return this.lanes.isClosed(source, target, lane);
+  }
+
+  /** A message reached its target: the server side of its connection learns its generation. */
+  delivered(source: NodeId, target: NodeId, lane: LaneStamp): void {
+    this.lanes.delivered(source, target, lane);
   }
 
   /** Discards what `node` sent that rules still hold: its process and connections are gone. */
@@ -219,9 +244,10 @@ export class Network {
   ): Array<Delivery<M>> {
     let extraDelayUs = 0;
     let copies = 1;
+    const lane = this.lanes.stamp(source, target, payload.kind);
     if (this.rules.size === 0) {
-      const deliverUs = this.deliveryTime(source, target, nowUs, 0);
-      return [{ source, target, payload, sentUs: nowUs, deliverUs, targetIncarnation }];
+      const deliverUs = this.deliveryTime(source, target, payload.kind, lane, nowUs, 0);
+      return [{ source, target, payload, sentUs: nowUs, deliverUs, targetIncarnation, lane }];
     }
     for (const installed of this.rules.values()) {
       const rule = installed.rule;
@@ -252,6 +278,7 @@ export class Network {
               payload,
               sentUs: nowUs,
               targetIncarnation,
+              lane,
             });
             return [];
           }
@@ -266,6 +293,7 @@ export class Network {
             sentUs: nowUs,
             targetIncarnation,
             onConnection: true,
+            lane,
           });
           return [];
         default:
@@ -274,28 +302,27 @@ export class Network {
     }
     const deliveries: Array<Delivery<M>> = [];
     for (let copy = 0; copy < copies; copy++) {
-      const deliverUs = this.deliveryTime(source, target, nowUs, extraDelayUs);
-      deliveries.push({ source, target, payload, sentUs: nowUs, deliverUs, targetIncarnation });
+      const deliverUs = this.deliveryTime(source, target, payload.kind, lane, nowUs, extraDelayUs);
+      const sentUs = nowUs;
+      deliveries.push({ source, target, payload, sentUs, deliverUs, targetIncarnation, lane });
     }
     return deliveries;
   }
 
-  /** FIFO per link: a message never overtakes an earlier one on the same link. */
+  /**
+   * FIFO per lane: a message never overtakes an earlier one on the same connection lane. A
+   * reset waits behind every open lane of the link (it ends each of its connections).
+   */
   private deliveryTime(
     source: NodeId,
     target: NodeId,
+    kind: string,
+    lane: LaneStamp,
     nowUs: TimeUs,
     extraDelayUs: TimeUs,
   ): TimeUs {
-    let link = this.lastDeliveryUs.get(source);
-    if (link === undefined) {
-      link = new BoundedMap(KERNEL_BOUNDS.nodes);
-      this.lastDeliveryUs.set(source, link);
-    }
     const delayUs = this.rng.intInclusive(this.config.delayUsMin, this.config.delayUsMax);
-    const earliest = link.get(target) ?? 0;
-    const deliverUs = Math.max(nowUs + delayUs + extraDelayUs, earliest);
-    link.set(target, deliverUs);
-    return deliverUs;
+    const readyUs = nowUs + delayUs + extraDelayUs;
+    return this.lanes.deliveryTime(source, target, lane, readyUs, kind === CONNECTION_RESET_KIND);
   }
 }

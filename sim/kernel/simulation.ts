@@ -25,6 +25,7 @@ import {
   type LinkRuleId,
   type NetworkConfig,
 } from './network';
+import type { LaneMap, LaneStamp } from './lanes';
 import {
   NodeHolds,
   type HoldCounts,
@@ -84,6 +85,11 @@ export interface SimulationConfig {
    * @default false
    */
   readonly recordEventLog: boolean;
+  /**
+   * Which connection each message kind travels on (FIFO lanes, closes: `lanes.ts`). Absent: a
+   * link between two nodes is one connection.
+   */
+  readonly lanes?: LaneMap;
 }
 
 /** One message delivered to a node, as {@link Simulation.deliveryObserver} sees it. */
@@ -113,6 +119,7 @@ type KernelEvent =
       node: SimNode;
       incarnation: number;
       envelope: Envelope;
+      lane: LaneStamp;
     }
   | {
       timeUs: TimeUs;
@@ -187,7 +194,7 @@ export class Simulation {
 
   constructor(private readonly config: SimulationConfig) {
     this.rootRng = new Rng(config.seed);
-    this.network = new Network(config.network, this.rootRng.fork('network'));
+    this.network = new Network(config.network, this.rootRng.fork('network'), config.lanes);
     this.queue = new EventQueue(config.eventsQueuedMax);
     this.eventLog = config.recordEventLog ? [] : undefined;
   }
@@ -390,15 +397,17 @@ export class Simulation {
     const messages: MessageInFlight[] = [];
     for (const event of this.queue.values()) {
       if (event.type !== 'deliver' || event.incarnation !== event.node.incarnation) continue;
+      if (this.onClosedLane(event)) continue;
       messages.push({ ...event.envelope, dueUs: event.timeUs, where: 'network' });
     }
     for (const node of this.nodes.values()) {
       for (const event of node.deferred) {
-        if (event.type !== 'deliver') continue;
+        if (event.type !== 'deliver' || this.onClosedLane(event)) continue;
         messages.push({ ...event.envelope, dueUs: null, where: 'deferred by a pause' });
       }
     }
     for (const held of this.network.heldMessages()) {
+      if (this.network.isClosed(held.source, held.target, held.lane)) continue;
       messages.push({ ...held, dueUs: null, where: 'held by a link rule' });
     }
     return messages.sort(
@@ -452,6 +461,11 @@ export class Simulation {
 
   private executeOnNode(event: KernelEvent & { type: 'deliver' | 'timer' }): void {
     const node = event.node;
+    if (event.type === 'deliver' && this.onClosedLane(event)) {
+      // Its connection was closed after it was sent: the bytes are gone (`lanes.ts`).
+      this.network.closedCount += 1;
+      return;
+    }
     if (node.status === 'crashed' || event.incarnation !== node.incarnation) {
       // A message reaching a dead process, or the old connection of a restarted one, is
       // refused: the sender's connection is reset (unless the machine itself is down).
@@ -476,6 +490,7 @@ export class Simulation {
       this.record(event, this.kindCode(event.envelope.payload.kind), node.index);
       const delivery = { timeUs: event.timeUs, envelope: event.envelope };
       this.deliveryObserver?.(delivery);
+      this.network.delivered(event.envelope.source, event.envelope.target, event.lane);
       node.actor.onMessage(event.envelope, node.ctx);
       for (const watcher of this.deliveryWatchers) watcher(delivery);
     } else {
@@ -509,6 +524,11 @@ export class Simulation {
           `hash=${this.hash.hex()}`,
       );
     }
+  }
+
+  /** True when a queued delivery's connection was closed after it was sent. */
+  private onClosedLane(event: KernelEvent & { type: 'deliver' }): boolean {
+    return this.network.isClosed(event.envelope.source, event.envelope.target, event.lane);
   }
 
   private kindCode(kind: string): number {
@@ -552,6 +572,7 @@ export class Simulation {
       node: target,
       incarnation: delivery.targetIncarnation ?? target.incarnation,
       envelope,
+      lane: delivery.lane,
     });
   }
 

@@ -6,7 +6,7 @@
  */
 import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
 import { BOUND_BASIS, Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
-import { partitionKey, type TopicPartition } from '../actors';
+import { kafkaLaneMap, partitionKey, type TopicPartition } from '../actors';
 import { HistoryBoundExceededError, HistoryRecorder, type History, type Oracle } from '../history';
 import {
   ClientActor,
@@ -170,6 +170,7 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     eventsMax: scenario.eventsMax,
     eventsQueuedMax: 1_000_000,
     recordEventLog: options.recordEventLog ?? false,
+    lanes: kafkaLaneMap,
   });
   sim.traceSink = options.trace;
   // Observations are folded in from the first event on: the checker first, so it sees the

@@ -5,12 +5,15 @@
  * group-coordinator connection, the replica fetcher's, the transaction marker channel's, the
  * AddPartitionsToTxn manager's, the admin client's. When a request times out, the component
  * closes that connection (NetworkClient.handleTimedOutRequests → processTimeoutDisconnection),
- * and whatever a network partition still holds of it is lost instead of arriving after the heal.
+ * and whatever is still on its way on it, either way, is lost instead of arriving later.
  * The Java producer sends its Produce and coordinator requests on one connection per broker;
  * the model closes only the kinds of the component that timed out, and the other finds out at
  * its own timeout.
+ *
+ * {@link kafkaLaneMap} gives the kernel each kind's connection, so that each keeps FIFO order
+ * of its own (`sim/kernel/lanes.ts`).
  */
-import type { Connection } from '../../kernel';
+import type { Connection, LaneMap, LaneOfKind } from '../../kernel';
 import type { KafkaMessageKind } from './message_kinds';
 
 /** A request kind: one whose response kind is its name plus `Response`. */
@@ -71,3 +74,44 @@ export const ADMIN_CONNECTION = connectionOf(
 
 /** The partition leader's AddPartitionsToTxn manager to a transaction coordinator (KIP-890). */
 export const VERIFICATION_CONNECTION = connectionOf('AddPartitionsToTxn');
+
+/** Every client connection of the model, by name (the names only tell lanes apart). */
+const CONNECTIONS: Readonly<Record<string, Connection>> = {
+  produce: PRODUCE_CONNECTION,
+  'producer-coordinator': PRODUCER_COORDINATOR_CONNECTION,
+  metadata: METADATA_CONNECTION,
+  'consumer-fetch': CONSUMER_FETCH_CONNECTION,
+  'group-coordinator': GROUP_COORDINATOR_CONNECTION,
+  'replica-fetch': REPLICA_FETCH_CONNECTION,
+  marker: MARKER_CONNECTION,
+  admin: ADMIN_CONNECTION,
+  verification: VERIFICATION_CONNECTION,
+};
+
+/**
+ * Each request kind's lane, and its response's. A kind only one connection carries travels on
+ * that connection's lane. A kind several carry gets a lane of its own, which a close of any of
+ * them closes: the kernel knows a message by its kind, and one node may run two of those
+ * connections (a pipeline's producer and consumer both send FindCoordinator), so sharing the
+ * first one's lane would let a close of one connection cut the other. Fetch, WriteTxnMarkers
+ * and AddPartitionsToTxn are shared by connections of different nodes (consumer and follower,
+ * coordinator and admin, producer and partition leader), where the kind's lane is still one
+ * per client. Kinds no connection names (the brokers' controller channel) share the link's
+ * default lane.
+ */
+const LANES: ReadonlyMap<string, LaneOfKind> = (() => {
+  const carriers = new Map<string, string[]>();
+  for (const [name, { sends }] of Object.entries(CONNECTIONS)) {
+    for (const kind of sends) carriers.set(kind, [...(carriers.get(kind) ?? []), name]);
+  }
+  const lanes = new Map<string, LaneOfKind>();
+  for (const [kind, names] of carriers) {
+    const connection = names.length === 1 ? (names[0] as string) : kind;
+    lanes.set(kind, { connection, fromClient: true });
+    lanes.set(`${kind}Response`, { connection, fromClient: false });
+  }
+  return lanes;
+})();
+
+/** The connection each Kafka message kind travels on, for the kernel's FIFO lanes. */
+export const kafkaLaneMap: LaneMap = (kind) => LANES.get(kind);
