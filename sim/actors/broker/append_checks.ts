@@ -24,6 +24,8 @@ export interface VerificationEntry {
   readonly guard: number;
   epoch: number;
   lowestSequence: number;
+  /** The verification is for a transaction version 2 client (VerificationStateEntry.supportsEpochBump). */
+  supportsEpochBump: boolean;
 }
 
 /**

@@ -420,7 +420,12 @@ export class Broker implements Actor<KafkaMessage> {
     if (epochFirst && log.isStaleEpoch(producerId, producerEpoch)) {
       return respond({ error: 'INVALID_PRODUCER_EPOCH', baseOffset: -1 });
     }
-    const guard = log.startVerification(producerId, producerEpoch, baseSequence);
+    const guard = log.startVerification(
+      producerId,
+      producerEpoch,
+      baseSequence,
+      request.transactionVersion >= 2,
+    );
     const coordinator = this.coordinatorNodeFor(request.transactionalId as string);
     this.verifier.verify(request, coordinator, ctx, (error) => {
       if (error !== 'NONE') return respond({ error, baseOffset: -1 });

@@ -94,7 +94,12 @@ export function verifyOffsetsTransaction(
   if (!broker.verificationGuardBeforeEpochCheck && log.isStaleEpoch(producerId, producerEpoch)) {
     return done('INVALID_PRODUCER_EPOCH', null);
   }
-  const guard = log.startVerification(producerId, producerEpoch, NO_SEQUENCE);
+  const guard = log.startVerification(
+    producerId,
+    producerEpoch,
+    NO_SEQUENCE,
+    request.transactionVersion >= 2,
+  );
   const verification: VerificationRequest = {
     ...tp,
     transactionalId: request.transactionalId,

@@ -481,8 +481,8 @@ describe('KIP-890 verification and sequences (ProducerAppendInfo.checkSequence)'
     const txn = (baseSequence: number): ProducedBatch =>
       batch({ baseSequence, isTransactional: true });
     // Sequences 0 and 2 start verifying; 2's verification finishes first.
-    const guard = partition.startVerification(PID, 0, 0);
-    expect(partition.startVerification(PID, 0, 2)).toBe(guard);
+    const guard = partition.startVerification(PID, 0, 0, false);
+    expect(partition.startVerification(PID, 0, 2, false)).toBe(guard);
     expect(partition.appendAsLeader(txn(2), 1_000, { guard })).toEqual({
       error: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
       baseOffset: -1,
@@ -493,6 +493,29 @@ describe('KIP-890 verification and sequences (ProducerAppendInfo.checkSequence)'
     // The first transactional append closed the verification; the transaction is open now.
     expect(partition.appendAsLeader(txn(1), 3_000, { guard: 0 }).baseOffset).toBe(1);
     expect(partition.appendAsLeader(txn(2), 4_000, { guard: 0 }).baseOffset).toBe(2);
+  });
+});
+
+describe('a marker and the next transaction verifying (UnifiedLog.updateProducers, KAFKA-18654)', () => {
+  /**
+   * Transaction version 2: the transaction at epoch 0 ends with a marker at the bumped epoch 1,
+   * and the next transaction's first batch (epoch 1) started verifying before the marker came.
+   */
+  function nextTransactionOvertakesMarker(supportsEpochBump: boolean) {
+    const partition = log();
+    partition.appendAsLeader(batch({ baseSequence: 0, isTransactional: true }), 10);
+    const guard = partition.startVerification(PID, 1, 0, supportsEpochBump);
+    expect(partition.appendMarker(marker({ producerEpoch: 1, committed: true }), 20)).toBe('NONE');
+    const next = batch({ producerEpoch: 1, baseSequence: 0, isTransactional: true });
+    return partition.appendAsLeader(next, 30, { guard });
+  }
+
+  it("keeps a transaction version 2 client's verification at the marker's epoch", () => {
+    expect(nextTransactionOvertakesMarker(true)).toEqual(appended(2));
+  });
+
+  it('clears any other verification: the batch is refused INVALID_TXN_STATE', () => {
+    expect(nextTransactionOvertakesMarker(false)).toEqual(refused('INVALID_TXN_STATE'));
   });
 });
 

@@ -195,9 +195,15 @@ export class PartitionLog {
   /**
    * KIP-890; ReplicaManager.maybeStartTransactionVerificationForPartitions: the guard of a
    * verification for `producerId`, created or reused (a lower sequence of the same epoch, or a
-   * newer epoch, updates the entry but keeps its guard).
+   * newer epoch, updates the entry but keeps its guard). `supportsEpochBump`: the client runs
+   * transaction version 2.
    */
-  startVerification(producerId: number, producerEpoch: number, sequence: number): number {
+  startVerification(
+    producerId: number,
+    producerEpoch: number,
+    sequence: number,
+    supportsEpochBump: boolean,
+  ): number {
     const entry = this.verifications.get(producerId);
     if (entry === undefined) {
       const guard = this.nextGuard++;
@@ -205,9 +211,11 @@ export class PartitionLog {
         guard,
         epoch: producerEpoch,
         lowestSequence: sequence,
+        supportsEpochBump,
       });
       return guard;
     }
+    entry.supportsEpochBump = supportsEpochBump;
     if (producerEpoch > entry.epoch) {
       entry.epoch = producerEpoch;
       entry.lowestSequence = sequence;
@@ -323,8 +331,17 @@ export class PartitionLog {
     };
     this.pushBatch(controlBatch, 'leader');
     // A marker invalidates any verification in progress (ABA protection, KIP-890;
-    // ReplicaManager.maybeStartTransactionVerificationForPartitions).
-    this.verifications.delete(marker.producerId);
+    // ReplicaManager.maybeStartTransactionVerificationForPartitions), except the verification
+    // of a transaction version 2 client's next transaction: its epoch is the marker's, since
+    // EndTxn bumped it (UnifiedLog.updateProducers, isV2NextTransactionStarted; KAFKA-18654,
+    // Kafka 4.0). Clearing it would refuse that transaction's first batch INVALID_TXN_STATE when
+    // it overtakes the marker (KAFKA-18575).
+    const verifying = this.verifications.get(marker.producerId);
+    const nextTransactionStarted =
+      verifying !== undefined &&
+      verifying.supportsEpochBump &&
+      verifying.epoch === marker.producerEpoch;
+    if (!nextTransactionStarted) this.verifications.delete(marker.producerId);
     const firstOffset = entry.currentTxnFirstOffset;
     if (staleEpochAccepted) entry.currentTxnFirstOffset = -1;
     else
