@@ -137,6 +137,8 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'redpanda-data/redpanda#3039': ['epoch-bump-duplicate', 'duplicate'],
   // The bump renumbers partitions that never asked for one: their lost-answer batches rewritten.
   'confluentinc/librdkafka#4953': ['epoch-bump-duplicate', 'duplicate'],
+  // The mid-transaction InitProducerId fences the producer's own open transaction.
+  'confluentinc/librdkafka#3575': ['fatal-txn-error'],
 };
 
 /**

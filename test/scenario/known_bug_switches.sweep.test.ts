@@ -60,6 +60,20 @@ const PAIRS: readonly BugPair[] = [
     fixed: 'scenarios/known-bugs/skipped-sequence-bump-rewrites-other-partition-fixed.yaml',
     seeds: '1..10',
   },
+  {
+    // A never-written log takes a second in-flight request first; the first spins until expiry.
+    bug: 'KAFKA-15591',
+    reproducer: 'scenarios/known-bugs/first-sequence-reordered-on-new-partition.yaml',
+    fixed: 'scenarios/known-bugs/first-sequence-reordered-on-new-partition-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
+    // librdkafka 1.8.0's mid-transaction InitProducerId fences its own transaction.
+    bug: 'confluentinc/librdkafka#3575',
+    reproducer: 'scenarios/known-bugs/mid-transaction-bump-fences-itself.yaml',
+    fixed: 'scenarios/known-bugs/mid-transaction-bump-fences-itself-fixed.yaml',
+    seeds: '1..10',
+  },
   // KAFKA-20310 and KAFKA-20090 have no end-to-end pair yet (their unit tests prove the
   // switches, test/coordinator/epoch_rotation.test.ts): each run commits 32,767 transactions.
 ];
