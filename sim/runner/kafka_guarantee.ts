@@ -131,6 +131,10 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-6361': ['inconsistent-offsets'],
   'KAFKA-7128': ['lost-write', 'vanished-read', 'inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
+  // A late marker of the previous transaction ends the next one at the same epoch.
+  'KAFKA-19446': ['torn-transaction', 'aborted-read', 'lost-write', 'invariant'],
+  // A refused resend leaves the transaction in PrepareCommit/PrepareAbort.
+  'KAFKA-19999': ['invariant', 'hanging-transaction'],
   'KAFKA-20310': ['fatal-txn-error'],
   'KAFKA-20357': ['fatal-txn-error'],
   // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.
