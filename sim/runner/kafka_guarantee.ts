@@ -132,7 +132,7 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-7128': ['lost-write', 'vanished-read', 'inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
   // A late marker of the previous transaction ends the next one at the same epoch.
-  'KAFKA-19446': ['torn-transaction', 'aborted-read', 'lost-write', 'invariant'],
+  'KAFKA-19446': ['torn-transaction', 'aborted-read', 'invariant'],
   // A refused resend leaves the transaction in PrepareCommit/PrepareAbort.
   'KAFKA-19999': ['invariant', 'hanging-transaction'],
   'KAFKA-20310': ['fatal-txn-error'],
