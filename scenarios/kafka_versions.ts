@@ -58,10 +58,13 @@ export const BUG_IDS = [
   'KAFKA-7519',
   'KAFKA-9144',
   'KAFKA-9666',
+  'KAFKA-14034',
   'KAFKA-15583',
   'KAFKA-15591',
   'KAFKA-16352',
+  'KAFKA-19446',
   'KAFKA-19690',
+  'KAFKA-19999',
   'KAFKA-20090',
   'KAFKA-20310',
   'KAFKA-20357',
@@ -87,6 +90,8 @@ export interface BugRow {
   readonly source: string;
   /** True for another system's bug or a test-only mutation: never on for any Kafka version. */
   readonly notKafka?: boolean;
+  /** True when no release has a fix (none merged): on for every modelled release from `introduced`. */
+  readonly unfixed?: boolean;
 }
 
 /** Every bug switch, in id order. */
@@ -163,6 +168,18 @@ export const BUG_ROWS: readonly BugRow[] = [
       'hasFailedEpochFence)',
   },
   {
+    id: 'KAFKA-14034',
+    changes:
+      'an idempotent Java producer whose batch fails for good bumps its epoch at once and ' +
+      'rewrites the batches still in flight or waiting to retry under the new epoch from ' +
+      'sequence 0; one already in the log but unacknowledged is written again. Off: the fix ' +
+      'proposed in apache/kafka#13796 (mark the sequence unresolved, bump once they complete)',
+    unfixed: true,
+    source:
+      'KAFKA-14034, apache/kafka#13796 (closed unmerged; TransactionManager.handleFailedBatch, ' +
+      'requestEpochBumpForPartition, markSequenceUnresolved)',
+  },
+  {
     id: 'KAFKA-15583',
     changes:
       'the high watermark advances while the ISR is below min.insync.replicas (Partition.' +
@@ -188,6 +205,18 @@ export const BUG_ROWS: readonly BugRow[] = [
     source: 'KAFKA-16352, apache/kafka#15524 (TransactionMarkerChannelManager.removeMarkersForTxn)',
   },
   {
+    id: 'KAFKA-19446',
+    changes:
+      "a transaction version 2 marker needs only an epoch not below the producer's, as a " +
+      'transaction version 0 marker: a late marker of the previous transaction, which carries ' +
+      'the epoch the next transaction runs at, commits or aborts what that next one wrote',
+    introduced: '4.0',
+    fixed: '4.2',
+    source:
+      'KAFKA-19446, apache/kafka#20882 (ProducerStateManager.checkProducerEpoch; merged Nov 2025, ' +
+      'dated 4.2 from the merge)',
+  },
+  {
     id: 'KAFKA-19690',
     changes:
       'a transactional produce missing its verification guard is refused with the fatal ' +
@@ -195,6 +224,19 @@ export const BUG_ROWS: readonly BugRow[] = [
     introduced: '3.6',
     fixed: '4.2',
     source: 'KAFKA-19690, apache/kafka#20534 (backports #20577 to 3.9, #20618 to 4.1)',
+  },
+  {
+    id: 'KAFKA-19999',
+    changes:
+      "KAFKA-19446's strict rule without its retry exemption: a transaction version 2 marker at " +
+      "the producer's current epoch is refused even when no transaction is open, so a resent " +
+      'marker (its answer lost, or after a coordinator reload) is INVALID_PRODUCER_EPOCH and the ' +
+      'coordinator leaves the transaction in PrepareCommit/PrepareAbort',
+    introduced: '4.2',
+    fixed: '4.2',
+    source:
+      'KAFKA-19999, apache/kafka#21176 (merged Dec 2025, after #20882 and before the 4.2 line ' +
+      'by merge date, so no modelled release has it; on only when set)',
   },
   {
     id: 'KAFKA-20090',
@@ -310,8 +352,10 @@ export function isModelledVersion(version: string): boolean {
  * @example hasBug(rowOf('KAFKA-19690'), '4.1') // true
  */
 export function hasBug(row: BugRow, version: string): boolean {
-  if (row.notKafka === true || row.fixed === undefined) return false;
+  if (row.notKafka === true) return false;
   const introduced = row.introduced === undefined || compareVersions(version, row.introduced) >= 0;
+  if (row.unfixed === true) return introduced;
+  if (row.fixed === undefined) return false;
   return introduced && compareVersions(version, row.fixed) < 0;
 }
 

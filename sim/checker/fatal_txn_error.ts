@@ -7,10 +7,12 @@
  * INVALID_PRODUCER_EPOCH (KAFKA-19690, case BUG-16), and a coordinator must never be driven into
  * a state the client's EndTxn does not expect (a stale EndTxn, BUG-03). The error kills the
  * application instead of letting it abort and carry on: a liveness bug, not lost data, so the
- * checker reads only the history (the op's `error`).
+ * checker reads the history (the op's `error`) and, to tell why, the oracle's expirations and
+ * epoch grants. A producer alone on its id fenced by its own InitProducerId while its
+ * transaction was open counts too (`isSelfFence`).
  */
 import type { Anomaly } from './anomaly_types';
-import type { TransactionalIdExpiration } from '../history';
+import type { EpochGrant, TransactionalIdExpiration } from '../history';
 import type { CheckContext } from './check_context';
 
 /** The fatal error a well-behaved client never gets. */
@@ -28,6 +30,16 @@ const UNEXPECTED_FATAL_ERROR = 'INVALID_TXN_STATE';
  */
 const UNKNOWN_IDENTITY_ERROR = 'INVALID_PRODUCER_ID_MAPPING';
 
+/**
+ * Fenced, and by its own open transaction: the epoch that fenced the producer was granted by an
+ * InitProducerId that found the transaction Ongoing (`handleInitProducerId` fences and aborts it,
+ * `prepareFenceProducerEpoch`, and the client's retry is then PRODUCER_FENCED), while no other
+ * instance had called initTransactions on the id. Kafka's Java client never sends InitProducerId
+ * with a transaction open: it bumps after the abort (TransactionManager, KIP-360). A librdkafka
+ * producer before 1.8.2 did (confluentinc/librdkafka#3575), and so fenced itself.
+ */
+const FENCED_ERROR = 'PRODUCER_FENCED';
+
 /** transactionalId → when another process than `process` first invoked an init of it. */
 function sharedSince(context: CheckContext): Map<string, Map<string, number>> {
   const firstInit = new Map<string, Map<string, number>>();
@@ -38,6 +50,29 @@ function sharedSince(context: CheckContext): Map<string, Map<string, number>> {
     firstInit.set(op.value.transactionalId, byProcess);
   }
   return firstInit;
+}
+
+/**
+ * Whether `op` was PRODUCER_FENCED by a fencing InitProducerId (grant reason `fence`) made while
+ * its process was alone on the transactional.id, after its own init.
+ */
+function isSelfFence(
+  op: { error?: string; process: string; timeUs: number; value: { transactionalId: string } },
+  inits: Map<string, Map<string, number>>,
+  grants: readonly EpochGrant[],
+): boolean {
+  if (op.error !== FENCED_ERROR) return false;
+  const byProcess = inits.get(op.value.transactionalId) ?? new Map<string, number>();
+  const ownInit = byProcess.get(op.process);
+  if (ownInit === undefined) return false;
+  return grants.some(
+    (grant) =>
+      grant.reason === 'fence' &&
+      grant.transactionalId === op.value.transactionalId &&
+      grant.timeUs > ownInit &&
+      grant.timeUs <= op.timeUs &&
+      [...byProcess].every(([process, timeUs]) => process === op.process || timeUs > grant.timeUs),
+  );
 }
 
 /** Whether `op`'s error is one a well-behaved producer alone on its id never gets. */
@@ -68,7 +103,8 @@ function isUnexpectedFatal(
 
 /**
  * One anomaly per init or txn operation that completed with INVALID_TXN_STATE, or with
- * INVALID_PRODUCER_ID_MAPPING while its producer was alone on its transactional.id.
+ * INVALID_PRODUCER_ID_MAPPING while its producer was alone on its transactional.id, or
+ * PRODUCER_FENCED by a fence of its own open transaction ({@link isSelfFence}).
  */
 export function checkFatalTxnError(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
@@ -76,7 +112,8 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
   const expirations = context.oracle.transactionalIdExpirations ?? [];
   for (const op of context.history) {
     if (op.type === 'invoke' || (op.f !== 'txn' && op.f !== 'init')) continue;
-    if (!isUnexpectedFatal(op, inits, expirations)) continue;
+    const selfFence = isSelfFence(op, inits, context.oracle.epochGrants);
+    if (!selfFence && !isUnexpectedFatal(op, inits, expirations)) continue;
     const identity =
       op.value.producerId === undefined
         ? ''
@@ -86,7 +123,9 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
       message:
         `Client ${op.client}'s ${op.f} of transactional.id ${op.value.transactionalId}` +
         `${identity} failed with the fatal ${op.error ?? ''} at ${op.timeUs}us, where ` +
-        'Kafka gives a client that follows the protocol an abortable or fencing error',
+        (selfFence
+          ? 'its own InitProducerId fenced its open transaction while it was alone on the id'
+          : 'Kafka gives a client that follows the protocol an abortable or fencing error'),
       client: op.client,
       process: op.process,
       transactionalId: op.value.transactionalId,

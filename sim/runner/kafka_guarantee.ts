@@ -131,12 +131,18 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-6361': ['inconsistent-offsets'],
   'KAFKA-7128': ['lost-write', 'vanished-read', 'inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
+  // A late marker of the previous transaction ends the next one at the same epoch.
+  'KAFKA-19446': ['torn-transaction', 'aborted-read', 'invariant'],
+  // A refused resend leaves the transaction in PrepareCommit/PrepareAbort.
+  'KAFKA-19999': ['invariant', 'hanging-transaction'],
   'KAFKA-20310': ['fatal-txn-error'],
   'KAFKA-20357': ['fatal-txn-error'],
   // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.
   'redpanda-data/redpanda#3039': ['epoch-bump-duplicate', 'duplicate'],
   // The bump renumbers partitions that never asked for one: their lost-answer batches rewritten.
   'confluentinc/librdkafka#4953': ['epoch-bump-duplicate', 'duplicate'],
+  // The mid-transaction InitProducerId fences the producer's own open transaction.
+  'confluentinc/librdkafka#3575': ['fatal-txn-error'],
 };
 
 /**

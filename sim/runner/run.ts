@@ -18,7 +18,7 @@ import {
 import { checkHistory } from '../checker';
 import { Nemesis } from '../../faults';
 import { drawnFaults } from './drawn_faults';
-import { compareVersions, type ScenarioConfig } from '../../scenarios';
+import { compareVersions, type ClientConfig, type ScenarioConfig } from '../../scenarios';
 import { clusterViewOf } from './cluster_view';
 import { lostMarkers, runLivenessProbe } from './liveness';
 import { buildOracle, coordinatorAtEnd } from './oracle';
@@ -215,7 +215,10 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   });
   sim.addNode(nodeId(CONTROLLER_ID), controller);
   for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
-  const clients = scenario.clients.map((spec) => new ClientActor(spec, deps));
+  const bumpRule = { bumpWithoutWaitingForInFlight: scenario.bugs['KAFKA-14034'] };
+  const clients = scenario.clients.map(
+    (spec) => new ClientActor(withProducerBugs(spec, bumpRule), deps),
+  );
   scenario.clients.forEach((spec, index) =>
     sim.addNode(nodeId(spec.name), clients[index] as ClientActor),
   );
@@ -453,6 +456,8 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       acceptAnyFirstSequenceOnEmptyLog: scenario.bugs['KAFKA-15591'],
       singleBatchDedupWindow: scenario.bugs['redpanda-data/redpanda#3039'],
       markerTimestampIgnored: scenario.bugs['KAFKA-9144'],
+      tv2MarkerEpochNotBumpedAccepted: scenario.bugs['KAFKA-19446'],
+      tv2MarkerRetryRefused: scenario.bugs['KAFKA-19999'],
     },
     fetchBatchesMax: 64,
     transactionPartitionVerificationEnable: scenario.broker.transactionPartitionVerificationEnable,
@@ -486,4 +491,17 @@ function unstableLeaders(observed: ObservedCluster, describe: boolean): number |
     }
   }
   return describe ? unstable : count;
+}
+
+/** `spec` with the Java producer rules its Kafka release picks (KAFKA-14034). */
+function withProducerBugs(
+  spec: ClientConfig,
+  rules: { readonly bumpWithoutWaitingForInFlight: boolean },
+): ClientConfig {
+  if (spec.role === 'producer') return { ...spec, settings: { ...spec.settings, ...rules } };
+  if (spec.role === 'pipeline') {
+    const producer = { ...spec.settings.producer, ...rules };
+    return { ...spec, settings: { ...spec.settings, producer } };
+  }
+  return spec;
 }

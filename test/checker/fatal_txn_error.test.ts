@@ -4,12 +4,15 @@
  * producerId it rotated to, KAFKA-20310, or refused the retry of its rotation), not after another
  * instance's InitProducerId, which may legitimately have rotated the id, nor after the
  * coordinator expired the id with that producerId (`transactional.id.expiration.ms`,
- * TransactionStateManager.removeExpiredTransactionalIds). Method: hand-built histories through
- * checkHistory with an empty oracle, or one that lists an expiration.
+ * TransactionStateManager.removeExpiredTransactionalIds). PRODUCER_FENCED only when the epoch
+ * that fenced it was granted by an InitProducerId fencing its open transaction while it was alone
+ * on the id (its own mid-transaction InitProducerId, confluentinc/librdkafka#3575), not after a
+ * transaction timeout nor another instance's init. Method: hand-built histories through
+ * checkHistory with an empty oracle, or one that lists an expiration or epoch grants.
  */
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../sim/checker';
-import type { Oracle } from '../../sim/history';
+import type { EpochGrant, Oracle } from '../../sim/history';
 import { historyOf, oracleOf, record, txn, type OpDraft } from './builders';
 
 /** An InitProducerId of `transactionalId` by `process` at `atUs`. */
@@ -80,5 +83,35 @@ describe('fatal-txn-error', () => {
     // An expiration after the error, or of another producerId, does not explain it.
     expect(fatalKinds(history, [{ ...expired, timeUs: 200 }])).toHaveLength(1);
     expect(fatalKinds(history, [{ ...expired, producerId: 7, timeUs: 50 }])).toHaveLength(1);
+  });
+
+  it('counts PRODUCER_FENCED by a fence of its own open transaction, alone on the id', () => {
+    const history = historyOf(init('A#0', 'tx', 0), failedTxn('PRODUCER_FENCED', 100));
+    const fence = { transactionalId: 'tx', producerId: 0, producerEpoch: 1, timeUs: 50 };
+    const kinds = (grants: EpochGrant[]): string[] =>
+      checkHistory(history, oracleOf({ epochGrants: grants }))
+        .anomalies.filter((anomaly) => anomaly.kind === 'fatal-txn-error')
+        .map((anomaly) => anomaly.message);
+    const messages = kinds([{ ...fence, reason: 'fence' }]);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('its own InitProducerId fenced its open transaction');
+    // Near-misses: a transaction timeout's fence, a fence after the error, no grant at all.
+    expect(kinds([{ ...fence, reason: 'timeout' }])).toEqual([]);
+    expect(kinds([{ ...fence, reason: 'fence', timeUs: 200 }])).toEqual([]);
+    expect(kinds([])).toEqual([]);
+  });
+
+  it('near-miss: not PRODUCER_FENCED after another instance initialized the id', () => {
+    const history = historyOf(
+      init('A#0', 'tx', 0),
+      init('B#0', 'tx', 40),
+      failedTxn('PRODUCER_FENCED', 100),
+    );
+    const fence = { transactionalId: 'tx', producerId: 0, producerEpoch: 1, timeUs: 50 };
+    const oracle = oracleOf({ epochGrants: [{ ...fence, reason: 'fence' }] });
+    const fatal = checkHistory(history, oracle).anomalies.filter(
+      (anomaly) => anomaly.kind === 'fatal-txn-error',
+    );
+    expect(fatal).toEqual([]);
   });
 });

@@ -181,6 +181,7 @@ describe('commit: Prepare, markers, Complete (endTransaction, addTxnMarkersToSen
         coordinatorEpoch: 0,
         committed: true,
         partitions: [T0, T1],
+        transactionVersion: 0,
       },
     ]);
     expect(endTxn(0, true)).toEqual({ error: 'CONCURRENT_TRANSACTIONS' });

@@ -60,6 +60,41 @@ const PAIRS: readonly BugPair[] = [
     fixed: 'scenarios/known-bugs/skipped-sequence-bump-rewrites-other-partition-fixed.yaml',
     seeds: '1..10',
   },
+  {
+    // A never-written log takes a second in-flight request first; the first spins until expiry.
+    bug: 'KAFKA-15591',
+    reproducer: 'scenarios/known-bugs/first-sequence-reordered-on-new-partition.yaml',
+    fixed: 'scenarios/known-bugs/first-sequence-reordered-on-new-partition-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
+    // librdkafka 1.8.0's mid-transaction InitProducerId fences its own transaction.
+    bug: 'confluentinc/librdkafka#3575',
+    reproducer: 'scenarios/known-bugs/mid-transaction-bump-fences-itself.yaml',
+    fixed: 'scenarios/known-bugs/mid-transaction-bump-fences-itself-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
+    // A held COMMIT of transaction 1 commits part of transaction 2 (same epoch under TV2).
+    bug: 'KAFKA-19446',
+    reproducer: 'scenarios/known-bugs/late-marker-ends-next-transaction.yaml',
+    fixed: 'scenarios/known-bugs/late-marker-ends-next-transaction-fixed.yaml',
+    seeds: '1..5',
+  },
+  {
+    // A marker resent after its lost answer is refused: the transaction stays in PrepareCommit.
+    bug: 'KAFKA-19999',
+    reproducer: 'scenarios/known-bugs/resent-marker-refused-same-epoch.yaml',
+    fixed: 'scenarios/known-bugs/resent-marker-refused-same-epoch-fixed.yaml',
+    seeds: '1..5',
+  },
+  {
+    // The Java client's bump after a failed batch rewrites a written, unacknowledged batch.
+    bug: 'KAFKA-14034',
+    reproducer: 'scenarios/known-bugs/failed-batch-bump-rewrites-in-flight.yaml',
+    fixed: 'scenarios/known-bugs/failed-batch-bump-rewrites-in-flight-fixed.yaml',
+    seeds: '1..10',
+  },
   // KAFKA-20310 and KAFKA-20090 have no end-to-end pair yet (their unit tests prove the
   // switches, test/coordinator/epoch_rotation.test.ts): each run commits 32,767 transactions.
 ];

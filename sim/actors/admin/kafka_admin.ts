@@ -293,6 +293,7 @@ export class KafkaAdmin {
         coordinatorEpoch: target.coordinatorEpoch,
         committed: false,
         partitions: [{ topic: target.topic, partition: target.partition }],
+        transactionVersion: 0,
       },
       (response) =>
         done(

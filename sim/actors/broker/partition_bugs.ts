@@ -34,4 +34,17 @@ export interface PartitionBugs {
    * @default false
    */
   readonly markerTimestampIgnored?: boolean;
+  /**
+   * Before KAFKA-19446 (4.0 and 4.1, apache/kafka#20882): a transaction version 2 marker needs
+   * only an epoch not below the producer's, so a late marker of the previous transaction ends the
+   * next one. @default false
+   */
+  readonly tv2MarkerEpochNotBumpedAccepted?: boolean;
+  /**
+   * KAFKA-19999 (KAFKA-19446's rule without apache/kafka#21176): a transaction version 2 marker
+   * at the producer's current epoch is refused even with no transaction open, so a resent marker
+   * is INVALID_PRODUCER_EPOCH and the coordinator stops in PrepareCommit/PrepareAbort.
+   * @default false
+   */
+  readonly tv2MarkerRetryRefused?: boolean;
 }

@@ -308,11 +308,20 @@ export class PartitionLog {
       producerEpoch: number;
       coordinatorEpoch: number;
       committed: boolean;
+      /** WriteTxnMarkers v2's transaction version; absent (a v0/v1 request) is 0. */
+      transactionVersion?: number;
     },
     nowUs: number,
   ): KafkaErrorCode {
     const entry = this.producers.get(marker.producerId) ?? emptyEntry(marker.producerId);
-    const error = validateMarker(entry, marker);
+    const error = validateMarker(
+      entry,
+      { ...marker, transactionVersion: marker.transactionVersion ?? 0 },
+      {
+        tv2MarkerEpochNotBumpedAccepted: this.bugs.tv2MarkerEpochNotBumpedAccepted === true,
+        tv2MarkerRetryRefused: this.bugs.tv2MarkerRetryRefused === true,
+      },
+    );
     const staleEpochAccepted =
       this.bugs.skipProducerEpochCheck && error === 'INVALID_PRODUCER_EPOCH';
     if (error !== 'NONE' && !staleEpochAccepted) return error;

@@ -122,17 +122,60 @@ export function recordDataBatch(
   assert(entry.batchMetadata.length <= NUM_BATCHES_TO_RETAIN, 'dedup window over its bound');
 }
 
+/** How a partition leader checks a marker's producer epoch, by release. */
+export interface MarkerEpochRules {
+  /**
+   * KAFKA-19446 on (4.0, 4.1): a transaction version 2 marker is checked as any other, its epoch
+   * only not below the producer's; a late marker of the previous transaction, which carries the
+   * epoch the next one runs at, then ends that next transaction.
+   */
+  readonly tv2MarkerEpochNotBumpedAccepted: boolean;
+  /**
+   * KAFKA-19999 on (KAFKA-19446's fix without apache/kafka#21176): a transaction version 2 marker
+   * at the producer's current epoch is refused even when no transaction is open, so the resend of
+   * a marker already written (a lost answer, a coordinator reload) is INVALID_PRODUCER_EPOCH.
+   */
+  readonly tv2MarkerRetryRefused: boolean;
+}
+
+/** Kafka's marker epoch check today (KAFKA-19446 and KAFKA-19999 fixed). */
+export const MARKER_EPOCH_RULES: MarkerEpochRules = {
+  tv2MarkerEpochNotBumpedAccepted: false,
+  tv2MarkerRetryRefused: false,
+};
+
 /**
  * A marker with an older epoch or coordinator epoch is refused
- * (TransactionMarkerChannelManager.addTxnMarkersToSend).
+ * (ProducerStateManager.checkProducerEpoch via ProducerAppendInfo.appendEndTxnMarker).
  */
 export function validateMarker(
   entry: ProducerStateEntry,
-  marker: { producerEpoch: number; coordinatorEpoch: number },
+  marker: { producerEpoch: number; coordinatorEpoch: number; transactionVersion: number },
+  rules: MarkerEpochRules = MARKER_EPOCH_RULES,
 ): KafkaErrorCode {
-  if (marker.producerEpoch < entry.producerEpoch) return 'INVALID_PRODUCER_EPOCH';
+  if (markerEpochStale(entry, marker, rules)) return 'INVALID_PRODUCER_EPOCH';
   if (marker.coordinatorEpoch < entry.coordinatorEpoch) return 'TRANSACTION_COORDINATOR_FENCED';
   return 'NONE';
+}
+
+/**
+ * checkProducerEpoch for a marker. Since KAFKA-19446 (apache/kafka#20882) a transaction
+ * version 2 marker, which carries the epoch its EndTxn bumped to, must be above the producer's
+ * epoch here (the check undoes the bump): a marker of the previous transaction arriving while
+ * the next is open at that same epoch is refused. Since KAFKA-19999 (apache/kafka#21176) a
+ * marker at the same epoch is taken as an idempotent retry when the producer has no open
+ * transaction on the partition (currentTxnFirstOffset empty).
+ */
+function markerEpochStale(
+  entry: ProducerStateEntry,
+  marker: { producerEpoch: number; transactionVersion: number },
+  rules: MarkerEpochRules,
+): boolean {
+  if (marker.producerEpoch < entry.producerEpoch) return true;
+  if (marker.transactionVersion < 2 || rules.tv2MarkerEpochNotBumpedAccepted) return false;
+  if (entry.producerEpoch === NO_PRODUCER_EPOCH || marker.producerEpoch > entry.producerEpoch)
+    return false;
+  return rules.tv2MarkerRetryRefused || entry.currentTxnFirstOffset !== -1;
 }
 
 /** What a partition's producer state keeps, by release (dedup window, marker timestamps). */

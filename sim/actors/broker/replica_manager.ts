@@ -313,6 +313,7 @@ export class ReplicaManager {
       producerEpoch: number;
       coordinatorEpoch: number;
       committed: boolean;
+      transactionVersion?: number;
     },
     ctx: Ctx,
     respond: (error: KafkaErrorCode) => void,

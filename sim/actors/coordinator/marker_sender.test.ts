@@ -39,6 +39,7 @@ function job(coordinatorEpoch: number): MarkerJob {
     coordinatorEpoch,
     committed: true,
     partitions: [PARTITION],
+    transactionVersion: 0,
   };
 }
 

@@ -31,6 +31,8 @@ export interface MarkerJob {
   readonly coordinatorEpoch: number;
   readonly committed: boolean;
   readonly partitions: readonly TopicPartition[];
+  /** The transaction's clientTransactionVersion, sent with each marker (KAFKA-19446). */
+  readonly transactionVersion: number;
 }
 
 interface PendingJob {
@@ -270,6 +272,7 @@ export class MarkerSender {
         coordinatorEpoch: pending.job.coordinatorEpoch,
         committed: pending.job.committed,
         partitions,
+        transactionVersion: pending.job.transactionVersion,
       });
     }
   }

@@ -426,6 +426,7 @@ export class TransactionCoordinator {
         coordinatorEpoch: this.state.coordinatorEpochOf(metadata.transactionalId),
         committed: metadata.state === 'PrepareCommit',
         partitions: [...metadata.topicPartitions.values()],
+        transactionVersion: metadata.clientTransactionVersion,
       },
       ctx,
     );

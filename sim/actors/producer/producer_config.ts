@@ -33,6 +33,14 @@ export interface ProducerConfig {
   readonly metadataMaxAgeMs?: number;
   /** `client.flavour`, `client.version` and their switches. @default Kafka's Java client */
   readonly client?: ClientRules;
+  /**
+   * KAFKA-14034 (every Java release modelled; the fix proposed in apache/kafka#13796 was closed
+   * unmerged): a batch that fails for good makes an idempotent producer bump its epoch at once,
+   * rewriting the batches still in flight or waiting to retry, which may already be in the log.
+   * false: the proposed fix, the partition's sequence is marked unresolved and the bump waits
+   * until those batches complete (TransactionManager.markSequenceUnresolved). @default true
+   */
+  readonly bumpWithoutWaitingForInFlight?: boolean;
 }
 
 /** `max.block.ms`'s default (ProducerConfig). */

@@ -353,7 +353,20 @@ export class RecordSender {
     this.policy.onBatchFailed(batch, error);
     if (!this.idempotentOnly || batch.baseSequence === NO_SEQUENCE) return;
     if (isLibrdkafka(this.config)) return this.librdkafkaGap(error);
-    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || adjustSequences) this.requestEpochBump(state);
+    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') return this.requestEpochBump(state);
+    if (!adjustSequences) return;
+    if (this.config.bumpWithoutWaitingForInFlight !== false) return this.requestEpochBump(state);
+    this.markSequenceUnresolved(batch, state);
+  }
+
+  /**
+   * The fix proposed for KAFKA-14034 (apache/kafka#13796): a failed batch's partition stops
+   * draining and its sequence is unresolved up to the end of that batch, so the epoch bump waits
+   * in maybeResolveSequences until its earlier batches have completed and cannot be rewritten.
+   */
+  private markSequenceUnresolved(batch: ProducerBatch, state: PartitionSendState): void {
+    const next = incrementSequence(batch.baseSequence, batch.records.length);
+    state.unresolvedNextSequence = Math.max(state.unresolvedNextSequence, next);
   }
 
   /**

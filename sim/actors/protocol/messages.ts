@@ -270,6 +270,12 @@ export interface WriteTxnMarkersRequest {
   readonly coordinatorEpoch: number;
   readonly committed: boolean;
   readonly partitions: readonly TopicPartition[];
+  /**
+   * The transaction's version (WriteTxnMarkers v2, KAFKA-19446 / apache/kafka#20882): at 2 the
+   * marker carries the epoch the EndTxn bumped to, and the partition leader checks it against
+   * that. 0 for the Admin client's abort (the producer's own epoch).
+   */
+  readonly transactionVersion: number;
 }
 
 export interface WriteTxnMarkersResponse {
