@@ -56,6 +56,7 @@ export const BUG_IDS = [
   'KAFKA-6361',
   'KAFKA-7128',
   'KAFKA-7519',
+  'KAFKA-8803',
   'KAFKA-9144',
   'KAFKA-9666',
   'KAFKA-15583',
@@ -141,6 +142,18 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-7519, apache/kafka#5820 (TransactionStateManager.removeExpiredTransactionalIds; ' +
       'backport 2.0.1)',
+  },
+  {
+    id: 'KAFKA-8803',
+    changes:
+      "the move to Ongoing is refused when the previous transaction's start time is later than " +
+      "the new one (after the coordinator's clock stepped back): the refusal throws in the " +
+      'append callback, the pending transition stays set and the id answers ' +
+      'CONCURRENT_TRANSACTIONS until the coordinator moves',
+    fixed: '2.5',
+    source:
+      'KAFKA-8803, apache/kafka#8278 (TransactionMetadata.completeTransitionTo; in 2.5.0 as ' +
+      '9d68b8e3db2)',
   },
   {
     id: 'KAFKA-9144',

@@ -429,6 +429,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       timeoutAbortKeepsEpoch: scenario.bugs['KAFKA-6119'],
       fenceBumpsAfterFailedFence: scenario.bugs['KAFKA-9666'],
       failedTombstoneKeepsPendingDead: scenario.bugs['KAFKA-7519'],
+      startTimestampMustNotGoBack: scenario.bugs['KAFKA-8803'],
     },
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,
