@@ -59,6 +59,7 @@ export const BUG_IDS = [
   'KAFKA-8803',
   'KAFKA-9144',
   'KAFKA-9666',
+  'KAFKA-13091',
   'KAFKA-15583',
   'KAFKA-15591',
   'KAFKA-16352',
@@ -174,6 +175,18 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-9666, apache/kafka#8239 (TransactionMetadata.prepareFenceProducerEpoch, ' +
       'hasFailedEpochFence)',
+  },
+  {
+    id: 'KAFKA-13091',
+    changes:
+      'the leader does not try to advance the high watermark when the controller accepts its ISR ' +
+      'shrink (the AlterIsr path of ZooKeeper mode): acks=all produces waiting on a removed ' +
+      'follower stay unanswered until the next append or follower fetch of the partition',
+    introduced: '2.7',
+    fixed: '3.1',
+    source:
+      'KAFKA-13091, apache/kafka#11245 (Partition.handleAlterIsrResponse; AlterIsr from KIP-497 ' +
+      'in 2.7)',
   },
   {
     id: 'KAFKA-15583',

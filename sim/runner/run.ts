@@ -443,6 +443,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
       isrExpansionNeedsLeaderEpochStart: !scenario.bugs['KAFKA-7128'],
       epochEndOffsetWithLeaderEpoch: !scenario.bugs['KAFKA-6361'],
+      highWatermarkAfterAlterPartition: !scenario.bugs['KAFKA-13091'],
       // KIP-461 (Kafka 2.3): a refused fetch fails the partition, not the fetcher thread.
       fetcherFailsPartitionOnly: compareVersions(scenario.kafkaVersion, '2.3') >= 0,
     },

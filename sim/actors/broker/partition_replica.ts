@@ -42,6 +42,14 @@ export interface ReplicationSettings {
    */
   readonly epochEndOffsetWithLeaderEpoch?: boolean;
   /**
+   * Kafka 3.1+ (KAFKA-13091): the leader tries to advance the high watermark once the controller
+   * accepted its own ISR change (Partition.handleAlterIsrResponse). False is 2.7 to 3.0, the
+   * AlterIsr path in ZooKeeper mode: nothing moves the HW when the shrink comes back, nor when
+   * the controller's metadata repeats that change, until the next append or follower fetch of
+   * the partition. @default true
+   */
+  readonly highWatermarkAfterAlterPartition?: boolean;
+  /**
    * Kafka 2.3+ (KIP-461, KAFKA-8346): a partition whose fetched data cannot be applied moves to
    * the fetcher's failed partitions and the others go on; false is the older behaviour, the
    * exception ends the fetcher thread for that leader. @default true

@@ -157,15 +157,42 @@ export class ReplicaManager {
 
   /** Applies the controller's view of which brokers are fenced. */
   onFencedBrokers(fenced: readonly string[], ctx: Ctx): void {
+    const changed =
+      fenced.length !== this.fencedBrokers.size ||
+      fenced.some((broker) => !this.fencedBrokers.has(broker));
     this.fencedBrokers.clear();
     for (const broker of fenced) this.fencedBrokers.add(broker);
+    // Before KAFKA-13091's fix, in ZooKeeper mode, only a broker change reached the leaders (the
+    // controller's LeaderAndIsr, Partition.makeLeader); a repeated fenced set is metadata only.
+    if (!changed && !this.highWatermarkAfterAlterPartition) return;
     for (const [key, replica] of this.replicas) {
       if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
     }
   }
 
+  private get highWatermarkAfterAlterPartition(): boolean {
+    return this.options.replication.highWatermarkAfterAlterPartition !== false;
+  }
+
+  /**
+   * Before KAFKA-13091's fix (2.7 to 3.0): whether `state` is only this leader's own ISR change
+   * coming back, as the AlterPartition answer or as the controller's metadata repeating it (which
+   * in ZooKeeper mode is an UpdateMetadata that leaves the Partition alone).
+   */
+  private isOwnIsrChange(
+    replica: PartitionReplica,
+    state: PartitionState,
+    fromAlterPartition: boolean,
+  ): boolean {
+    if (this.highWatermarkAfterAlterPartition || replica.role !== 'leader') return false;
+    if (state.leaderEpoch !== replica.state.leaderEpoch) return false;
+    const sameIsr = (isr: readonly string[] | null): boolean =>
+      isr !== null && isr.length === state.isr.length && isr.every((id) => state.isr.includes(id));
+    return fromAlterPartition || sameIsr(replica.pendingIsr) || sameIsr(replica.isr);
+  }
+
   /** Applies the controller's partition changes to the cache and the replicas. */
-  onPartitionChange(states: readonly PartitionState[], ctx: Ctx): void {
+  onPartitionChange(states: readonly PartitionState[], ctx: Ctx, fromAlterPartition = false): void {
     for (const state of states) {
       const key = partitionKey(state);
       const known = this.metadata.get(key);
@@ -179,12 +206,13 @@ export class ReplicaManager {
       const replica = created ? this.createReplica(state) : this.replicas.get(key);
       if (replica === undefined || !newer) continue;
       this.rolesVersion += 1;
+      const ownIsrChange = this.isOwnIsrChange(replica, state, fromAlterPartition);
       const became = replica.applyState(state, ctx.nowUs());
       if (became === 'follower' && state.leader !== null) this.onNewLeader(state.leader);
       if (became === 'follower' || became === 'none') this.delayed.onLeadershipLost(key, ctx);
       else this.delayed.checkFetches(key, ctx);
       if (became !== 'unchanged') this.onRoleChange(replica, ctx);
-      if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
+      if (replica.role === 'leader' && !ownIsrChange) this.afterLeaderChange(replica, key, ctx);
     }
   }
 
@@ -566,7 +594,7 @@ export class ReplicaManager {
     const replica = this.replicas.get(key);
     if (replica === undefined) return;
     replica.pendingIsr = null;
-    if (response.state !== null) this.onPartitionChange([response.state], ctx);
+    if (response.state !== null) this.onPartitionChange([response.state], ctx, true);
   }
 
   private afterLeaderAppend(replica: PartitionReplica, key: string, ctx: Ctx): void {
