@@ -55,6 +55,7 @@ export const BUG_IDS = [
   'KAFKA-6119',
   'KAFKA-6361',
   'KAFKA-7128',
+  'KAFKA-7395',
   'KAFKA-7519',
   'KAFKA-8803',
   'KAFKA-9144',
@@ -133,6 +134,17 @@ export const BUG_ROWS: readonly BugRow[] = [
       "committed records above a new leader's lagging HW are lost when the joiner is elected",
     fixed: '2.1',
     source: 'KAFKA-7128, apache/kafka#5557 (backport to 2.0.1 not modelled)',
+  },
+  {
+    id: 'KAFKA-7395',
+    changes:
+      'a Fetch carries no current leader epoch (pre-KIP-320): the leader serves any fetch while ' +
+      'it leads, and a follower whose leader comes back under a new epoch keeps fetching without ' +
+      'truncating, so a tail it missed the truncation of stays and the replicas diverge',
+    fixed: '2.1',
+    source:
+      'KAFKA-7395, KIP-320, apache/kafka#5661 (Partition.makeFollower, ' +
+      'AbstractFetcherThread; first reported as KAFKA-6880)',
   },
   {
     id: 'KAFKA-7519',

@@ -444,6 +444,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       isrExpansionNeedsLeaderEpochStart: !scenario.bugs['KAFKA-7128'],
       epochEndOffsetWithLeaderEpoch: !scenario.bugs['KAFKA-6361'],
       highWatermarkAfterAlterPartition: !scenario.bugs['KAFKA-13091'],
+      fetchFencedByLeaderEpoch: !scenario.bugs['KAFKA-7395'],
       // KIP-461 (Kafka 2.3): a refused fetch fails the partition, not the fetcher thread.
       fetcherFailsPartitionOnly: compareVersions(scenario.kafkaVersion, '2.3') >= 0,
     },

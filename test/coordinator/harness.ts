@@ -95,7 +95,7 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
     this.coordinator.onStart(this);
   }
 
-  /** Added to the time the coordinator reads (a clock step of its broker); timers keep true time. */
+  /** Added to the time the coordinator reads (a step of its clock); timers keep true time. */
   clockSkewUs = 0;
 
   nowUs(): number {

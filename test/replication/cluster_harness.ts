@@ -47,6 +47,8 @@ export interface ClusterOptions {
   readonly brokerSessionTimeoutMs?: number;
   /** False: before KAFKA-13091's fix (2.7 to 3.0). @default true */
   readonly highWatermarkAfterAlterPartition?: boolean;
+  /** False: before KIP-320 (KAFKA-7395, 0.11 to 2.0). @default true */
+  readonly fetchFencedByLeaderEpoch?: boolean;
 }
 
 /**
@@ -173,6 +175,7 @@ export class Cluster extends TestCluster {
           strictMinIsrHighWatermark: options.strictMinIsrHighWatermark ?? true,
           leaderEpochTruncation: options.leaderEpochTruncation ?? true,
           highWatermarkAfterAlterPartition: options.highWatermarkAfterAlterPartition ?? true,
+          fetchFencedByLeaderEpoch: options.fetchFencedByLeaderEpoch ?? true,
         },
       },
       brokerSessionTimeoutMs: options.brokerSessionTimeoutMs ?? 6000,

@@ -4,8 +4,9 @@
  * fenced while the cluster was healthy (b1 alone in the ISR of orders-0, min.insync.replicas 1).
  * So the reproducer (3.0) must meet every expectation, `expect.fenced: [A]` among them, on at
  * least its `expect.detect.percent.min` share of the seeds, and the fixed counterpart (3.1, the
- * same faults and workload) must pass with nobody fenced and no anomaly on every seed. Method: run each file over a small seed range (`SIM_SEEDS` widens it);
- * the pair must differ in `kafka.version` (and the texts) only.
+ * same faults and workload) must pass with nobody fenced and no anomaly on every seed.
+ * Method: run each file over a small seed range (`SIM_SEEDS` widens it); the pair must differ in
+ * `kafka.version` (and the texts) only.
  */
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../sim/runner/run';
@@ -16,7 +17,7 @@ const REPRODUCER = 'scenarios/known-bugs/isr-shrink-leaves-high-watermark.yaml';
 const FIXED = 'scenarios/known-bugs/isr-shrink-leaves-high-watermark-fixed.yaml';
 const SEEDS = '1..10';
 
-describe('KAFKA-13091: the HW after an AlterPartition answer, reproducer and fixed counterpart', () => {
+describe('KAFKA-13091: the HW after AlterPartition, reproducer and fixed counterpart', () => {
   it('the pair differs in the switch, not in the faults or the workload', () => {
     const bad = loadScenario(REPRODUCER);
     const good = loadScenario(FIXED);

@@ -32,6 +32,7 @@ import { FetchSessionCache, type CachedPartition, type FetchSession } from './fe
 import type { VerificationCheck } from './partition_log';
 import type { PartitionReplica } from './partition_replica';
 import { newPartitionReplica } from './replica_factory';
+import { isOwnIsrChange, sameMembers } from './own_isr_change';
 import type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_options';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -155,40 +156,15 @@ export class ReplicaManager {
     ctx.setTimer(this.options.replication.replicaLagTimeMaxMs * 500, timer);
   }
 
-  /** Applies the controller's view of which brokers are fenced. */
+  /** Applies the fenced brokers the controller published (KAFKA-13091: own_isr_change.ts). */
   onFencedBrokers(fenced: readonly string[], ctx: Ctx): void {
-    const changed =
-      fenced.length !== this.fencedBrokers.size ||
-      fenced.some((broker) => !this.fencedBrokers.has(broker));
+    const changed = !sameMembers(fenced, this.fencedBrokers);
     this.fencedBrokers.clear();
     for (const broker of fenced) this.fencedBrokers.add(broker);
-    // Before KAFKA-13091's fix, in ZooKeeper mode, only a broker change reached the leaders (the
-    // controller's LeaderAndIsr, Partition.makeLeader); a repeated fenced set is metadata only.
-    if (!changed && !this.highWatermarkAfterAlterPartition) return;
+    if (!changed && this.options.replication.highWatermarkAfterAlterPartition === false) return;
     for (const [key, replica] of this.replicas) {
       if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
     }
-  }
-
-  private get highWatermarkAfterAlterPartition(): boolean {
-    return this.options.replication.highWatermarkAfterAlterPartition !== false;
-  }
-
-  /**
-   * Before KAFKA-13091's fix (2.7 to 3.0): whether `state` is only this leader's own ISR change
-   * coming back, as the AlterPartition answer or as the controller's metadata repeating it (which
-   * in ZooKeeper mode is an UpdateMetadata that leaves the Partition alone).
-   */
-  private isOwnIsrChange(
-    replica: PartitionReplica,
-    state: PartitionState,
-    fromAlterPartition: boolean,
-  ): boolean {
-    if (this.highWatermarkAfterAlterPartition || replica.role !== 'leader') return false;
-    if (state.leaderEpoch !== replica.state.leaderEpoch) return false;
-    const sameIsr = (isr: readonly string[] | null): boolean =>
-      isr !== null && isr.length === state.isr.length && isr.every((id) => state.isr.includes(id));
-    return fromAlterPartition || sameIsr(replica.pendingIsr) || sameIsr(replica.isr);
   }
 
   /** Applies the controller's partition changes to the cache and the replicas. */
@@ -206,13 +182,13 @@ export class ReplicaManager {
       const replica = created ? this.createReplica(state) : this.replicas.get(key);
       if (replica === undefined || !newer) continue;
       this.rolesVersion += 1;
-      const ownIsrChange = this.isOwnIsrChange(replica, state, fromAlterPartition);
+      const own = isOwnIsrChange(this.options.replication, replica, state, fromAlterPartition);
       const became = replica.applyState(state, ctx.nowUs());
       if (became === 'follower' && state.leader !== null) this.onNewLeader(state.leader);
       if (became === 'follower' || became === 'none') this.delayed.onLeadershipLost(key, ctx);
       else this.delayed.checkFetches(key, ctx);
       if (became !== 'unchanged') this.onRoleChange(replica, ctx);
-      if (replica.role === 'leader' && !ownIsrChange) this.afterLeaderChange(replica, key, ctx);
+      if (replica.role === 'leader' && !own) this.afterLeaderChange(replica, key, ctx);
     }
   }
 
@@ -546,7 +522,9 @@ export class ReplicaManager {
    */
   private epochError(replica: PartitionReplica | undefined, fetch: FetchPartition): KafkaErrorCode {
     if (replica === undefined) return this.leadershipError(fetch);
-    if (fetch.currentLeaderEpoch >= 0) {
+    // Before KIP-320 (KAFKA-7395, 2.1) a Fetch had no current leader epoch to check.
+    const fenced = this.options.replication.fetchFencedByLeaderEpoch !== false;
+    if (fenced && fetch.currentLeaderEpoch >= 0) {
       if (fetch.currentLeaderEpoch < replica.state.leaderEpoch) return 'FENCED_LEADER_EPOCH';
       if (fetch.currentLeaderEpoch > replica.state.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
     }

@@ -38,6 +38,7 @@ import {
   isIdle,
   isPrepare,
   persistedValue,
+  startTimeWentBack,
   transitOf,
   type TransactionMetadata,
   type TxnTransit,
@@ -483,16 +484,10 @@ export class TransactionCoordinator {
     this.host.appendTransactionLog(partition, record, ctx, (appendError, stateLogOffset) => {
       const place = { coordinatorEpoch, stateLogOffset, stateLogPartition: partition };
       if (!this.state.isCurrent(metadata, coordinatorEpoch)) return done('NOT_COORDINATOR', place);
-      if (appendError === 'NONE' && this.startTimestampWentBack(metadata, transit)) {
-        // KAFKA-8803 (before 2.5): completeTransitionTo throws IllegalStateException inside the
-        // append callback. The Ongoing record is in the log, but the cache keeps the old state
-        // with the pending transition set and no answer goes back: every later request for the
-        // id is CONCURRENT_TRANSACTIONS, and the timeout scan only looks at Ongoing ones.
-        ctx.trace(
-          `${metadata.transactionalId}: transition to Ongoing failed, start time ` +
-            `${transit.txnStartUs} us before the stored ${metadata.txnStartUs} us`,
-        );
-        return;
+      const refused = this.settings.startTimestampMustNotGoBack === true;
+      if (appendError === 'NONE' && refused && startTimeWentBack(metadata, transit)) {
+        // KAFKA-8803: the throw leaves the pending state set and sends no answer.
+        return ctx.trace(`${metadata.transactionalId}: Ongoing refused, start time went back`);
       }
       metadata.pendingState = null;
       if (appendError !== 'NONE') return done(coordinatorErrorFor(appendError), place);
@@ -501,19 +496,6 @@ export class TransactionCoordinator {
       this.observeTransition({ from, to: transit.state, metadata, coordinatorEpoch }, ctx);
       done('NONE', place);
     });
-  }
-
-  /**
-   * KAFKA-8803's check (removed in 2.5 by apache/kafka#8278): a transaction's first
-   * AddPartitionsToTxn takes its start time from this broker's clock, and the move to Ongoing was
-   * refused when the start time kept from the previous transaction is later.
-   */
-  private startTimestampWentBack(metadata: TransactionMetadata, transit: TxnTransit): boolean {
-    return (
-      this.settings.startTimestampMustNotGoBack === true &&
-      transit.state === 'Ongoing' &&
-      metadata.txnStartUs > transit.txnStartUs
-    );
   }
 
   private finishLoading(partition: number, coordinatorEpoch: number, ctx: Ctx): void {
