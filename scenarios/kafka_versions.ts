@@ -55,9 +55,12 @@ export const BUG_IDS = [
   'KAFKA-6119',
   'KAFKA-6361',
   'KAFKA-7128',
+  'KAFKA-7395',
   'KAFKA-7519',
+  'KAFKA-8803',
   'KAFKA-9144',
   'KAFKA-9666',
+  'KAFKA-13091',
   'KAFKA-14034',
   'KAFKA-15583',
   'KAFKA-15591',
@@ -138,6 +141,17 @@ export const BUG_ROWS: readonly BugRow[] = [
     source: 'KAFKA-7128, apache/kafka#5557 (backport to 2.0.1 not modelled)',
   },
   {
+    id: 'KAFKA-7395',
+    changes:
+      'a Fetch carries no current leader epoch (pre-KIP-320): the leader serves any fetch while ' +
+      'it leads, and a follower whose leader comes back under a new epoch keeps fetching without ' +
+      'truncating, so a tail it missed the truncation of stays and the replicas diverge',
+    fixed: '2.1',
+    source:
+      'KAFKA-7395, KIP-320, apache/kafka#5661 (Partition.makeFollower, ' +
+      'AbstractFetcherThread; first reported as KAFKA-6880)',
+  },
+  {
     id: 'KAFKA-7519',
     changes:
       'a transactional.id expiration whose tombstone append fails leaves the id pending Dead: ' +
@@ -146,6 +160,18 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-7519, apache/kafka#5820 (TransactionStateManager.removeExpiredTransactionalIds; ' +
       'backport 2.0.1)',
+  },
+  {
+    id: 'KAFKA-8803',
+    changes:
+      "the move to Ongoing is refused when the previous transaction's start time is later than " +
+      "the new one (after the coordinator's clock stepped back): the refusal throws in the " +
+      'append callback, the pending transition stays set and the id answers ' +
+      'CONCURRENT_TRANSACTIONS until the coordinator moves',
+    fixed: '2.5',
+    source:
+      'KAFKA-8803, apache/kafka#8278 (TransactionMetadata.completeTransitionTo; in 2.5.0 as ' +
+      '9d68b8e3db2)',
   },
   {
     id: 'KAFKA-9144',
@@ -166,6 +192,18 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-9666, apache/kafka#8239 (TransactionMetadata.prepareFenceProducerEpoch, ' +
       'hasFailedEpochFence)',
+  },
+  {
+    id: 'KAFKA-13091',
+    changes:
+      'the leader does not try to advance the high watermark when the controller accepts its ISR ' +
+      'shrink (the AlterIsr path of ZooKeeper mode): acks=all produces waiting on a removed ' +
+      'follower stay unanswered until the next append or follower fetch of the partition',
+    introduced: '2.7',
+    fixed: '3.1',
+    source:
+      'KAFKA-13091, apache/kafka#11245 (Partition.handleAlterIsrResponse; AlterIsr from KIP-497 ' +
+      'in 2.7)',
   },
   {
     id: 'KAFKA-14034',

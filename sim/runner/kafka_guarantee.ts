@@ -130,6 +130,8 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-9666': ['hanging-transaction', 'fatal-txn-error'],
   'KAFKA-6361': ['inconsistent-offsets'],
   'KAFKA-7128': ['lost-write', 'vanished-read', 'inconsistent-offsets'],
+  // A follower keeps a tail it was never sent through truncation for: the replicas diverge.
+  'KAFKA-7395': ['inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
   // A late marker of the previous transaction ends the next one at the same epoch.
   'KAFKA-19446': ['torn-transaction', 'aborted-read', 'invariant'],

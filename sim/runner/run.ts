@@ -434,6 +434,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       timeoutAbortKeepsEpoch: scenario.bugs['KAFKA-6119'],
       fenceBumpsAfterFailedFence: scenario.bugs['KAFKA-9666'],
       failedTombstoneKeepsPendingDead: scenario.bugs['KAFKA-7519'],
+      startTimestampMustNotGoBack: scenario.bugs['KAFKA-8803'],
     },
     replication: {
       minInsyncReplicas: scenario.broker.minInsyncReplicas,
@@ -447,6 +448,8 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
       isrExpansionNeedsLeaderEpochStart: !scenario.bugs['KAFKA-7128'],
       epochEndOffsetWithLeaderEpoch: !scenario.bugs['KAFKA-6361'],
+      highWatermarkAfterAlterPartition: !scenario.bugs['KAFKA-13091'],
+      fetchFencedByLeaderEpoch: !scenario.bugs['KAFKA-7395'],
       // KIP-461 (Kafka 2.3): a refused fetch fails the partition, not the fetcher thread.
       fetcherFailsPartitionOnly: compareVersions(scenario.kafkaVersion, '2.3') >= 0,
     },

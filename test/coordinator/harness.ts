@@ -95,8 +95,11 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
     this.coordinator.onStart(this);
   }
 
+  /** Added to the time the coordinator reads (a step of its clock); timers keep true time. */
+  clockSkewUs = 0;
+
   nowUs(): number {
-    return this.timeUs;
+    return this.timeUs + this.clockSkewUs;
   }
   send(target: NodeId, payload: KafkaMessage): void {
     this.sent.push({ target, payload });

@@ -45,6 +45,10 @@ export interface ClusterOptions {
   readonly uncleanLeaderElectionEnable?: boolean;
   /** @default 6000 */
   readonly brokerSessionTimeoutMs?: number;
+  /** False: before KAFKA-13091's fix (2.7 to 3.0). @default true */
+  readonly highWatermarkAfterAlterPartition?: boolean;
+  /** False: before KIP-320 (KAFKA-7395, 0.11 to 2.0). @default true */
+  readonly fetchFencedByLeaderEpoch?: boolean;
 }
 
 /**
@@ -170,6 +174,8 @@ export class Cluster extends TestCluster {
           replicaLagTimeMaxMs: options.replicaLagTimeMaxMs ?? 10_000,
           strictMinIsrHighWatermark: options.strictMinIsrHighWatermark ?? true,
           leaderEpochTruncation: options.leaderEpochTruncation ?? true,
+          highWatermarkAfterAlterPartition: options.highWatermarkAfterAlterPartition ?? true,
+          fetchFencedByLeaderEpoch: options.fetchFencedByLeaderEpoch ?? true,
         },
       },
       brokerSessionTimeoutMs: options.brokerSessionTimeoutMs ?? 6000,

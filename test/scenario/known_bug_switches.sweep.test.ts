@@ -35,6 +35,13 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..10',
   },
   {
+    // A clock step back of the coordinator between two transactions of one id: a stall.
+    bug: 'KAFKA-8803',
+    reproducer: 'scenarios/known-bugs/clock-step-back-stuck-add-partitions.yaml',
+    fixed: 'scenarios/known-bugs/clock-step-back-stuck-add-partitions-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
     bug: 'KAFKA-9144',
     reproducer: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration.yaml',
     fixed: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration-fixed.yaml',

@@ -22,7 +22,7 @@ import { sweepSeeds } from '../seed_range';
 
 /** A bug's reproducer, its fixed counterpart, and the default seeds of each. */
 interface BugPair {
-  readonly bug: 'KAFKA-7128' | 'KAFKA-6361';
+  readonly bug: 'KAFKA-7128' | 'KAFKA-6361' | 'KAFKA-7395';
   readonly reproducer: string;
   readonly fixed: string;
   readonly seeds: string;
@@ -44,6 +44,14 @@ const PAIRS: readonly BugPair[] = [
     fixed: 'scenarios/known-bugs/divergence-after-two-unclean-elections-fixed.yaml',
     seeds: '1..4',
     // Two unclean elections lose acknowledged records whatever the truncation rule.
+    fixedMayShow: ['lost-write'],
+  },
+  {
+    bug: 'KAFKA-7395',
+    reproducer: 'scenarios/known-bugs/zombie-fetch-after-same-leader-epoch.yaml',
+    fixed: 'scenarios/known-bugs/zombie-fetch-after-same-leader-epoch-fixed.yaml',
+    seeds: '1..4',
+    // The zombie leader's acks=1 records are truncated whatever the fetch rules.
     fixedMayShow: ['lost-write'],
   },
 ];

@@ -474,3 +474,30 @@ describe('ISR expansion (Partition.maybeExpandIsr), becoming leader (Partition.m
     expect(b2.replica.expansionCandidate('b3')).toBe(true);
   });
 });
+
+describe('a follower whose leader comes back under a new epoch (KIP-320, KAFKA-7395)', () => {
+  /** b3 follows b1 in epoch 1, has fetched 3 records, then learns b1 leads epoch 3. */
+  function sameLeaderNewEpoch(fetchFencedByLeaderEpoch: boolean) {
+    const state = partitionState({ leaderEpoch: 1 });
+    const b3 = new Replica({ id: 'b3', state, settings: { fetchFencedByLeaderEpoch } });
+    expect([b3.replica.role, b3.replica.truncationPending]).toEqual(['follower', true]);
+    b3.receive({ from: 0, epochs: [1, 1, 1], hw: 2 });
+    expect(b3.replica.truncationPending).toBe(false);
+    const became = b3.at(T0 + 1000).replica.applyState(partitionState({ leaderEpoch: 3 }), T0);
+    return { b3, became };
+  }
+
+  it('from 2.1 it becomes a follower again and goes through truncation', () => {
+    const { b3, became } = sameLeaderNewEpoch(true);
+    expect(became).toBe('follower');
+    expect([b3.replica.truncationPending, b3.log.leaderEpoch]).toEqual([true, 3]);
+  });
+
+  it('before 2.1 it takes the epoch and goes on fetching, without truncation', () => {
+    const { b3, became } = sameLeaderNewEpoch(false);
+    // Partition.makeFollower returns false: "the new leader is the same as the old leader".
+    expect(became).toBe('unchanged');
+    expect([b3.replica.truncationPending, b3.log.leaderEpoch]).toEqual([false, 3]);
+    expect(b3.log.logEndOffset).toBe(3);
+  });
+});

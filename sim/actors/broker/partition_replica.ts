@@ -42,6 +42,24 @@ export interface ReplicationSettings {
    */
   readonly epochEndOffsetWithLeaderEpoch?: boolean;
   /**
+   * Kafka 3.1+ (KAFKA-13091): the leader tries to advance the high watermark once the controller
+   * accepted its own ISR change (Partition.handleAlterIsrResponse). False is 2.7 to 3.0, the
+   * AlterIsr path in ZooKeeper mode: nothing moves the HW when the shrink comes back, nor when
+   * the controller's metadata repeats that change, until the next append or follower fetch of
+   * the partition. @default true
+   */
+  readonly highWatermarkAfterAlterPartition?: boolean;
+  /**
+   * Kafka 2.1+ (KIP-320, KAFKA-7395): a Fetch carries the follower's current leader epoch, the
+   * leader fences another one, and every leader epoch change takes the follower through
+   * truncation. False is 0.11 to 2.0: the leader serves any fetch while it leads, a follower
+   * whose leader stays the same under a new epoch goes on fetching as before
+   * (Partition.makeFollower returns false, "the new leader is the same as the old leader"), and
+   * truncation by epoch happens only when a partition is added to a fetcher (a new leader or a
+   * restart). @default true
+   */
+  readonly fetchFencedByLeaderEpoch?: boolean;
+  /**
    * Kafka 2.3+ (KIP-461, KAFKA-8346): a partition whose fetched data cannot be applied moves to
    * the fetcher's failed partitions and the others go on; false is the older behaviour, the
    * exception ends the fetcher thread for that leader. @default true
@@ -84,6 +102,11 @@ export class PartitionReplica {
   /** The ISR proposed in an AlterPartition still in flight, or null (KIP-497). */
   pendingIsr: string[] | null = null;
   leaderEpochStartOffset = 0;
+  /**
+   * A follower still in its truncation phase: it began following this leader and no fetch has yet
+   * come back without a diverging epoch (AbstractFetcherThread's partitions in Truncating state).
+   */
+  truncationPending = true;
   private followers = new BoundedMap<string, FollowerState>(COLLECTION_BOUNDS.followers);
   /** Oracle: truncations of this replica. */
   readonly truncations: TruncationRecord[] = [];
@@ -155,6 +178,17 @@ export class PartitionReplica {
       return 'none';
     }
     if (this.role === 'follower' && !newerEpoch) return 'unchanged';
+    if (
+      this.role === 'follower' &&
+      previous.leader === state.leader &&
+      this.settings.fetchFencedByLeaderEpoch === false
+    ) {
+      // Before KIP-320: makeFollower takes the new epoch but skips the become-follower change,
+      // so the fetcher is neither reset nor sent through truncation.
+      assertLeaderEpochForward(this.log, state.leaderEpoch);
+      this.log.leaderEpoch = state.leaderEpoch;
+      return 'unchanged';
+    }
     this.becomeFollower(nowUs);
     return 'follower';
   }
@@ -201,6 +235,7 @@ export class PartitionReplica {
   private becomeFollower(nowUs: number): void {
     this.endLeaderTerm(nowUs);
     this.role = 'follower';
+    this.truncationPending = true;
     this.isr = [];
     this.pendingIsr = null;
     this.followers = new BoundedMap(COLLECTION_BOUNDS.followers);
@@ -346,6 +381,7 @@ export class PartitionReplica {
     }
     const refused = this.log.appendAsFollower(response.batches, nowUs);
     if (refused !== null) return refused;
+    this.truncationPending = false;
     this.log.setHighWatermark(Math.min(response.highWatermark, this.log.logEndOffset), nowUs);
     return null;
   }

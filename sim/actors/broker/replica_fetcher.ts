@@ -84,6 +84,7 @@ export class ReplicaFetcher {
       | 'replicaFetchWaitMaxMs'
       | 'replicaFetchMinBytes'
       | 'fetcherFailsPartitionOnly'
+      | 'fetchFencedByLeaderEpoch'
     >,
   ) {}
 
@@ -220,8 +221,19 @@ export class ReplicaFetcher {
     return (
       sent.fetchOffset === log.logEndOffset &&
       sent.currentLeaderEpoch === replica.state.leaderEpoch &&
-      sent.lastFetchedEpoch === (this.leaderEpochTruncation ? log.epochCache.latestEpoch() : -1)
+      sent.lastFetchedEpoch === this.lastFetchedEpochOf(replica)
     );
+  }
+
+  /**
+   * The last fetched epoch a fetch carries, -1 for none: none before KIP-101; before KIP-320
+   * only in the truncation phase after the partition was added to the fetcher (the model's
+   * Fetch answer stands in for the OffsetsForLeaderEpoch exchange of that phase).
+   */
+  private lastFetchedEpochOf(replica: PartitionReplica): number {
+    if (!this.leaderEpochTruncation) return -1;
+    const fenced = this.settings.fetchFencedByLeaderEpoch !== false;
+    return fenced || replica.truncationPending ? replica.log.epochCache.latestEpoch() : -1;
   }
 
   /**
@@ -236,7 +248,7 @@ export class ReplicaFetcher {
       fetchOffset: log.logEndOffset,
       currentLeaderEpoch: replica.state.leaderEpoch,
       // Before KIP-101 fetches carried no epoch, so the leader cannot detect divergence.
-      lastFetchedEpoch: this.leaderEpochTruncation ? log.epochCache.latestEpoch() : -1,
+      lastFetchedEpoch: this.lastFetchedEpochOf(replica),
     };
   }
 

@@ -32,6 +32,7 @@ import { FetchSessionCache, type CachedPartition, type FetchSession } from './fe
 import type { VerificationCheck } from './partition_log';
 import type { PartitionReplica } from './partition_replica';
 import { newPartitionReplica } from './replica_factory';
+import { isOwnIsrChange, sameMembers } from './own_isr_change';
 import type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_options';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -155,17 +156,19 @@ export class ReplicaManager {
     ctx.setTimer(this.options.replication.replicaLagTimeMaxMs * 500, timer);
   }
 
-  /** Applies the controller's view of which brokers are fenced. */
+  /** Applies the fenced brokers the controller published (KAFKA-13091: own_isr_change.ts). */
   onFencedBrokers(fenced: readonly string[], ctx: Ctx): void {
+    const changed = !sameMembers(fenced, this.fencedBrokers);
     this.fencedBrokers.clear();
     for (const broker of fenced) this.fencedBrokers.add(broker);
+    if (!changed && this.options.replication.highWatermarkAfterAlterPartition === false) return;
     for (const [key, replica] of this.replicas) {
       if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
     }
   }
 
   /** Applies the controller's partition changes to the cache and the replicas. */
-  onPartitionChange(states: readonly PartitionState[], ctx: Ctx): void {
+  onPartitionChange(states: readonly PartitionState[], ctx: Ctx, fromAlterPartition = false): void {
     for (const state of states) {
       const key = partitionKey(state);
       const known = this.metadata.get(key);
@@ -179,12 +182,13 @@ export class ReplicaManager {
       const replica = created ? this.createReplica(state) : this.replicas.get(key);
       if (replica === undefined || !newer) continue;
       this.rolesVersion += 1;
+      const own = isOwnIsrChange(this.options.replication, replica, state, fromAlterPartition);
       const became = replica.applyState(state, ctx.nowUs());
       if (became === 'follower' && state.leader !== null) this.onNewLeader(state.leader);
       if (became === 'follower' || became === 'none') this.delayed.onLeadershipLost(key, ctx);
       else this.delayed.checkFetches(key, ctx);
       if (became !== 'unchanged') this.onRoleChange(replica, ctx);
-      if (replica.role === 'leader') this.afterLeaderChange(replica, key, ctx);
+      if (replica.role === 'leader' && !own) this.afterLeaderChange(replica, key, ctx);
     }
   }
 
@@ -519,7 +523,9 @@ export class ReplicaManager {
    */
   private epochError(replica: PartitionReplica | undefined, fetch: FetchPartition): KafkaErrorCode {
     if (replica === undefined) return this.leadershipError(fetch);
-    if (fetch.currentLeaderEpoch >= 0) {
+    // Before KIP-320 (KAFKA-7395, 2.1) a Fetch had no current leader epoch to check.
+    const fenced = this.options.replication.fetchFencedByLeaderEpoch !== false;
+    if (fenced && fetch.currentLeaderEpoch >= 0) {
       if (fetch.currentLeaderEpoch < replica.state.leaderEpoch) return 'FENCED_LEADER_EPOCH';
       if (fetch.currentLeaderEpoch > replica.state.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
     }
@@ -567,7 +573,7 @@ export class ReplicaManager {
     const replica = this.replicas.get(key);
     if (replica === undefined) return;
     replica.pendingIsr = null;
-    if (response.state !== null) this.onPartitionChange([response.state], ctx);
+    if (response.state !== null) this.onPartitionChange([response.state], ctx, true);
   }
 
   private afterLeaderAppend(replica: PartitionReplica, key: string, ctx: Ctx): void {

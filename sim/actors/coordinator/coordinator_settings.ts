@@ -64,6 +64,13 @@ export interface CoordinatorSettings {
    * the pending Dead state, so the id answers CONCURRENT_TRANSACTIONS for good. @default false
    */
   readonly failedTombstoneKeepsPendingDead?: boolean;
+  /**
+   * KAFKA-8803 (before 2.5): completing the move to Ongoing refuses a start timestamp older than
+   * the one stored from the previous transaction (TransactionMetadata.completeTransitionTo), as
+   * after a clock step back; the refusal throws in the append callback, so the pending
+   * transition stays set and the request is never answered. @default false
+   */
+  readonly startTimestampMustNotGoBack?: boolean;
 }
 
 /** Timers the coordinator sets; `owner` lets the broker route them. */

@@ -38,6 +38,7 @@ import {
   isIdle,
   isPrepare,
   persistedValue,
+  startTimeWentBack,
   transitOf,
   type TransactionMetadata,
   type TxnTransit,
@@ -444,8 +445,8 @@ export class TransactionCoordinator {
       producerEpoch: rotate ? 0 : metadata.producerEpoch,
       // prepareComplete keeps the epoch the markers carried as lastProducerEpoch.
       lastProducerEpoch: metadata.producerEpoch,
+      // prepareComplete keeps the transaction's start time (completeTransitionTo requires one).
       topicPartitions: [],
-      txnStartUs: -1,
       txnLastUpdateUs: ctx.nowUs(),
     });
     this.write(metadata, transit, ctx, (error) => {
@@ -484,6 +485,11 @@ export class TransactionCoordinator {
     this.host.appendTransactionLog(partition, record, ctx, (appendError, stateLogOffset) => {
       const place = { coordinatorEpoch, stateLogOffset, stateLogPartition: partition };
       if (!this.state.isCurrent(metadata, coordinatorEpoch)) return done('NOT_COORDINATOR', place);
+      const refused = this.settings.startTimestampMustNotGoBack === true;
+      if (appendError === 'NONE' && refused && startTimeWentBack(metadata, transit)) {
+        // KAFKA-8803: the throw leaves the pending state set and sends no answer.
+        return ctx.trace(`${metadata.transactionalId}: Ongoing refused, start time went back`);
+      }
       metadata.pendingState = null;
       if (appendError !== 'NONE') return done(coordinatorErrorFor(appendError), place);
       assertValidTransition(metadata, transit.state);

@@ -151,6 +151,18 @@ export function applyTransit(metadata: TransactionMetadata, transit: TxnTransit)
   metadata.nextProducerId = transit.nextProducerId;
 }
 
+/**
+ * KAFKA-8803's check, removed in 2.5 (apache/kafka#8278): completeTransitionTo refused the move to
+ * Ongoing when the start time kept from the previous transaction (prepareComplete keeps it) is
+ * later than the new one, which a transaction's first AddPartitionsToTxn takes from the
+ * coordinator's clock (prepareAddPartitions), as after a clock step back. The refusal was an
+ * IllegalStateException inside the append callback of appendTransactionToLog: the record is in
+ * the log, the cache keeps its state with the pending transition set, and no answer goes back.
+ */
+export function startTimeWentBack(metadata: TransactionMetadata, transit: TxnTransit): boolean {
+  return transit.state === 'Ongoing' && metadata.txnStartUs > transit.txnStartUs;
+}
+
 /** The persisted part of a transit: what the `__transaction_state` record holds. */
 export function persistedValue(transit: TxnTransit, fields: PersistedFields): TransactionLogValue {
   const rotation = fields.rotation
