@@ -230,6 +230,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
         retries: 2147483647,
         requestTimeoutMs: 30000,
         deliveryTimeoutMs: 120000,
+        lingerMs: 5,
         retryBackoffMs: 100,
         transactionTimeoutMs: 10000,
       },
@@ -258,6 +259,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
         retries: 3,
         requestTimeoutMs: 30000,
         deliveryTimeoutMs: 120000,
+        lingerMs: 5,
         retryBackoffMs: 100,
         transactionTimeoutMs: 60000,
       },
@@ -468,9 +470,10 @@ describe('parseScenario errors', () => {
   });
 
   it('names an unknown key inside clients[0].config', () => {
-    const text = producerConfig('      transactional.id: T\n      linger.ms: 5', 'transactions: 5');
-    const where = { line: lineOf(text, 'linger.ms'), key: 'clients[0].config.linger.ms' };
-    expect(expectInvalid(text, where).message).toContain('unknown key linger.ms');
+    const config = '      transactional.id: T\n      compression.type: lz4';
+    const text = producerConfig(config, 'transactions: 5');
+    const where = { line: lineOf(text, 'compression'), key: 'clients[0].config.compression.type' };
+    expect(expectInvalid(text, where).message).toContain('unknown key compression.type');
   });
 
   it('names an unknown key inside a fault', () => {

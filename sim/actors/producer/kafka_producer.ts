@@ -101,6 +101,8 @@ export class KafkaProducer {
         bumpEpoch: () => this.bumpIdempotentEpoch(),
         onFatal: (error) => this.fatal(error),
         onDrainedForBump: (error) => this.onDrainedForBump(error),
+        flushInProgress: () =>
+          this.state === 'COMMITTING_TRANSACTION' || this.state === 'ABORTING_TRANSACTION',
         onBatchSucceeded: (batch, baseOffset) => completeBatch(batch, baseOffset),
       },
       () => this.correlationIds++,

@@ -53,13 +53,20 @@ export interface SenderPolicy {
   /** librdkafka: a fatal error (rd_kafka_idemp_set_fatal_error); a bump after a drain. */
   onFatal(error: KafkaErrorCode): void;
   onDrainedForBump(error: KafkaErrorCode): boolean;
+  /**
+   * Whether every queued batch is sendable whatever `linger.ms` says: a transaction is
+   * completing, whose commit or abort flushes the accumulator first
+   * (Sender.maybeSendAndPollTransactionalRequest, RecordAccumulator.beginFlush).
+   */
+  flushInProgress(): boolean;
 }
 
 /** Timers the sender sets. */
 export type SenderTimer =
   | { readonly owner: 'producer'; readonly type: 'produce-timeout'; readonly correlationId: number }
   | { readonly owner: 'producer'; readonly type: 'delivery-expiry'; readonly correlationId: number }
-  | { readonly owner: 'producer'; readonly type: 'produce-retry' };
+  | { readonly owner: 'producer'; readonly type: 'produce-retry' }
+  | { readonly owner: 'producer'; readonly type: 'linger' };
 
 interface InFlightRequest {
   readonly batch: ProducerBatch;
@@ -86,6 +93,8 @@ export class RecordSender {
   /** librdkafka's producer-wide drain before an epoch bump (RD_KAFKA_IDEMP_STATE_DRAIN_BUMP). */
   private drainBumpError: KafkaErrorCode | null = null;
   private awaitingIdentity = false;
+  /** When the `linger` timer set last fires; null when none is pending. */
+  private lingerWakeUs: number | null = null;
 
   constructor(
     private readonly config: ProducerConfig,
@@ -204,6 +213,11 @@ export class RecordSender {
   }
 
   onTimer(timer: SenderTimer, ctx: Ctx): void {
+    if (timer.type === 'linger') {
+      if (this.lingerWakeUs !== null && ctx.nowUs() >= this.lingerWakeUs) this.lingerWakeUs = null;
+      this.sendReady(ctx);
+      return;
+    }
     if (timer.type === 'produce-retry') {
       this.retryTimersPending -= 1;
       this.sendReady(ctx);
@@ -490,6 +504,7 @@ export class RecordSender {
       return true;
     }
     if (state.queue.length === 0 || !this.policy.maySend(state.tp)) return false;
+    if (!this.headBatchSendable(state, ctx)) return false;
     if (this.config.enableIdempotence && !this.mayDrainNew(state, identity)) return false;
     // The queue as Kafka's accumulator would have batched it: `batch.size` worth of records.
     const records = state.queue.splice(0, BATCH_RECORDS_MAX);
@@ -510,6 +525,28 @@ export class RecordSender {
     if (this.config.enableIdempotence) this.stamp(batch, state, identity);
     this.transmit(batch, broker, ctx);
     return true;
+  }
+
+  /**
+   * RecordAccumulator.ready for a new batch: sendable once it is full (`batch.size` worth of
+   * records queued; more queued behind it counts as full too), once `linger.ms` has passed since
+   * its first record was appended, or while a flush is in progress. Otherwise the sender sleeps
+   * until the linger ends (the ready check's nextReadyCheckDelayMs), armed here.
+   */
+  private headBatchSendable(state: PartitionSendState, ctx: Ctx): boolean {
+    const lingerUs = (this.config.lingerMs ?? 0) * 1000;
+    if (lingerUs === 0 || state.queue.length >= BATCH_RECORDS_MAX) return true;
+    if (this.policy.flushInProgress()) return true;
+    const readyUs = (state.queue[0] as PendingRecord).createdUs + lingerUs;
+    if (ctx.nowUs() >= readyUs) return true;
+    if (this.lingerWakeUs === null || readyUs < this.lingerWakeUs) {
+      this.lingerWakeUs = readyUs;
+      ctx.setTimer(readyUs - ctx.nowUs(), {
+        owner: 'producer',
+        type: 'linger',
+      } satisfies SenderTimer);
+    }
+    return false;
   }
 
   /**
