@@ -469,13 +469,6 @@ describe('parseScenario errors', () => {
     expect(error.message).toContain('unknown key seed: known keys are name, description');
   });
 
-  it('names an unknown key inside clients[0].config', () => {
-    const config = '      transactional.id: T\n      compression.type: lz4';
-    const text = producerConfig(config, 'transactions: 5');
-    const where = { line: lineOf(text, 'compression'), key: 'clients[0].config.compression.type' };
-    expect(expectInvalid(text, where).message).toContain('unknown key compression.type');
-  });
-
   it('names an unknown key inside a fault', () => {
     const text = edit(BASE, '    for.ms: 5000', '    for.ms: 5000\n    target: P');
     expectInvalid(text, { line: lineOf(text, 'target: P'), key: 'faults[0].target' });

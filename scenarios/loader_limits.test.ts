@@ -205,6 +205,12 @@ describe("Kafka's own config validation (issue 19 item 4)", () => {
     expect(set.settings.deliveryTimeoutMs).toBe(200000);
   });
 
+  it('names an unknown key inside clients[0].config (linger.ms is known)', () => {
+    const text = edit(BASE, 'transactional.id: T', 'transactional.id: T\n      lingerms: 5');
+    const detail = 'unknown key lingerms';
+    expectRefused(text, { needle: 'lingerms', key: 'clients[0].config.lingerms', detail });
+  });
+
   it("takes linger.ms from the scenario, else the release's default (KIP-1030)", () => {
     const lingerOf = (version: string, config: string): number | undefined => {
       const text = edit(
