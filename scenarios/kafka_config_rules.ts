@@ -7,29 +7,40 @@
  * fail INVALID_SESSION_TIMEOUT; `transaction.timeout.ms` above `transaction.max.timeout.ms`
  * makes InitProducerId fail INVALID_TRANSACTION_TIMEOUT).
  */
+import { NEWEST_KAFKA_VERSION, defaultsOf } from './kafka_versions';
 import { GROUP_DEFAULTS, PRODUCER_DEFAULTS, type Problem, type ScenarioFile } from './schema';
 
 /**
- * `linger.ms` of the model's producer: it sends each batch as soon as it is ready, as Java's
- * producer does with `linger.ms` 0 (the default before Kafka 4.0, KIP-1030).
+ * A producer's `linger.ms`: the one set, or the release's default (KIP-1030 raised it from 0 to
+ * 5 in Kafka 4.0).
+ *
+ * @example lingerMsOf({}, '3.9') // 0
  */
-export const PRODUCER_LINGER_MS = 0;
+export function lingerMsOf(
+  config: { readonly 'linger.ms'?: number | undefined },
+  kafkaVersion: string,
+): number {
+  return config['linger.ms'] ?? defaultsOf(kafkaVersion).lingerMs;
+}
 
 /**
  * The `delivery.timeout.ms` a producer uses: the one set, or Kafka's default raised to
  * `linger.ms + request.timeout.ms` when that is larger (`KafkaProducer.configureDeliveryTimeout`
  * logs a warning and raises it when the key was not set).
  *
- * @example effectiveDeliveryTimeoutMs({ 'request.timeout.ms': 200000 }) // 200000
+ * @example effectiveDeliveryTimeoutMs({ 'request.timeout.ms': 200000 }, 5) // 200005
  */
-export function effectiveDeliveryTimeoutMs(config: {
-  readonly 'delivery.timeout.ms'?: number | undefined;
-  readonly 'request.timeout.ms'?: number | undefined;
-}): number {
+export function effectiveDeliveryTimeoutMs(
+  config: {
+    readonly 'delivery.timeout.ms'?: number | undefined;
+    readonly 'request.timeout.ms'?: number | undefined;
+  },
+  lingerMs: number,
+): number {
   const given = config['delivery.timeout.ms'];
   if (given !== undefined) return given;
   const requestTimeoutMs = config['request.timeout.ms'] ?? PRODUCER_DEFAULTS.requestTimeoutMs;
-  return Math.max(PRODUCER_DEFAULTS.deliveryTimeoutMs, PRODUCER_LINGER_MS + requestTimeoutMs);
+  return Math.max(PRODUCER_DEFAULTS.deliveryTimeoutMs, lingerMs + requestTimeoutMs);
 }
 
 /**
@@ -38,28 +49,32 @@ export function effectiveDeliveryTimeoutMs(config: {
  *
  * @example
  * ```ts
- * checkKafkaClientConfigs(file);
+ * checkKafkaClientConfigs(file, undefined);
  * // [{ path: ['clients', 0, 'config', 'delivery.timeout.ms'],
  * //    detail: 'delivery.timeout.ms should be equal to or larger than linger.ms + ...' }]
  * ```
  */
-export function checkKafkaClientConfigs(scenario: ScenarioFile): Problem[] {
+export function checkKafkaClientConfigs(
+  scenario: ScenarioFile,
+  kafkaVersion: string | undefined,
+): Problem[] {
   const problems: Problem[] = [];
+  const version = kafkaVersion ?? scenario['kafka.version'] ?? NEWEST_KAFKA_VERSION;
   scenario.clients.forEach((client, index) => {
     const { config } = client;
+    const lingerMs = lingerMsOf(config, version);
     const base = ['clients', index, 'config'] as const;
     const deliveryTimeoutMs = config['delivery.timeout.ms'];
     const requestTimeoutMs = config['request.timeout.ms'] ?? PRODUCER_DEFAULTS.requestTimeoutMs;
     if (
       client.role !== 'consumer' &&
       deliveryTimeoutMs !== undefined &&
-      deliveryTimeoutMs < PRODUCER_LINGER_MS + requestTimeoutMs
+      deliveryTimeoutMs < lingerMs + requestTimeoutMs
     ) {
       // KafkaProducer.configureDeliveryTimeout throws a ConfigException.
       const detail =
         'delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms: ' +
-        `${deliveryTimeoutMs} < ${PRODUCER_LINGER_MS} + ${requestTimeoutMs} ` +
-        `(the model's producer does not linger: linger.ms ${PRODUCER_LINGER_MS})`;
+        `${deliveryTimeoutMs} < ${lingerMs} + ${requestTimeoutMs}`;
       problems.push({ path: [...base, 'delivery.timeout.ms'], detail });
     }
     if (client.role !== 'pipeline') return;

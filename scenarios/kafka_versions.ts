@@ -356,6 +356,8 @@ export interface VersionDefaults {
   readonly transactionPartitionVerificationEnable: boolean;
   /** `eligible.leader.replicas.version` (KIP-966): 1 from 4.1. */
   readonly eligibleLeaderReplicasVersion: 0 | 1;
+  /** The producer's `linger.ms` (KIP-1030: 5 from 4.0, 0 before). */
+  readonly lingerMs: number;
 }
 
 /** A version's numeric parts: `0.11.0.2` → `[0, 11, 0, 2]`. */
@@ -421,5 +423,6 @@ export function defaultsOf(version: string): VersionDefaults {
     transactionVersion: atLeast('4.0') ? 2 : 0,
     transactionPartitionVerificationEnable: atLeast('3.6'),
     eligibleLeaderReplicasVersion: atLeast('4.1') ? 1 : 0,
+    lingerMs: atLeast('4.0') ? 5 : 0,
   };
 }

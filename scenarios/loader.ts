@@ -39,6 +39,7 @@ import {
   checkKafkaBrokerConfigs,
   checkKafkaClientConfigs,
   effectiveDeliveryTimeoutMs,
+  lingerMsOf,
 } from './kafka_config_rules';
 import { LIMITS } from '../sim/config';
 import { FileReadError, readRegularFile, utf8ProblemLine } from './regular_file';
@@ -188,7 +189,7 @@ function resolveText(
   const problems = [
     ...checkScenarioRules(parsed.data, source.kafkaVersion),
     ...checkScheduleRules(parsed.data),
-    ...checkKafkaClientConfigs(parsed.data),
+    ...checkKafkaClientConfigs(parsed.data, source.kafkaVersion),
     ...checkKafkaBrokerConfigs(parsed.data),
   ];
   if (problems.length > 0) throw earliestProblem(problems, lines, file);
@@ -302,10 +303,10 @@ function resolveScenario(options: {
   const { scenario, lines } = options;
   const { broker, network, run } = scenario;
   const nodeSet = nodeSetOf(scenario);
-  const clients = scenario.clients.map((client) =>
-    resolveClientRules(resolveClient(client), client.config, scenario.bugs),
-  );
   const versioned = resolveVersioned(scenario, options.kafkaVersion);
+  const clients = scenario.clients.map((client) =>
+    resolveClientRules(resolveClient(client, versioned.kafkaVersion), client.config, scenario.bugs),
+  );
   const clientBugs = clientBugSummary(clients, scenario.bugs);
   return {
     file: options.file,
@@ -419,11 +420,11 @@ function resolveVersioned(
 }
 
 /** One client entry → its settings and workload, with role-specific defaults. */
-function resolveClient(client: ClientEntry): ClientConfig {
+function resolveClient(client: ClientEntry, kafkaVersion: string): ClientConfig {
   const { config, workload } = client;
   const startMs = workload['start.ms'] ?? WORKLOAD_DEFAULTS.startMs;
   const topics = workload.topics;
-  if (client.role === 'pipeline') return resolvePipeline(client);
+  if (client.role === 'pipeline') return resolvePipeline(client, kafkaVersion);
   if (client.role === 'consumer') {
     return {
       role: 'consumer',
@@ -437,7 +438,7 @@ function resolveClient(client: ClientEntry): ClientConfig {
       },
     };
   }
-  const settings = resolveProducerSettings(config);
+  const settings = resolveProducerSettings(config, kafkaVersion);
   const sendIntervalMs = workload['send.interval.ms'] ?? WORKLOAD_DEFAULTS.sendIntervalMs;
   const recordsPerSend = workload['records.per.send'] ?? WORKLOAD_DEFAULTS.recordsPerSend;
   const routing = {
@@ -497,7 +498,7 @@ function resolveConsumerSettings(config: ClientEntry['config']): ConsumerSetting
 }
 
 /** A pipeline entry → its producer and group consumer settings and its workload. */
-function resolvePipeline(client: ClientEntry): PipelineClient {
+function resolvePipeline(client: ClientEntry, kafkaVersion: string): PipelineClient {
   const { config, workload } = client;
   const consumer: ConsumerSettings = {
     ...resolveConsumerSettings(config),
@@ -513,7 +514,7 @@ function resolvePipeline(client: ClientEntry): PipelineClient {
   return {
     role: 'pipeline',
     name: client.name,
-    settings: { producer: resolveProducerSettings(config), consumer },
+    settings: { producer: resolveProducerSettings(config, kafkaVersion), consumer },
     workload: {
       type: 'pipeline',
       startMs: workload['start.ms'] ?? WORKLOAD_DEFAULTS.startMs,
@@ -532,8 +533,12 @@ function resolvePipeline(client: ClientEntry): PipelineClient {
   };
 }
 
-/** Producer config keys → settings, with Kafka's defaults. */
-function resolveProducerSettings(config: ClientEntry['config']): ProducerSettings {
+/** Producer config keys → settings, with Kafka's defaults (`linger.ms`'s is the release's). */
+function resolveProducerSettings(
+  config: ClientEntry['config'],
+  kafkaVersion: string,
+): ProducerSettings {
+  const lingerMs = lingerMsOf(config, kafkaVersion);
   return {
     transactionalId: config['transactional.id'] ?? null,
     // Kafka turns idempotence off silently when it was only on by default and another
@@ -545,7 +550,8 @@ function resolveProducerSettings(config: ClientEntry['config']): ProducerSetting
       PRODUCER_DEFAULTS.maxInFlightRequestsPerConnection,
     retries: config.retries ?? PRODUCER_DEFAULTS.retries,
     requestTimeoutMs: config['request.timeout.ms'] ?? PRODUCER_DEFAULTS.requestTimeoutMs,
-    deliveryTimeoutMs: effectiveDeliveryTimeoutMs(config),
+    deliveryTimeoutMs: effectiveDeliveryTimeoutMs(config, lingerMs),
+    lingerMs,
     retryBackoffMs: config['retry.backoff.ms'] ?? PRODUCER_DEFAULTS.retryBackoffMs,
     transactionTimeoutMs:
       config['transaction.timeout.ms'] ?? PRODUCER_DEFAULTS.transactionTimeoutMs,

@@ -194,7 +194,36 @@ describe("Kafka's own config validation (issue 19 item 4)", () => {
       'transactional.id: T\n      request.timeout.ms: 200000',
     );
     const producer = parseScenario(text, FILE).clients[0] as ProducerClient;
-    expect(producer.settings.deliveryTimeoutMs).toBe(200000);
+    // linger.ms is 5 by default from Kafka 4.0 (KIP-1030).
+    expect(producer.settings.deliveryTimeoutMs).toBe(200005);
+    const lingerless = edit(
+      text,
+      'request.timeout.ms: 200000',
+      'request.timeout.ms: 200000\n      linger.ms: 0',
+    );
+    const set = parseScenario(lingerless, FILE).clients[0] as ProducerClient;
+    expect(set.settings.deliveryTimeoutMs).toBe(200000);
+  });
+
+  it('names an unknown key inside clients[0].config (linger.ms is known)', () => {
+    const text = edit(BASE, 'transactional.id: T', 'transactional.id: T\n      lingerms: 5');
+    const detail = 'unknown key lingerms';
+    expectRefused(text, { needle: 'lingerms', key: 'clients[0].config.lingerms', detail });
+  });
+
+  it("takes linger.ms from the scenario, else the release's default (KIP-1030)", () => {
+    const lingerOf = (version: string, config: string): number | undefined => {
+      const text = edit(
+        `kafka.version: '${version}'\n${BASE}`,
+        'transactional.id: T',
+        `transactional.id: T${config}`,
+      );
+      return (parseScenario(text, FILE).clients[0] as ProducerClient).settings.lingerMs;
+    };
+    expect(lingerOf('3.9', '')).toBe(0);
+    expect(lingerOf('4.0', '')).toBe(5);
+    expect(lingerOf('3.9', '\n      linger.ms: 20')).toBe(20);
+    expect(lingerOf('4.1', '\n      linger.ms: 0')).toBe(0);
   });
 
   it('refuses idempotence with more than 5 requests in flight', () => {

@@ -60,6 +60,7 @@ const PRODUCER_CONFIG_KEYS: ReadonlySet<string> = new Set([
   'transaction.timeout.ms',
   'max.block.ms',
   'metadata.max.age.ms',
+  'linger.ms',
   ...['client.flavour', 'client.version', 'enable.gapless.guarantee'],
 ]);
 
@@ -164,6 +165,7 @@ const clientConfigSchema = section({
   'transaction.timeout.ms': ms(1).optional(),
   'max.block.ms': ms(0).optional(),
   'metadata.max.age.ms': ms(0).optional(),
+  'linger.ms': ms(0).optional(),
   'client.flavour': oneOf(CLIENT_FLAVOURS).optional(),
   // A release of the flavour, e.g. '1.8.2'; checked against the flavour by clientKeyProblems.
   'client.version': z.union([text(), z.number()]).optional(),

@@ -37,6 +37,7 @@ function producerConfigOf(settings: ProducerSettings): Mapping {
     'transaction.timeout.ms': settings.transactionTimeoutMs,
     'max.block.ms': settings.maxBlockMs,
     'metadata.max.age.ms': settings.metadataMaxAgeMs,
+    'linger.ms': settings.lingerMs,
     // A Java producer writes no client keys (its rules are the default).
     ...(settings.client === undefined || settings.client.flavour === 'java'
       ? {}

@@ -8,7 +8,7 @@
  */
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
-import { committedDeliveries } from './committed_deliveries';
+import { committedDeliveries, mayReadAborted } from './committed_deliveries';
 import { stableOffsetBoundAt } from './last_stable_offset';
 import { topicPartitionName } from './topic_partition';
 
@@ -18,6 +18,8 @@ import { topicPartitionName } from './topic_partition';
  * @example checkAbortedRead(new CheckContext(history, oracle))[0]?.client // 'reader'
  */
 export function checkAbortedRead(context: CheckContext): Anomaly[] {
+  // Run against oracle batch first: the per-record pass only when a run may qualify.
+  if (!mayReadAborted(context)) return [];
   const anomalies: Anomaly[] = [];
   for (const { op, record, index, oracleRecord } of committedDeliveries(context)) {
     if (index === undefined || oracleRecord === null) continue;

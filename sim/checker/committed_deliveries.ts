@@ -8,6 +8,8 @@
 import type { DeliveredRecord, OracleRecord } from '../history';
 import type { CheckContext } from './check_context';
 import type { DeliveryOp } from './history_index';
+import { oracleOverlaps, someValueMatches } from './delivered_runs';
+import { stableOffsetBoundAt } from './last_stable_offset';
 import { oracleRecordFor, type PartitionIndex } from './transaction_outcome';
 import { recordKey } from './topic_partition';
 
@@ -59,4 +61,62 @@ function firstCommittedDeliveries(context: CheckContext): CommittedDelivery[] {
     }
   }
   return deliveries;
+}
+
+/**
+ * Whether some read_committed delivery may be an aborted read: false when no delivered run has a
+ * value the oracle holds at that offset in a batch whose transaction was aborted. Every delivery
+ * is looked at, first or not, so false rules out what {@link committedDeliveries} lists.
+ */
+export function mayReadAborted(context: CheckContext): boolean {
+  for (const op of context.deliveries) {
+    if (op.value.isolationLevel !== 'read_committed') continue;
+    for (const run of op.value.batches) {
+      const index = context.partitionIndex(run.topic, run.partition);
+      if (index === undefined || run.values.length === 0) continue;
+      const last = run.offset + run.values.length - 1;
+      for (const overlap of oracleOverlaps(index, run.offset, last)) {
+        if (index.outcomeOfBatch(overlap.position)?.status !== 'aborted') continue;
+        if (someValueMatches(run, overlap)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether some read_committed delivery may be an uncommitted read: false when every delivered
+ * run ends below the last stable offset bound at its poll, and none has a value the oracle holds
+ * at that offset in a transactional batch whose transaction was open, or whose marker was
+ * appended after the poll.
+ */
+export function mayReadUncommitted(context: CheckContext): boolean {
+  const elections = context.oracle.elections ?? [];
+  for (const op of context.deliveries) {
+    if (op.value.isolationLevel !== 'read_committed') continue;
+    const bounds = new Map<string, number>();
+    for (const run of op.value.batches) {
+      const index = context.partitionIndex(run.topic, run.partition);
+      if (index === undefined || run.values.length === 0) continue;
+      const last = run.offset + run.values.length - 1;
+      const key = recordKey(run.topic, run.partition, -1);
+      let bound = bounds.get(key);
+      if (bound === undefined) {
+        bound = stableOffsetBoundAt(index.partition, elections, op.timeUs);
+        bounds.set(key, bound);
+      }
+      if (last >= bound) return true;
+      for (const overlap of oracleOverlaps(index, run.offset, last)) {
+        if (!overlap.batch.isTransactional || overlap.batch.control !== undefined) continue;
+        const outcome = index.outcomeOfBatch(overlap.position);
+        const marker =
+          outcome === null || outcome.markerOffset === null
+            ? undefined
+            : index.recordAt(outcome.markerOffset);
+        const settled = marker !== undefined && marker.appendUs <= op.timeUs;
+        if (!settled && someValueMatches(run, overlap)) return true;
+      }
+    }
+  }
+  return false;
 }

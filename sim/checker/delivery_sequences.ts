@@ -6,10 +6,12 @@
  * `repositioned` (the application sought it, or the group assigned it anew and the consumer took
  * the committed offset: a pipeline's rewind after an abort, a rebalance) starts a new sequence
  * of that partition: the order holds between reassignments. Only `ok` completions count.
+ * A sequence keeps the delivered runs (a fetched batch: consecutive offsets, ascending), not one
+ * entry per record; the records of a run are in offset order, so a run's first and last records
+ * are all the two checkers need of it.
  */
-import type { DeliveredRecord } from '../history';
+import type { DeliveredBatch, DeliveredRecord } from '../history';
 import type { DeliveryOp } from './history_index';
-import { recordsOfBatches } from '../history';
 
 /** One delivered record and the operation that delivered it. */
 export interface DeliveryStep {
@@ -17,24 +19,31 @@ export interface DeliveryStep {
   readonly record: DeliveredRecord;
 }
 
-/** Every delivery of one partition to one process, in one stream, in delivery order. */
+/** One delivered run of consecutive offsets (never empty) and the operation that delivered it. */
+export interface DeliveryRun {
+  readonly op: DeliveryOp;
+  readonly batch: DeliveredBatch;
+}
+
+/** What one process delivered of one partition, in one stream (`poll` or `final-read`). */
 export interface DeliverySequence {
   readonly process: string;
   readonly topic: string;
   readonly partition: number;
   readonly stream: DeliveryOp['f'];
-  /** In history order, and within an operation in the order it listed its records. */
-  readonly steps: readonly DeliveryStep[];
+  /** In history order, and within an operation in the order it listed its runs. */
+  readonly runs: readonly DeliveryRun[];
 }
 
 interface OpenSequence {
   readonly sequence: DeliverySequence;
-  readonly steps: DeliveryStep[];
+  readonly runs: DeliveryRun[];
 }
 
 /**
- * The delivery sequences of a history, in order of their first delivery.
- * @example deliverySequences(context.deliveries)[0]?.steps.map((step) => step.record.offset)
+ * The delivery sequences of `deliveries`, in the order each began; memoised per array, since
+ * two checkers walk them.
+ * @example deliverySequences(context.deliveries).map((sequence) => sequence.runs.length)
  */
 export function deliverySequences(deliveries: readonly DeliveryOp[]): DeliverySequence[] {
   let sequences = sequencesByDeliveries.get(deliveries);
@@ -45,7 +54,6 @@ export function deliverySequences(deliveries: readonly DeliveryOp[]): DeliverySe
   return sequences;
 }
 
-/** Built once per check: poll-skip and nonmonotonic-poll both walk them (and only read them). */
 const sequencesByDeliveries = new WeakMap<readonly DeliveryOp[], DeliverySequence[]>();
 
 function buildSequences(deliveries: readonly DeliveryOp[]): DeliverySequence[] {
@@ -61,30 +69,47 @@ function buildSequences(deliveries: readonly DeliveryOp[]): DeliverySequence[] {
       const key = JSON.stringify([op.process, topic, partition, op.f]);
       let known = sequences.get(key);
       if (known === undefined) {
-        const steps: DeliveryStep[] = [];
-        const sequence = { process: op.process, topic, partition, stream: op.f, steps };
-        known = { sequence, steps };
+        // Begun even by an empty run, so sequences keep the order they began in.
+        const runs: DeliveryRun[] = [];
+        const sequence = { process: op.process, topic, partition, stream: op.f, runs };
+        known = { sequence, runs };
         sequences.set(key, known);
         all.push(known);
       }
-      for (const record of recordsOfBatches([batch])) known.steps.push({ op, record });
+      if (batch.values.length > 0) known.runs.push({ op, batch });
     }
   }
   return all.map((known) => known.sequence);
 }
 
+/** The first record of a run, with its operation. */
+export function firstStep(run: DeliveryRun): DeliveryStep {
+  return stepAt(run, 0);
+}
+
+/** The last record of a run, with its operation. */
+export function lastStep(run: DeliveryRun): DeliveryStep {
+  return stepAt(run, run.batch.values.length - 1);
+}
+
+function stepAt(run: DeliveryRun, at: number): DeliveryStep {
+  const { topic, partition, offset, values } = run.batch;
+  const record = { topic, partition, offset: offset + at, value: values[at] as number };
+  return { op: run.op, record };
+}
+
 /**
- * Splits a sequence's steps into runs delivered by one operation each, in order.
- * @example stepsByOp(sequence.steps).length // how many operations delivered the partition
+ * Splits a sequence's runs into groups delivered by one operation each, in order.
+ * @example runsByOp(sequence.runs).length // how many operations delivered the partition
  */
-export function stepsByOp(steps: readonly DeliveryStep[]): DeliveryStep[][] {
-  const runs: DeliveryStep[][] = [];
-  for (const step of steps) {
-    const current = runs[runs.length - 1];
-    if (current !== undefined && current[0]?.op === step.op) current.push(step);
-    else runs.push([step]);
+export function runsByOp(runs: readonly DeliveryRun[]): DeliveryRun[][] {
+  const groups: DeliveryRun[][] = [];
+  for (const run of runs) {
+    const current = groups[groups.length - 1];
+    if (current !== undefined && current[0]?.op === run.op) current.push(run);
+    else groups.push([run]);
   }
-  return runs;
+  return groups;
 }
 
 /**

@@ -49,10 +49,13 @@ export function checkLostWrite(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
   const reported = new Set<number>();
   for (const op of context.history) {
-    for (const acknowledgement of acknowledgementsOf(op)) {
-      const { value } = acknowledgement.send;
+    const values = acknowledgedValuesOf(op);
+    // An acknowledgement object only for a value the final reads miss.
+    for (let at = 0; at < values.length; at++) {
+      const value = values[at] as number;
       if (finalRead.values.has(value) || reported.has(value)) continue;
       reported.add(value);
+      const acknowledgement = acknowledgementsOf(op)[at] as Acknowledgement;
       const { isolationLevel } = finalRead;
       anomalies.push(lostWriteAnomaly(context, { ...acknowledgement, isolationLevel }));
     }
@@ -60,18 +63,65 @@ export function checkLostWrite(context: CheckContext): Anomaly[] {
   return anomalies;
 }
 
+/** The values {@link acknowledgementsOf} lists for `op`, in its order. */
+function acknowledgedValuesOf(op: HistoryOp): readonly number[] {
+  if (op.type !== 'ok') return [];
+  if (op.f === 'send') return 'send' in op.value ? [op.value.send.value] : op.value.run.values;
+  if (op.f === 'txn' && op.value.commit) return op.value.sends.map((send) => send.value);
+  return [];
+}
+
+/**
+ * A set of values kept as sorted, disjoint spans of consecutive values: the values of a fetched
+ * batch are mostly consecutive, so a final read of a long log is a few spans.
+ */
+class ValueSpans {
+  private readonly lows: number[] = [];
+  private readonly highs: number[] = [];
+
+  constructor(runs: ReadonlyArray<readonly number[]>) {
+    const spans: Array<readonly [number, number]> = [];
+    for (const values of runs) {
+      let low = 0;
+      for (let at = 1; at <= values.length; at++) {
+        if (at < values.length && values[at] === (values[at - 1] as number) + 1) continue;
+        spans.push([values[low] as number, values[at - 1] as number]);
+        low = at;
+      }
+    }
+    spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (const [low, high] of spans) {
+      const last = this.highs.length - 1;
+      if (last >= 0 && low <= (this.highs[last] as number) + 1) {
+        this.highs[last] = Math.max(this.highs[last] as number, high);
+      } else {
+        this.lows.push(low);
+        this.highs.push(high);
+      }
+    }
+  }
+
+  has(value: number): boolean {
+    let low = 0;
+    let high = this.lows.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.highs[middle] as number) < value) low = middle + 1;
+      else high = middle;
+    }
+    return low < this.lows.length && (this.lows[low] as number) <= value;
+  }
+}
+
 /** The values the final reads delivered, or null when the run has no final reads. */
 function finalReadValues(
   context: CheckContext,
-): { readonly values: ReadonlySet<number>; readonly isolationLevel: string } | null {
+): { readonly values: ValueSpans; readonly isolationLevel: string } | null {
   const finalReads = context.deliveries.filter((op) => op.f === 'final-read');
   const committed = finalReads.filter((op) => op.value.isolationLevel === 'read_committed');
   const chosen = committed.length > 0 ? committed : finalReads;
   if (chosen.length === 0) return null;
-  const values = new Set<number>();
-  for (const op of chosen) {
-    for (const batch of op.value.batches) for (const value of batch.values) values.add(value);
-  }
+  const values = new ValueSpans(chosen.flatMap((op) => op.value.batches.map((b) => b.values)));
   const isolationLevel = committed.length > 0 ? 'read_committed' : 'read_uncommitted';
   return { values, isolationLevel };
 }

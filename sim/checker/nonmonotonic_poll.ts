@@ -16,7 +16,9 @@ import type { CheckContext } from './check_context';
 import {
   deliverySequences,
   operationName,
-  stepsByOp,
+  firstStep,
+  lastStep,
+  runsByOp,
   type DeliverySequence,
   type DeliveryStep,
 } from './delivery_sequences';
@@ -35,14 +37,17 @@ export function checkNonmonotonicPoll(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
   for (const sequence of deliverySequences(context.deliveries)) {
     let previous: DeliveryStep | null = null;
-    for (const run of stepsByOp(sequence.steps)) {
+    for (const group of runsByOp(sequence.runs)) {
       const last: DeliveryStep | null = previous;
+      // A run's offsets ascend: its first record is the first at or below `last`, if any is.
       const back =
-        last === null ? undefined : run.find((step) => step.record.offset <= last.record.offset);
+        last === null ? undefined : group.find((run) => run.batch.offset <= last.record.offset);
       if (last !== null && back !== undefined) {
-        anomalies.push(nonmonotonicAnomaly(context, { sequence, earlier: last, later: back }));
+        const later = firstStep(back);
+        anomalies.push(nonmonotonicAnomaly(context, { sequence, earlier: last, later }));
       }
-      previous = run[run.length - 1] ?? previous;
+      const end = group[group.length - 1];
+      previous = end === undefined ? previous : lastStep(end);
     }
   }
   return anomalies;

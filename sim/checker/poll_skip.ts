@@ -16,6 +16,8 @@ import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import {
   deliverySequences,
+  firstStep,
+  lastStep,
   operationName,
   type DeliverySequence,
   type DeliveryStep,
@@ -41,11 +43,14 @@ export function checkPollSkip(context: CheckContext): Anomaly[] {
   for (const sequence of deliverySequences(context.deliveries)) {
     const index = context.partitionIndex(sequence.topic, sequence.partition);
     if (index === undefined) continue;
-    for (let position = 1; position < sequence.steps.length; position += 1) {
-      const before = sequence.steps[position - 1];
-      const after = sequence.steps[position];
-      if (before === undefined || after === undefined) continue;
-      // Consecutive offsets (the common case, within a fetched batch) have nothing between.
+    // Within a run offsets are consecutive, with nothing between: only the step from one run's
+    // last record to the next run's first can skip.
+    for (let position = 1; position < sequence.runs.length; position += 1) {
+      const previousRun = sequence.runs[position - 1];
+      const nextRun = sequence.runs[position];
+      if (previousRun === undefined || nextRun === undefined) continue;
+      const before = lastStep(previousRun);
+      const after = firstStep(nextRun);
       if (before.record.offset + 1 >= after.record.offset) continue;
       if (oracleRecordFor(index, before.record) === null) continue;
       if (oracleRecordFor(index, after.record) === null) continue;

@@ -52,8 +52,8 @@ interface RecordFate extends TransactionRecordFate {
  * // 'partly-committed'
  */
 export function checkTornTransaction(context: CheckContext): Anomaly[] {
-  const visible = visibleValues(context);
   const attempts = transactionAttempts(context.history);
+  const visible = visibleValues(context, attempts);
   const mergedWith = new MarkerAttempts(context);
   const anomalies: Anomaly[] = [];
   for (const attempt of attempts.values()) {
@@ -75,14 +75,29 @@ function isMissing(fate: RecordFate): boolean {
 }
 
 /** Values a read_committed final read delivered, by value, with the first delivered offset. */
-function visibleValues(context: CheckContext): Map<number, number> {
+function visibleValues(
+  context: CheckContext,
+  attempts: ReadonlyMap<number, TransactionAttempt>,
+): Map<number, number> {
+  // Only the values of transactions are looked up, so only they are kept.
+  const wanted = new Set<number>();
+  for (const attempt of attempts.values()) for (const send of attempt.sends) wanted.add(send.value);
   const visible = new Map<number, number>();
+  if (wanted.size === 0) return visible;
+  let lowest = Number.POSITIVE_INFINITY;
+  let highest = Number.NEGATIVE_INFINITY;
+  for (const value of wanted) {
+    lowest = Math.min(lowest, value);
+    highest = Math.max(highest, value);
+  }
   for (const op of context.deliveries) {
     if (op.f !== 'final-read' || op.value.isolationLevel !== 'read_committed') continue;
     for (const { offset, values } of op.value.batches) {
-      values.forEach((value, at) => {
+      for (let at = 0; at < values.length; at++) {
+        const value = values[at] as number;
+        if (value < lowest || value > highest || !wanted.has(value)) continue;
         if (!visible.has(value)) visible.set(value, offset + at);
-      });
+      }
     }
   }
   return visible;

@@ -10,7 +10,7 @@
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 import type { CommittedDelivery } from './committed_deliveries';
-import { committedDeliveries } from './committed_deliveries';
+import { committedDeliveries, mayReadUncommitted } from './committed_deliveries';
 import { stableOffsetBoundAt } from './last_stable_offset';
 import { topicPartitionName } from './topic_partition';
 
@@ -24,6 +24,8 @@ export type UncommittedReadClassification =
  * @example checkUncommittedRead(new CheckContext(history, oracle))[0]?.classification
  */
 export function checkUncommittedRead(context: CheckContext): Anomaly[] {
+  // Run against oracle batch first: the per-record pass only when a run may qualify.
+  if (!mayReadUncommitted(context)) return [];
   const anomalies: Anomaly[] = [];
   for (const delivery of committedDeliveries(context)) {
     const { op, record, index, oracleRecord } = delivery;

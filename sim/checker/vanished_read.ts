@@ -9,6 +9,7 @@
 import type { DeliveredRecord } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
+import { oracleHoldsRun } from './delivered_runs';
 import type { DeliveryOp } from './history_index';
 import { topicPartitionName } from './topic_partition';
 import type { PartitionIndex } from './transaction_outcome';
@@ -35,7 +36,9 @@ export function checkVanishedRead(context: CheckContext): Anomaly[] {
     for (const batch of op.value.batches) {
       const index = context.partitionIndex(batch.topic, batch.partition);
       if (index === undefined) continue;
-      // A record object only for a value the final log no longer holds.
+      // A run the final log holds as it was delivered holds every value; otherwise a record
+      // object only for a value the final log no longer holds.
+      if (oracleHoldsRun(index, batch)) continue;
       const gone = batch.values.some((value) => index.offsetsOf(value).length === 0);
       if (!gone) continue;
       for (const record of recordsOfBatches([batch])) {

@@ -158,7 +158,11 @@ export class OperatorActor implements Actor<KafkaMessage> {
    * why the transaction did or did not end: the find-hanging or DescribeProducers that failed,
    * nothing open there, or the WriteTxnMarkers(ABORT) answer with its error.
    */
-  private abort(action: OperatorAction, partitions: TopicPartition[], admin: KafkaAdmin): void {
+  private abort(
+    action: OperatorAction,
+    partitions: readonly TopicPartition[],
+    admin: KafkaAdmin,
+  ): void {
     const name = command(action);
     const abortAll = (targets: HangingTransaction[], nothing: string): void => {
       if (targets.length === 0) return this.record(`${name}: nothing to abort: ${nothing}`);
@@ -201,7 +205,7 @@ export class OperatorActor implements Actor<KafkaMessage> {
     });
   }
 
-  private partitionsOf(action: OperatorAction): TopicPartition[] {
+  private partitionsOf(action: OperatorAction): readonly TopicPartition[] {
     if (action.partition !== null) return [{ topic: action.topic, partition: action.partition }];
     return this.metadata?.partitionsOf(action.topic) ?? [];
   }

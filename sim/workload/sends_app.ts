@@ -12,7 +12,7 @@ import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from
 
 /** What the application reads of the producer's metadata (KafkaProducer.waitOnMetadata). */
 export interface TopicMetadata {
-  partitionsOf(topic: string): TopicPartition[];
+  partitionsOf(topic: string): readonly TopicPartition[];
   awaitTopics(
     topics: readonly string[],
     maxBlockMs: number,
@@ -52,10 +52,21 @@ export class SendsApp {
     },
   ) {
     const wait = deps.waitForTopics;
+    // The metadata hands out the same array per topic until it learns a partition, so the
+    // concatenation is rebuilt only then.
+    let lists: ReadonlyArray<readonly TopicPartition[]> = [];
+    let joined: readonly TopicPartition[] = [];
     const partitionsNow =
       wait === undefined
         ? () => deps.partitions
-        : () => spec.topics.flatMap((topic) => wait.metadata.partitionsOf(topic));
+        : () => {
+            const now = spec.topics.map((topic) => wait.metadata.partitionsOf(topic));
+            if (now.length !== lists.length || now.some((list, at) => list !== lists[at])) {
+              lists = now;
+              joined = now.flat();
+            }
+            return joined;
+          };
     this.router = new RecordRouter(spec, partitionsNow, deps.ctx.rng);
   }
 

@@ -83,7 +83,7 @@ describe('eos-sim run --until', () => {
   it('prints the same moment for people, A paused and the LSO held', async () => {
     const call = await runCli(main, ['run', ZOMBIE, '--seed', '1', '--until', '5000ms']);
     expect(call.code).toBe(0);
-    expect(call.stdout).toContain('at 5 s after event 489 (workload phase)');
+    expect(call.stdout).toContain('at 5 s after event 497 (workload phase)');
     expect(call.stdout).toContain('b2 leader: log start 0, LEO 3, HW 3, LSO 0; open transactions');
     expect(call.stdout).toContain(
       '  producer: transactional.id orders-tx, state IN_TRANSACTION, producerId 1000 epoch 0',

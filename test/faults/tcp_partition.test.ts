@@ -34,6 +34,8 @@ clients:
     config:
       enable.idempotence: true
       acks: all
+      # The times below are pinned for records sent the moment send() is called.
+      linger.ms: 0
 ${options.producer}faults:
 ${options.fault}expect:
   anomalies: []

@@ -28,6 +28,8 @@ clients:
   - name: P
     role: producer
     config:
+      # KafkaProducer refuses delivery.timeout.ms below linger.ms + request.timeout.ms.
+      linger.ms: 0
       delivery.timeout.ms: 30000
     workload:
       sends: 3

@@ -36,6 +36,8 @@ export class ClientMetadata {
   private readonly leaders = new Map<string, { leader: NodeId | null; leaderEpoch: number }>();
   /** Every partition known, by topic (for a group leader's assignment). */
   private readonly partitionsByTopic = new Map<string, Map<number, TopicPartition>>();
+  /** `partitionsOf` per topic, until a partition of the topic is learnt again. */
+  private readonly sortedPartitions = new Map<string, readonly TopicPartition[]>();
   private inFlight: number | null = null;
   private inFlightBroker: NodeId | null = null;
   private backingOff = false;
@@ -93,14 +95,19 @@ export class ClientMetadata {
   }
 
   /** The known partitions of `topic`, sorted by partition number; empty when unknown. */
-  partitionsOf(topic: string): TopicPartition[] {
+  partitionsOf(topic: string): readonly TopicPartition[] {
+    const known = this.sortedPartitions.get(topic);
+    if (known !== undefined) return known;
     const partitions = [...(this.partitionsByTopic.get(topic)?.values() ?? [])];
-    return partitions.sort((a, b) => a.partition - b.partition);
+    partitions.sort((a, b) => a.partition - b.partition);
+    this.sortedPartitions.set(topic, partitions);
+    return partitions;
   }
 
   private remember(tp: TopicPartition): void {
     const byNumber = this.partitionsByTopic.get(tp.topic) ?? new Map<number, TopicPartition>();
     byNumber.set(tp.partition, { topic: tp.topic, partition: tp.partition });
+    this.sortedPartitions.delete(tp.topic);
     this.partitionsByTopic.set(tp.topic, byNumber);
   }
 

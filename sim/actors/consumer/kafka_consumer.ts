@@ -54,7 +54,7 @@ export interface ConsumerMetadata {
   /** Every broker, for FindCoordinator; needed with a `group.id`. */
   readonly brokers?: readonly NodeId[];
   /** The partitions of a topic, for the group leader's assignment; needed with a `group.id`. */
-  partitionsOf?(topic: string): TopicPartition[];
+  partitionsOf?(topic: string): readonly TopicPartition[];
 }
 
 type Pending =

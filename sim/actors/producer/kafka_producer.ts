@@ -23,7 +23,7 @@ import {
   type ClientTransactionState,
   type ProducerConfig,
 } from './producer_config';
-import { RecordSender, type SenderTimer } from './record_sender';
+import { RecordSender, flushesAccumulator, type SenderTimer } from './record_sender';
 import { TxnOffsets, type OffsetsOutcome, type TxnGroupMetadata } from './txn_offsets';
 import { buildCoordinatorRequest, type CoordinatorRequestKind } from './coordinator_requests';
 
@@ -101,6 +101,7 @@ export class KafkaProducer {
         bumpEpoch: () => this.bumpIdempotentEpoch(),
         onFatal: (error) => this.fatal(error),
         onDrainedForBump: (error) => this.onDrainedForBump(error),
+        flushInProgress: () => flushesAccumulator(this.state),
         onBatchSucceeded: (batch, baseOffset) => completeBatch(batch, baseOffset),
       },
       () => this.correlationIds++,

@@ -82,6 +82,7 @@ function harness(client: ClientRules | undefined) {
       bumpEpoch: () => (epoch += 1),
       onFatal: (error) => fatal.push(error),
       onDrainedForBump: () => false,
+      flushInProgress: () => false,
     },
     () => correlationId++,
   );

@@ -29,6 +29,12 @@ export interface ProducerConfig {
   readonly transactionTimeoutMs: number;
   /** `max.block.ms`: how long `send()` waits for its topic's metadata. @default 60000 */
   readonly maxBlockMs?: number;
+  /**
+   * `linger.ms`: how long a batch that is not full waits for more records before it may be sent
+   * (RecordAccumulator.ready). The loader gives the release's default (KIP-1030: 5 from Kafka
+   * 4.0, 0 before). @default 0
+   */
+  readonly lingerMs?: number;
   /** `metadata.max.age.ms`: a refresh at the latest this long after the last. @default 300000 */
   readonly metadataMaxAgeMs?: number;
   /** `client.flavour`, `client.version` and their switches. @default Kafka's Java client */

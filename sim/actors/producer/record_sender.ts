@@ -24,6 +24,8 @@ import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../pr
 import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
 import type { PartitionSendState, PendingRecord, ProducerBatch } from './producer_batch';
 import { produceRequestOf } from './producer_batch';
+import { Linger } from './linger';
+import type { InFlightRequest, SenderPolicy, SenderTimer } from './sender_types';
 import * as librdkafkaRules from './client_rules';
 import { clientTransactionVersion, isLibrdkafka } from './client_rules';
 
@@ -38,34 +40,8 @@ const LEADERSHIP_ERRORS = new Set<KafkaErrorCode>([
   'NETWORK_EXCEPTION',
 ]);
 
-/** The identity batches are stamped with, and whether the partition may be sent to now. */
-export interface SenderPolicy {
-  /** Current producerId/epoch; producerId -1 when not idempotent. */
-  identity(): { producerId: number; producerEpoch: number };
-  /** Whether new batches of `tp` may be drained now (transaction state, partition added). */
-  maySend(tp: TopicPartition): boolean;
-  /** A batch failed for good with `error`. */
-  onBatchFailed(batch: ProducerBatch, error: KafkaErrorCode): void;
-  /** A batch was written; the producer learns its offsets. */
-  onBatchSucceeded(batch: ProducerBatch, baseOffset: number): void;
-  /** KIP-360: an idempotent, non-transactional producer increments its epoch locally. */
-  bumpEpoch(): void;
-  /** librdkafka: a fatal error (rd_kafka_idemp_set_fatal_error); a bump after a drain. */
-  onFatal(error: KafkaErrorCode): void;
-  onDrainedForBump(error: KafkaErrorCode): boolean;
-}
-
-/** Timers the sender sets. */
-export type SenderTimer =
-  | { readonly owner: 'producer'; readonly type: 'produce-timeout'; readonly correlationId: number }
-  | { readonly owner: 'producer'; readonly type: 'delivery-expiry'; readonly correlationId: number }
-  | { readonly owner: 'producer'; readonly type: 'produce-retry' };
-
-interface InFlightRequest {
-  readonly batch: ProducerBatch;
-  readonly broker: NodeId;
-  readonly timerId: number;
-}
+export type { SenderPolicy, SenderTimer } from './sender_types';
+export { flushesAccumulator } from './linger';
 
 /** The data path of one producer. */
 export class RecordSender {
@@ -86,6 +62,7 @@ export class RecordSender {
   /** librdkafka's producer-wide drain before an epoch bump (RD_KAFKA_IDEMP_STATE_DRAIN_BUMP). */
   private drainBumpError: KafkaErrorCode | null = null;
   private awaitingIdentity = false;
+  private readonly linger: Linger;
 
   constructor(
     private readonly config: ProducerConfig,
@@ -96,7 +73,9 @@ export class RecordSender {
     },
     private readonly policy: SenderPolicy,
     private readonly nextCorrelationId: () => number,
-  ) {}
+  ) {
+    this.linger = new Linger(config.lingerMs ?? 0);
+  }
 
   /** Queues one record for `tp`. */
   enqueue(tp: TopicPartition, record: PendingRecord): void {
@@ -204,6 +183,11 @@ export class RecordSender {
   }
 
   onTimer(timer: SenderTimer, ctx: Ctx): void {
+    if (timer.type === 'linger') {
+      this.linger.onWakeup(ctx.nowUs());
+      this.sendReady(ctx);
+      return;
+    }
     if (timer.type === 'produce-retry') {
       this.retryTimersPending -= 1;
       this.sendReady(ctx);
@@ -503,6 +487,8 @@ export class RecordSender {
       return true;
     }
     if (state.queue.length === 0 || !this.policy.maySend(state.tp)) return false;
+    const flushing = this.policy.flushInProgress();
+    if (!this.linger.headBatchSendable(state, flushing, ctx)) return false;
     if (this.config.enableIdempotence && !this.mayDrainNew(state, identity)) return false;
     // The queue as Kafka's accumulator would have batched it: `batch.size` worth of records.
     const records = state.queue.splice(0, BATCH_RECORDS_MAX);
