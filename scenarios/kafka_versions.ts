@@ -93,7 +93,10 @@ export interface BugRow {
   readonly source: string;
   /** True for another system's bug or a test-only mutation: never on for any Kafka version. */
   readonly notKafka?: boolean;
-  /** True when no release has a fix (none merged): on for every modelled release from `introduced`. */
+  /**
+   * True when no release has a fix (none merged): on for every modelled release from
+   * `introduced`.
+   */
   readonly unfixed?: boolean;
 }
 
@@ -251,8 +254,8 @@ export const BUG_ROWS: readonly BugRow[] = [
     introduced: '4.0',
     fixed: '4.2',
     source:
-      'KAFKA-19446, apache/kafka#20882 (ProducerStateManager.checkProducerEpoch; merged Nov 2025, ' +
-      'dated 4.2 from the merge)',
+      'KAFKA-19446, apache/kafka#20882 (ProducerStateManager.checkProducerEpoch; merged ' +
+      'Nov 2025, dated 4.2 from the merge)',
   },
   {
     id: 'KAFKA-19690',

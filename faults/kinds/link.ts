@@ -183,8 +183,8 @@ export const linkKind = defineFaultKind<LinkFault>({
       kind: 'delay',
       keys: `${LINK_KEYS}, \`delay.ms\`, \`count\``,
       effect:
-        'each matching message arrives `delay.ms` later (connections stay FIFO, so later messages ' +
-        'on the same connection wait behind it; the heal phase waits for them)',
+        'each matching message arrives `delay.ms` later (connections stay FIFO, so later ' +
+        'messages on the same connection wait behind it; the heal phase waits for them)',
       eos: 'yes',
     },
     {

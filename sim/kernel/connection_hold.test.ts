@@ -142,7 +142,8 @@ describe('a hold rule stalls a connection as TCP does', () => {
     expect(a.log).toEqual(['4200 ConnectionReset#- from B']);
   });
 
-  it('a plain hold released after its target restarted is refused (zombie-fencing-replicated swarm seed 323)', () => {
+  // zombie-fencing-replicated swarm seed 323.
+  it('a plain hold released after its target restarted is refused', () => {
     // Before, the held WriteTxnMarkers and PartitionChange of b1's old process reached the new
     // one at the heal, which then acted on them: a leader at an old epoch wrote a marker.
     const { sim, a, b } = world();

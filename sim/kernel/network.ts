@@ -9,8 +9,10 @@
  * A `hold` with `onConnection` is what a network partition does to an open TCP connection: the
  * bytes stall (the sender's TCP keeps retransmitting them) and arrive in order once the rule is
  * removed, unless a node closes the connection first ({@link Network.closeConnection}), which
- * discards them, and with them whatever else is still on its way on that connection. A `ConnectionReset` is an RST segment, which TCP never retransmits: such a hold
- * drops it. A plain `hold` keeps what it matches whatever happens (a message delayed in transit).
+ * discards them, and with them whatever else is still on its way on that connection. A
+ * `ConnectionReset` is an RST segment, which TCP never retransmits: such a hold drops it. A
+ * plain `hold` keeps what it matches through closes and the sender's crash (a message delayed
+ * in transit); released after its target restarted, the new process refuses it.
  */
 import { assert, assertNever } from './assert';
 import { BoundedMap, KERNEL_BOUNDS, pushWithin } from './bounds';
@@ -234,6 +236,20 @@ export class Network {
     return undefined;
   }
 
+  /**
+   * Keeps `message` on `installed`. Released later, it still goes to the process it was sent to
+   * (a restarted target refuses it, Simulation.executeOnNode). On a connection (a partition) it
+   * is bytes a close or the sender's crash discards, and a reset is dropped, never held.
+   */
+  private hold(installed: InstalledRule, onConnection: boolean, message: HeldMessage): void {
+    if (onConnection && message.payload.kind === CONNECTION_RESET_KIND) {
+      this.droppedCount += 1;
+      return;
+    }
+    const held = onConnection ? { ...message, onConnection: true } : message;
+    pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, installed.held, held);
+  }
+
   /** Routes one sent message through the rules: zero, one or two deliveries. */
   route<M extends Message>(
     source: NodeId,
@@ -269,30 +285,12 @@ export class Network {
           extraDelayUs += effect.delayUs;
           break;
         case 'hold':
-          if (effect.onConnection !== true) {
-            // Released later, it still goes to the process it was sent to: a restarted target
-            // refuses it (Simulation.executeOnNode).
-            pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, installed.held, {
-              source,
-              target,
-              payload,
-              sentUs: nowUs,
-              targetIncarnation,
-              lane,
-            });
-            return [];
-          }
-          if (payload.kind === CONNECTION_RESET_KIND) {
-            this.droppedCount += 1;
-            return [];
-          }
-          pushWithin(KERNEL_BOUNDS.heldMessagesPerRule, installed.held, {
+          this.hold(installed, effect.onConnection === true, {
             source,
             target,
             payload,
             sentUs: nowUs,
             targetIncarnation,
-            onConnection: true,
             lane,
           });
           return [];

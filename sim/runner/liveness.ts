@@ -283,6 +283,25 @@ function expiredInProbe(
     .map(({ name }) => name);
 }
 
+/** The notes on producers that stopped for good during the probe, with Kafka's reason. */
+function stoppedInProbeNotes(
+  world: LivenessWorld,
+  fencing: ReadonlyMap<string, number>,
+  producers: ReadonlyArray<{ name: string; client: ClientActor }>,
+): string[] {
+  return [
+    ...fencedInProbe(fencing, producers).map(
+      (name) => `${name} fenced for good during the probe (on.fenced: stop): not asked for more`,
+    ),
+    ...expiredInProbe(world, producers).map(
+      (name) =>
+        `${name} stopped during the probe: its transactional.id expired at the coordinator ` +
+        '(transactional.id.expiration.ms) and INVALID_PRODUCER_ID_MAPPING is fatal since ' +
+        'Kafka 4.0 (KAFKA-18019): not asked for more',
+    ),
+  ];
+}
+
 /**
  * Why a producer's application declined the probe: fenced with `on.fenced: stop`, closed after
  * its last transaction (`close.when.done`), down, or failed with a fatal error.
@@ -346,16 +365,7 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   };
   sim.runUntil(sim.nowUs + boundUs, done);
   const problems: string[] = [];
-  for (const name of fencedInProbe(fencingErrors(), producers)) {
-    notes.push(`${name} fenced for good during the probe (on.fenced: stop): not asked for more`);
-  }
-  for (const name of expiredInProbe(world, producers)) {
-    notes.push(
-      `${name} stopped during the probe: its transactional.id expired at the coordinator ` +
-        '(transactional.id.expiration.ms) and INVALID_PRODUCER_ID_MAPPING is fatal since ' +
-        'Kafka 4.0 (KAFKA-18019): not asked for more',
-    );
-  }
+  notes.push(...stoppedInProbeNotes(world, fencingErrors(), producers));
   const withoutProgress = stuck();
   if (withoutProgress.length > 0) problems.push(noProgress(world, withoutProgress));
   const unstable = unstablePartitions(world);

@@ -204,15 +204,7 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     id: id as string,
     broker: newBroker(id, metadata, scenario),
   }));
-  const controller = new Controller(metadata.brokers, metadata.initialStates(), {
-    brokerSessionTimeoutMs: scenario.broker.brokerSessionTimeoutMs,
-    uncleanLeaderElectionEnable: scenario.broker.uncleanLeaderElectionEnable,
-    eligibleLeaderReplicasEnabled: scenario.protocol.eligibleLeaderReplicasVersion >= 1,
-    // MetadataVersion.isElrSupported (4.0-IV1): a 4.0+ controller, ELR on or off.
-    uncleanShutdownDetection: compareVersions(scenario.kafkaVersion, '4.0') >= 0,
-    minInsyncReplicasOf: (topic) =>
-      metadata.minInsyncReplicasOf(topic) ?? scenario.broker.minInsyncReplicas,
-  });
+  const controller = newController(scenario, metadata);
   sim.addNode(nodeId(CONTROLLER_ID), controller);
   for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
   const bumpRule = { bumpWithoutWaitingForInFlight: scenario.bugs['KAFKA-14034'] };
@@ -233,6 +225,19 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     ...{ sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis },
     ...{ observed, stateChecker, lateTransactions },
   };
+}
+
+/** The KRaft controller of the scenario's cluster. */
+function newController(scenario: ScenarioConfig, metadata: ClusterMetadata): Controller {
+  return new Controller(metadata.brokers, metadata.initialStates(), {
+    brokerSessionTimeoutMs: scenario.broker.brokerSessionTimeoutMs,
+    uncleanLeaderElectionEnable: scenario.broker.uncleanLeaderElectionEnable,
+    eligibleLeaderReplicasEnabled: scenario.protocol.eligibleLeaderReplicasVersion >= 1,
+    // MetadataVersion.isElrSupported (4.0-IV1): a 4.0+ controller, ELR on or off.
+    uncleanShutdownDetection: compareVersions(scenario.kafkaVersion, '4.0') >= 0,
+    minInsyncReplicasOf: (topic) =>
+      metadata.minInsyncReplicasOf(topic) ?? scenario.broker.minInsyncReplicas,
+  });
 }
 
 /**

@@ -192,7 +192,7 @@ describe('epoch-bump-duplicate is judged per record from the history', () => {
     return checkHistory(history, oracle);
   }
 
-  it('an earlier batch of the partition lost by a fault while the value was in flight: epoch-bump-duplicate', () => {
+  it('an earlier batch lost by a fault while the value was in flight: epoch-bump-duplicate', () => {
     const result = lostEarlierBatch(1400);
     expect(result.anomalyCounts).toEqual([{ kind: 'epoch-bump-duplicate', count: 1 }]);
     expect(result.anomalies[0]?.classification).toBe('rewritten-after-epoch-bump');

@@ -42,7 +42,7 @@ describe('a retry appended again after the leader expired its producer', () => {
     expect(report.outcome).toBe('pass');
   });
 
-  it('swarm seed 443: the retry met OUT_OF_ORDER_SEQUENCE_NUMBER, the epoch bump wrote it again', () => {
+  it('swarm seed 443: an out-of-order retry, written again by the epoch bump', () => {
     // Values 3-7 were appended under epoch 0 and never acknowledged (acks=all timed out); the
     // leader expired the producer at 27 s and 34 s, so the retry of sequence 3 was out of order,
     // and the bump rewrote sequences 3-7 under epoch 1.

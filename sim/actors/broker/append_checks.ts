@@ -24,7 +24,7 @@ export interface VerificationEntry {
   readonly guard: number;
   epoch: number;
   lowestSequence: number;
-  /** The verification is for a transaction version 2 client (VerificationStateEntry.supportsEpochBump). */
+  /** For a transaction version 2 client (VerificationStateEntry.supportsEpochBump). */
   supportsEpochBump: boolean;
 }
 
@@ -85,4 +85,17 @@ export function overtakesVerification(
     current.epoch === batch.producerEpoch &&
     batch.baseSequence > current.lowestSequence
   );
+}
+
+/**
+ * UnifiedLog.updateProducers (KAFKA-18654, Kafka 4.0): a marker leaves in place the
+ * verification of a transaction version 2 client whose epoch is the marker's: EndTxn bumped the
+ * epoch, so that verification is of the next transaction. Clearing it would refuse that
+ * transaction's first batch INVALID_TXN_STATE when it overtakes the marker (KAFKA-18575).
+ */
+export function isV2NextTransactionStarted(
+  verifying: VerificationEntry | undefined,
+  markerEpoch: number,
+): boolean {
+  return verifying !== undefined && verifying.supportsEpochBump && verifying.epoch === markerEpoch;
 }

@@ -45,14 +45,10 @@ import { ReplicaFetcher, type FetcherTimer } from './replica_fetcher';
 import { ReplicaManager, type AppendOutcome, type ReplicaTimer } from './replica_manager';
 import { addOffsetsToTxn, verifyOffsetsTransaction, type OffsetsBroker } from './offsets_requests';
 import { TransactionVerifier, type VerifierTimer } from './transaction_verifier';
+import { producerIdAt } from './producer_id_blocks';
 
 type Ctx = ActorContext<KafkaMessage>;
 
-/**
- * Producer ids come in blocks, as the controller hands them out
- * (TransactionCoordinator.handleInitProducerId).
- */
-const PRODUCER_ID_BLOCK_SIZE = 1000;
 /** `broker.heartbeat.interval.ms`. */
 const BROKER_HEARTBEAT_INTERVAL_US = 2_000_000;
 
@@ -591,14 +587,9 @@ export class Broker implements Actor<KafkaMessage> {
     finish();
   }
 
-  /** Durable producer id blocks: broker i uses blocks i, i + N, i + 2N, ... of 1000 ids. */
+  /** The next id of this broker's durable producer id blocks (`producer_id_blocks.ts`). */
   private allocateProducerId(): number {
     const brokers = this.options.metadata.brokers.length;
-    const block =
-      this.brokerIndex + brokers * Math.floor(this.producerIdsAllocated / PRODUCER_ID_BLOCK_SIZE);
-    const id =
-      block * PRODUCER_ID_BLOCK_SIZE + (this.producerIdsAllocated % PRODUCER_ID_BLOCK_SIZE);
-    this.producerIdsAllocated += 1;
-    return id;
+    return producerIdAt(this.brokerIndex, brokers, this.producerIdsAllocated++);
   }
 }

@@ -496,7 +496,7 @@ describe('KIP-890 verification and sequences (ProducerAppendInfo.checkSequence)'
   });
 });
 
-describe('a marker and the next transaction verifying (UnifiedLog.updateProducers, KAFKA-18654)', () => {
+describe('a marker and the next transaction verifying (KAFKA-18654)', () => {
   /**
    * Transaction version 2: the transaction at epoch 0 ends with a marker at the bumped epoch 1,
    * and the next transaction's first batch (epoch 1) started verifying before the marker came.

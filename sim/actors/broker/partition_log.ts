@@ -40,6 +40,7 @@ import {
 } from './producer_state';
 import type { PartitionBugs } from './partition_bugs';
 import {
+  isV2NextTransactionStarted,
   missingVerification,
   overtakesVerification,
   refusesFirstSequence,
@@ -339,18 +340,11 @@ export class PartitionLog {
       leaderEpoch: this.leaderEpoch,
     };
     this.pushBatch(controlBatch, 'leader');
-    // A marker invalidates any verification in progress (ABA protection, KIP-890;
-    // ReplicaManager.maybeStartTransactionVerificationForPartitions), except the verification
-    // of a transaction version 2 client's next transaction: its epoch is the marker's, since
-    // EndTxn bumped it (UnifiedLog.updateProducers, isV2NextTransactionStarted; KAFKA-18654,
-    // Kafka 4.0). Clearing it would refuse that transaction's first batch INVALID_TXN_STATE when
-    // it overtakes the marker (KAFKA-18575).
+    // A marker invalidates any verification in progress (ABA protection, KIP-890), except that
+    // of a transaction version 2 client's next transaction (append_checks.ts).
     const verifying = this.verifications.get(marker.producerId);
-    const nextTransactionStarted =
-      verifying !== undefined &&
-      verifying.supportsEpochBump &&
-      verifying.epoch === marker.producerEpoch;
-    if (!nextTransactionStarted) this.verifications.delete(marker.producerId);
+    if (!isV2NextTransactionStarted(verifying, marker.producerEpoch))
+      this.verifications.delete(marker.producerId);
     const firstOffset = entry.currentTxnFirstOffset;
     if (staleEpochAccepted) entry.currentTxnFirstOffset = -1;
     else

@@ -33,6 +33,7 @@ import type { VerificationCheck } from './partition_log';
 import type { PartitionReplica } from './partition_replica';
 import { newPartitionReplica } from './replica_factory';
 import { isOwnIsrChange, sameMembers } from './own_isr_change';
+import { fetchEpochError } from './fetch_epoch';
 import type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_options';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -517,19 +518,10 @@ export class ReplicaManager {
     return null;
   }
 
-  /**
-   * Partition.fetchRecords, then leadership: a request carrying an older leader epoch is fenced and
-   * a newer one is unknown here, whatever this replica's role; then only the leader answers.
-   */
+  /** The epoch and leadership check of a fetch (`fetch_epoch.ts`). */
   private epochError(replica: PartitionReplica | undefined, fetch: FetchPartition): KafkaErrorCode {
     if (replica === undefined) return this.leadershipError(fetch);
-    // Before KIP-320 (KAFKA-7395, 2.1) a Fetch had no current leader epoch to check.
-    const fenced = this.options.replication.fetchFencedByLeaderEpoch !== false;
-    if (fenced && fetch.currentLeaderEpoch >= 0) {
-      if (fetch.currentLeaderEpoch < replica.state.leaderEpoch) return 'FENCED_LEADER_EPOCH';
-      if (fetch.currentLeaderEpoch > replica.state.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
-    }
-    return replica.role === 'leader' ? 'NONE' : 'NOT_LEADER_OR_FOLLOWER';
+    return fetchEpochError(replica, fetch, this.options.replication.fetchFencedByLeaderEpoch);
   }
 
   /** Propose removing ISR members that fell behind (Partition.maybeShrinkIsr). */

@@ -5,7 +5,8 @@
  * (every release) the producer bumps its epoch at once and rewrites the two others, so the next
  * retry goes out at epoch 1, sequence 0: a new write the broker cannot deduplicate. With the fix
  * proposed in apache/kafka#13796 the partition's sequence is unresolved and the next retry keeps
- * epoch 0, sequence 1 (a duplicate the broker recognises); the epoch moves only after. Method: one RecordSender driven by hand, as librdkafka_sender.test.ts does.
+ * epoch 0, sequence 1 (a duplicate the broker recognises); the epoch moves only after.
+ * Method: one RecordSender driven by hand, as librdkafka_sender.test.ts does.
  */
 import { describe, expect, it } from 'vitest';
 import type { ActorContext, NodeId } from '../../kernel';
@@ -72,6 +73,7 @@ function harness(bumpWithoutWaitingForInFlight: boolean) {
       bumpEpoch: () => (epoch += 1),
       onFatal: (error) => fatal.push(error),
       onDrainedForBump: () => false,
+      flushInProgress: () => false,
     },
     () => correlationId++,
   );
