@@ -127,18 +127,18 @@ describe('hanging-transaction-operator-abort.yaml under swarm: the failed abort 
       'within request.timeout.ms=30000, or the connection closed first';
     expect(report.operatorOutcomes).toEqual([
       {
-        timeUs: 100_001_546,
+        timeUs: 100_002_659,
         description:
           'kafka-transactions describe-producers --topic payments --partition 0: payments-0: ' +
           'REQUEST_TIMED_OUT: no answer within request.timeout.ms=30000, or the connection ' +
           'closed first',
       },
       {
-        timeUs: 115_001_897,
+        timeUs: 115_003_609,
         description: `kafka-transactions find-hanging --topic payments: ${timedOut}`,
       },
       {
-        timeUs: 120_002_099,
+        timeUs: 120_001_912,
         description:
           `kafka-transactions abort --topic payments: nothing to abort: ` +
           `find-hanging: ${timedOut}`,
@@ -146,7 +146,7 @@ describe('hanging-transaction-operator-abort.yaml under swarm: the failed abort 
     ]);
     expect(report.check.anomalyTypes).toContain('hanging-transaction');
     expect(renderRunReport(report, { colour: false })).toContain(
-      `at 120.002099 s kafka-transactions abort`,
+      `at 120.001912 s kafka-transactions abort`,
     );
   });
 
