@@ -2,8 +2,9 @@
  * Goal: the late answer of a paused coordinator is not a re-grant. Swarm seed 796 of
  * replicated-random-faults, exported as docs/findings/swarm-producer-identity-late-grant.yaml:
  * coordinator b2 writes producerEpoch 39 to `__transaction_state` under coordinator epoch 0 and is
- * GC-paused (10.3 s to 40 s) before it learns the record is replicated; b3 loads the record under
- * coordinator epoch 1 and grants 40 and 41; b2 answers 39 on resume. Method: replay the seed and
+ * GC-paused (10.355 s to 40 s; the drawn 10.293 s moved with linger.ms, see the file) before it
+ * learns the record is replicated; b3 loads the record under coordinator epoch 1 and grants 40
+ * and 41; b2 answers 39 on resume. Method: replay the seed and
  * require that b2's grant of 39 is reported after b3's grant of 41 (the premise still holds) and
  * that no invariant fires and the run passes.
  */
