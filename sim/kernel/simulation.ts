@@ -40,15 +40,7 @@ import {
 } from './simulation_types';
 
 export { BudgetExceededError };
-export {
-  RunHaltedError,
-  type DeliveryObservation,
-  type HaltLimit,
-  type MessageInFlight,
-  type RunStop,
-  type SimulationConfig,
-  type StampedObservation,
-} from './simulation_types';
+export * from './simulation_types';
 
 type KernelEvent =
   | {
