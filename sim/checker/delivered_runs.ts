@@ -7,7 +7,7 @@
  * what it reports is unchanged and a clean history costs what its batches cost.
  */
 import type { DeliveredBatch, OracleBatch } from '../history';
-import { oracleBatchIndexAt } from '../history';
+import { firstBatchEndingAtOrAbove } from '../history';
 import type { CheckContext } from './check_context';
 import { topicPartitionKey } from './topic_partition';
 import type { PartitionIndex } from './transaction_outcome';
@@ -27,7 +27,7 @@ export interface OracleOverlap {
 export function oracleOverlaps(index: PartitionIndex, from: number, to: number): OracleOverlap[] {
   const batches = index.batches;
   const overlaps: OracleOverlap[] = [];
-  let position = firstEndingAtOrAbove(batches, from);
+  let position = firstBatchEndingAtOrAbove(batches, from);
   for (; position < batches.length; position += 1) {
     const batch = batches[position] as OracleBatch;
     if (batch.baseOffset > to) break;
@@ -67,20 +67,6 @@ export function oracleHoldsRun(index: PartitionIndex, run: DeliveredBatch): bool
     next = to + 1;
   }
   return next === last + 1;
-}
-
-/** The position of the first batch whose last offset is at or above `offset` (batches ascend). */
-function firstEndingAtOrAbove(batches: readonly OracleBatch[], offset: number): number {
-  const at = oracleBatchIndexAt(batches, offset);
-  if (at >= 0) return at;
-  let low = 0;
-  let high = batches.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((batches[middle] as OracleBatch).lastOffset < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /** Offsets `[from, to]` of one partition first delivered with `values[start...]`. */

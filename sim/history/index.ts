@@ -3,6 +3,7 @@ export type * from './history_types';
 export type * from './oracle_types';
 export { HistoryBoundExceededError, HistoryRecorder } from './recorder';
 export {
+  firstBatchEndingAtOrAbove,
   oracleBatchIndexAt,
   oracleBatchesOf,
   oracleRecordAt,

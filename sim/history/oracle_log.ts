@@ -74,10 +74,11 @@ export function oracleRecordsOf(batches: readonly OracleBatch[]): OracleRecord[]
 }
 
 /**
- * The position in `batches` (ordered by offset) of the batch holding `offset`, or -1 (a binary
- * search, as Kafka's offset index lookup is).
+ * The position in `batches` (ordered by offset) of the first batch whose last offset is at or
+ * above `offset`, `batches.length` when none is (a binary search, as Kafka's offset index lookup
+ * is).
  */
-export function oracleBatchIndexAt(batches: readonly OracleBatch[], offset: number): number {
+export function firstBatchEndingAtOrAbove(batches: readonly OracleBatch[], offset: number): number {
   let low = 0;
   let high = batches.length;
   while (low < high) {
@@ -85,8 +86,14 @@ export function oracleBatchIndexAt(batches: readonly OracleBatch[], offset: numb
     if ((batches[middle] as OracleBatch).lastOffset < offset) low = middle + 1;
     else high = middle;
   }
-  const batch = batches[low];
-  return batch !== undefined && batch.baseOffset <= offset ? low : -1;
+  return low;
+}
+
+/** The position in `batches` (ordered by offset) of the batch holding `offset`, or -1. */
+export function oracleBatchIndexAt(batches: readonly OracleBatch[], offset: number): number {
+  const at = firstBatchEndingAtOrAbove(batches, offset);
+  const batch = batches[at];
+  return batch !== undefined && batch.baseOffset <= offset ? at : -1;
 }
 
 /** The record at `offset`, or undefined when no batch holds it. */
