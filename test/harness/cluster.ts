@@ -13,6 +13,7 @@ import {
   ClusterMetadata,
   Controller,
   CONTROLLER_ID,
+  kafkaLaneMap,
   type BrokerOptions,
   type CoordinatorSettings,
   type GroupSummary,
@@ -34,7 +35,11 @@ import {
 /** Fixed one-way network delay, µs, unless a test sets another. */
 export const DELAY_US = 1000;
 
-/** The kernel of a scripted test: one fixed delay, a generous event budget. */
+/**
+ * The kernel of a scripted test: one fixed delay, a generous event budget, and the same
+ * connections (FIFO lanes per Kafka connection) as a scenario run, so a held or delayed
+ * connection behaves in a test as it does in `eos-sim run`.
+ */
 export function testSimulation(options: {
   readonly seed: string;
   readonly delayUs?: number;
@@ -48,6 +53,7 @@ export function testSimulation(options: {
     eventsMax: options.eventsMax ?? 5_000_000,
     eventsQueuedMax: 100_000,
     recordEventLog: options.recordEventLog ?? false,
+    lanes: kafkaLaneMap,
   });
 }
 
