@@ -70,6 +70,15 @@ describe('client.flavour', () => {
     expect(idempotent.settings.enableIdempotence).toBe(true);
   });
 
+  it("takes librdkafka's linger.ms of 5 on every broker release, where Java's is 0 before 4.0", () => {
+    const extra = "kafka.version: '3.9'\n";
+    expect(producerOf('      client.flavour: librdkafka', extra).settings.lingerMs).toBe(5);
+    expect(producerOf('      acks: all', extra).settings.lingerMs).toBe(0);
+    expect(producerOf('      acks: all').settings.lingerMs).toBe(5);
+    const set = producerOf('      client.flavour: librdkafka\n      linger.ms: 0', extra);
+    expect(set.settings.lingerMs).toBe(0);
+  });
+
   it('turns the client bugs on by client.version', () => {
     const old = producerOf('      client.flavour: librdkafka\n      client.version: 1.8.0');
     expect(old.settings.client).toMatchObject({

@@ -27,16 +27,19 @@ export interface ClientKeys {
   readonly 'enable.gapless.guarantee'?: boolean | undefined;
   readonly 'enable.idempotence'?: boolean | undefined;
   readonly 'delivery.timeout.ms'?: number | undefined;
+  readonly 'linger.ms'?: number | undefined;
   readonly 'transactional.id'?: string | undefined;
 }
 
 /**
  * librdkafka's defaults where they differ from the Java client's (librdkafka CONFIGURATION.md):
  * `enable.idempotence` is false unless a `transactional.id` is set (the transactional producer
- * turns it on), and `delivery.timeout.ms` (librdkafka's alias of `message.timeout.ms`) is
- * 300000.
+ * turns it on), `delivery.timeout.ms` (librdkafka's alias of `message.timeout.ms`) is
+ * 300000, and `linger.ms` (alias of `queue.buffering.max.ms`) is 5 whatever the broker's release:
+ * librdkafka raised it from 0.5 to 5 in v1.5.0, before every modelled release, while the Java
+ * client's default is 0 before Kafka 4.0 (KIP-1030).
  */
-export const LIBRDKAFKA_DEFAULTS = { deliveryTimeoutMs: 300000 } as const;
+export const LIBRDKAFKA_DEFAULTS = { deliveryTimeoutMs: 300000, lingerMs: 5 } as const;
 
 /** Problems with the client keys of one client, as (key, detail) pairs. */
 export function clientKeyProblems(
@@ -106,6 +109,7 @@ function withRules(
     ...settings,
     enableIdempotence: config['enable.idempotence'] ?? config['transactional.id'] !== undefined,
     deliveryTimeoutMs: config['delivery.timeout.ms'] ?? LIBRDKAFKA_DEFAULTS.deliveryTimeoutMs,
+    lingerMs: config['linger.ms'] ?? LIBRDKAFKA_DEFAULTS.lingerMs,
     client: clientRulesOf(config, fileBugs),
   };
 }
