@@ -70,7 +70,7 @@ describe('client.flavour', () => {
     expect(idempotent.settings.enableIdempotence).toBe(true);
   });
 
-  it("takes librdkafka's linger.ms of 5 on every broker release, where Java's is 0 before 4.0", () => {
+  it("takes librdkafka's linger.ms, 5 on every release, where Java's is 0 before 4.0", () => {
     const extra = "kafka.version: '3.9'\n";
     expect(producerOf('      client.flavour: librdkafka', extra).settings.lingerMs).toBe(5);
     expect(producerOf('      acks: all', extra).settings.lingerMs).toBe(0);

@@ -47,6 +47,7 @@ export type { TopicSpec } from './broker/cluster_metadata';
 export type { SendResult } from './producer/producer_batch';
 export type { ClientTransactionState, ProducerConfig } from './producer/producer_config';
 export { MAX_BLOCK_MS_DEFAULT } from './producer/producer_config';
+export { RecordSender, type SenderTimer } from './producer/record_sender';
 export type { ClientFlavour, ClientRules } from './producer/client_rules';
 export {
   KafkaConsumer,

@@ -1,91 +1,39 @@
 /**
  * Goal: prove `linger.ms` both ways on the sender, as RecordAccumulator.ready decides it. Method:
- * one Java idempotent producer's RecordSender driven by hand on one partition with a fake clock.
+ * one Java idempotent producer's RecordSender driven by hand on one partition with a fake clock
+ * (test/harness/record_sender.ts).
  * With `linger.ms` 0 a record goes at once, alone; with 5 ms it waits, records appended during
  * the linger join its batch, and the batch goes at 5 ms after its first record (the sender's
  * wakeup is armed for exactly then). A full batch (`batch.size` worth of records) goes at once,
  * and a flush in progress (a completing transaction) sends a batch before its linger ends.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActorContext, NodeId } from '../../kernel';
-import type { KafkaMessage, ProduceRequest } from '../protocol';
-import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
-import { RecordSender, type SenderTimer } from './record_sender';
+import { handDrivenSender } from '../../../test/harness/record_sender';
+import type { ProduceRequest } from '../protocol';
+import { BATCH_RECORDS_MAX } from './producer_config';
 
-const CONFIG: ProducerConfig = {
-  transactionalId: null,
-  enableIdempotence: true,
-  acks: -1,
-  maxInFlightRequestsPerConnection: 5,
-  retries: 2147483647,
-  requestTimeoutMs: 30000,
-  deliveryTimeoutMs: 120005,
-  retryBackoffMs: 100,
-  transactionTimeoutMs: 60000,
-};
-
-/** A hand-driven sender on `events-0`, led by b1: its requests, its timers and the clock. */
+/** A hand-driven sender on `events-0`, led by b1: its requests, its linger timers and the clock. */
 function harness(lingerMs: number) {
-  const sent: ProduceRequest[] = [];
-  const timers: Array<{ atUs: number; timer: SenderTimer }> = [];
-  let nowUs = 0;
   let flushing = false;
-  const ctx = {
-    nodeId: 'P' as NodeId,
-    nowUs: () => nowUs,
-    send: (_to: NodeId, message: KafkaMessage) => {
-      if (message.kind === 'Produce') sent.push(message);
-    },
-    setTimer: (delayUs: number, timer: SenderTimer) =>
-      timers.push({ atUs: nowUs + delayUs, timer }),
-    cancelTimer: () => undefined,
-    closeConnection: () => undefined,
-    trace: () => undefined,
-    observe: () => undefined,
-  } as unknown as ActorContext<KafkaMessage>;
-  let correlationId = 1;
-  const sender = new RecordSender(
-    { ...CONFIG, lingerMs },
-    { transactionVersion: 0, leaderOf: () => 'b1' as NodeId, requestRefresh: () => undefined },
-    {
-      identity: () => ({ producerId: 7, producerEpoch: 0 }),
-      maySend: () => true,
-      onBatchFailed: () => undefined,
-      onBatchSucceeded: () => undefined,
-      bumpEpoch: () => undefined,
-      onFatal: () => undefined,
-      onDrainedForBump: () => false,
-      flushInProgress: () => flushing,
-    },
-    () => correlationId++,
-  );
   let value = 0;
+  const run = handDrivenSender({
+    config: { lingerMs, deliveryTimeoutMs: 120_000 + lingerMs },
+    flushInProgress: () => flushing,
+  });
   return {
-    sent,
-    lingerTimers: () => timers.filter(({ timer }) => timer.type === 'linger'),
+    get sent(): ProduceRequest[] {
+      return run.sent.map((entry) => entry.request);
+    },
+    lingerTimers: () => run.timers.filter(({ timer }) => timer.type === 'linger'),
     /** Appends `count` records now, each followed by a send attempt (KafkaProducer.send). */
     append(count: number): void {
-      for (let index = 0; index < count; index++) {
-        sender.enqueue(
-          { topic: 'events', partition: 0 },
-          {
-            value: value++,
-            callback: () => undefined,
-            createdUs: nowUs,
-          },
-        );
-        sender.sendReady(ctx);
-      }
+      for (let index = 0; index < count; index++) run.append(0, value++);
     },
-    at(timeUs: number): void {
-      nowUs = timeUs;
-    },
-    fireLinger(): void {
-      sender.onTimer({ owner: 'producer', type: 'linger' }, ctx);
-    },
+    at: (timeUs: number) => run.at(timeUs),
+    fireLinger: () => run.fireLinger(),
     flush(): void {
       flushing = true;
-      sender.sendReady(ctx);
+      run.sendReady();
     },
   };
 }
