@@ -18,16 +18,15 @@ import type { PartitionIndex } from './transaction_outcome';
  * @example checkZombieWrite(new CheckContext(history, oracle))[0]?.producerEpoch // 0
  */
 export function checkZombieWrite(context: CheckContext): Anomaly[] {
-  const grantsByProducer = grantsByProducerId(context.oracle.epochGrants);
+  const fencesByProducer = fencesByProducerId(context.oracle.epochGrants);
   const anomalies: Anomaly[] = [];
   for (const index of context.partitionIndexes.values()) {
     index.batches.forEach((batch, position) => {
       // Every record of a batch has its producer, epoch, append time and outcome.
       if (!isVisibleData(index, batch, position)) return;
-      const grants = grantsByProducer.get(batch.producerId) ?? [];
-      const fence = grants.find(
-        (grant) => grant.producerEpoch > batch.producerEpoch && grant.timeUs < batch.appendUs,
-      );
+      const fence = fencesByProducer
+        .get(batch.producerId)
+        ?.fenceOf(batch.producerEpoch, batch.appendUs);
       if (fence === undefined) return;
       const end = Math.min(batch.lastOffset, index.partition.lastStableOffset - 1);
       for (let offset = batch.baseOffset; offset <= end; offset++) {
@@ -51,8 +50,42 @@ function isVisibleData(index: PartitionIndex, batch: OracleBatch, position: numb
   return index.outcomeOfBatch(position)?.status === 'committed';
 }
 
-/** Grants per producerId, earliest first (ties keep the oracle's order). */
-function grantsByProducerId(grants: readonly EpochGrant[]): Map<number, EpochGrant[]> {
+/**
+ * One producerId's grants, earliest first (ties keep the oracle's order), with the highest
+ * epoch granted up to each: the earliest grant above an epoch is found by binary search, not by
+ * a scan, which matters when a producerId runs through thousands of epochs.
+ */
+export class ProducerFences {
+  private readonly highestEpochUpTo: number[] = [];
+
+  constructor(private readonly grants: readonly EpochGrant[]) {
+    let highest = -Infinity;
+    for (const grant of grants) {
+      highest = Math.max(highest, grant.producerEpoch);
+      this.highestEpochUpTo.push(highest);
+    }
+  }
+
+  /**
+   * The earliest grant of an epoch strictly above `producerEpoch` made strictly before
+   * `appendUs`, µs. That is the earliest grant above the epoch, if that one came before the
+   * append: every later grant came later still.
+   */
+  fenceOf(producerEpoch: number, appendUs: number): EpochGrant | undefined {
+    let low = 0;
+    let high = this.grants.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.highestEpochUpTo[middle] ?? -Infinity) > producerEpoch) high = middle;
+      else low = middle + 1;
+    }
+    const fence = this.grants[low];
+    return fence !== undefined && fence.timeUs < appendUs ? fence : undefined;
+  }
+}
+
+/** The fences of each producerId. */
+function fencesByProducerId(grants: readonly EpochGrant[]): Map<number, ProducerFences> {
   const ordered = grants
     .map((grant, position) => ({ grant, position }))
     .sort((a, b) => a.grant.timeUs - b.grant.timeUs || a.position - b.position);
@@ -62,7 +95,9 @@ function grantsByProducerId(grants: readonly EpochGrant[]): Map<number, EpochGra
     if (known === undefined) byProducer.set(grant.producerId, [grant]);
     else known.push(grant);
   }
-  return byProducer;
+  return new Map(
+    [...byProducer].map(([producerId, list]) => [producerId, new ProducerFences(list)]),
+  );
 }
 
 /** A visible record and the grant that had fenced its producer before it was appended. */

@@ -34,58 +34,89 @@ export interface GrantMisfit {
   readonly earlierRecordTruncated: boolean;
 }
 
+/**
+ * One transactional.id's grants sorted by place, with two indexes so that placing a grant does
+ * not scan them all (an id can run through all 32,767 epochs): the records already placed, and
+ * the earliest-placed grant of each producerId.
+ */
+interface IdGrants {
+  readonly sorted: PlacedGrant[];
+  readonly records: Set<string>;
+  readonly earliestOf: Map<number, PlacedGrant>;
+}
+
 /** The grants of every transactional.id, each list sorted by place. */
 export class GrantOrder {
-  private readonly byId = new Map<string, PlacedGrant[]>();
+  private readonly byId = new Map<string, IdGrants>();
   /** producerId → the transactional.id it was first granted to. */
   private readonly owners = new Map<number, string>();
 
   /** Places `grant` among the id's grants; says why it does not fit, if it does not. */
   add(transactionalId: string, grant: PlacedGrant): GrantMisfit | null {
-    const grants = this.byId.get(transactionalId) ?? [];
-    this.byId.set(transactionalId, grants);
+    const id = this.grantsOf(transactionalId);
     // The same record answered again (a coordinator that loaded it answers under its own
     // coordinator epoch): one decision, not a second grant.
-    if (grants.some((known) => sameRecord(known, grant))) return null;
-    const index = insertionIndex(grants, grant);
-    const before = grants[index - 1];
-    const after = grants[index];
+    const record = recordKey(grant);
+    if (id.records.has(record)) return null;
+    const index = insertionIndex(id.sorted, grant);
+    const before = id.sorted[index - 1];
+    const after = id.sorted[index];
     let misfit: GrantMisfit | null = null;
-    if (before !== undefined && !this.follows(transactionalId, grants, index, before, grant)) {
+    if (before !== undefined && !this.follows(transactionalId, id, grant, before, grant)) {
       misfit = {
         reason: `after ${describe(before)}${reusedNote(before, grant)}${lostNote(before, grant)}`,
         earlierRecordTruncated: truncatedBetween(before, grant),
       };
-    } else if (after !== undefined && !this.follows(transactionalId, grants, index, grant, after)) {
+    } else if (after !== undefined && !this.follows(transactionalId, id, grant, grant, after)) {
       misfit = {
         reason:
           `placed before ${describe(after)}${reusedNote(grant, after)}` + lostNote(grant, after),
         earlierRecordTruncated: truncatedBetween(grant, after),
       };
     }
-    grants.splice(index, 0, grant);
+    id.sorted.splice(index, 0, grant);
+    id.records.add(record);
+    const earliest = id.earliestOf.get(grant.producerId);
+    if (earliest === undefined || comparePlaces(grant, earliest) < 0) {
+      id.earliestOf.set(grant.producerId, grant);
+    }
     if (!this.owners.has(grant.producerId)) this.owners.set(grant.producerId, transactionalId);
     return misfit;
   }
 
+  private grantsOf(transactionalId: string): IdGrants {
+    const known = this.byId.get(transactionalId);
+    if (known !== undefined) return known;
+    const created: IdGrants = { sorted: [], records: new Set(), earliestOf: new Map() };
+    this.byId.set(transactionalId, created);
+    return created;
+  }
+
   /**
    * True when `next` may follow `last`: the same producerId with a larger epoch, or a producerId
-   * neither granted to another transactional.id nor to this one in the first `earlier` grants
-   * (ProducerIdManager hands each id of its blocks out once, the controller each block once,
-   * KIP-730; a lower id is fine, another broker's block).
+   * neither granted to another transactional.id nor to this one at or before the place of
+   * `placed`, the grant being placed (ProducerIdManager hands each id of its blocks out once,
+   * the controller each block once, KIP-730; a lower id is fine, another broker's block).
    */
   private follows(
     transactionalId: string,
-    grants: readonly PlacedGrant[],
-    earlier: number,
+    id: IdGrants,
+    placed: PlacedGrant,
     last: PlacedGrant,
     next: PlacedGrant,
   ): boolean {
     if (next.producerId === last.producerId) return next.producerEpoch > last.producerEpoch;
     const owner = this.owners.get(next.producerId);
     if (owner !== undefined && owner !== transactionalId) return false;
-    return !grants.slice(0, earlier).some((grant) => grant.producerId === next.producerId);
+    // The grants before the insertion point are exactly those placed at or before `placed`.
+    const earliest = id.earliestOf.get(next.producerId);
+    return earliest === undefined || comparePlaces(earliest, placed) > 0;
   }
+}
+
+/** A record's identity: the same producer identity at the same offset is one decision. */
+function recordKey(grant: PlacedGrant): string {
+  return `${grant.producerId}:${grant.producerEpoch}:${grant.stateLogOffset}`;
 }
 
 /** Where `grant` goes in `grants` (sorted by place): after every grant at or before its place. */
@@ -98,14 +129,6 @@ function insertionIndex(grants: readonly PlacedGrant[], grant: PlacedGrant): num
     else high = middle;
   }
   return low;
-}
-
-function sameRecord(a: PlacedGrant, b: PlacedGrant): boolean {
-  return (
-    a.producerId === b.producerId &&
-    a.producerEpoch === b.producerEpoch &&
-    a.stateLogOffset === b.stateLogOffset
-  );
 }
 
 /** Orders two records of one partition: by coordinator epoch, then offset. */
