@@ -14,8 +14,9 @@
  *   producerEpoch;
  * - the application sent the value once (one `send` invoke);
  * - no copy but the last was acknowledged: the send was still in flight when the last copy was
- *   appended (the rewrite takes only in-flight batches), and an `ok` completion carries the last
- *   copy's epoch;
+ *   appended (the rewrite takes only in-flight batches; a send never completed, its client
+ *   stopped first, was in flight throughout), and an `ok` completion carries the last copy's
+ *   epoch;
  * - what makes the client ask for the bump happened: a send of the same client, producerId and
  *   partition failed (`fail` or `info` with an error) under an epoch from the earlier copy's up
  *   to the later one's before the later copy was appended (handleFailedBatch,
@@ -47,6 +48,8 @@ interface FailedSend {
 interface SendOutcome {
   invokes: number;
   invokedUs: number;
+  /** The client that sent the value (from its first op, the invoke). */
+  client: string;
   completion?: HistoryOp;
 }
 
@@ -79,7 +82,11 @@ export function indexSendOutcomes(history: History): SendOutcomes {
     const { producerId, producerEpoch } = op.value;
     const sends = sentRecordsOf(op.value);
     for (const send of sends) {
-      const entry = byValue.get(send.value) ?? { invokes: 0, invokedUs: op.timeUs };
+      const entry = byValue.get(send.value) ?? {
+        invokes: 0,
+        invokedUs: op.timeUs,
+        client: op.client,
+      };
       if (op.type === 'invoke') entry.invokes += 1;
       else entry.completion ??= op;
       byValue.set(send.value, entry);
@@ -124,12 +131,15 @@ export function isEpochBumpRewrite(
   const sent = outcomes.byValue.get(value);
   if (sent?.invokes !== 1) return false;
   const last = ordered[ordered.length - 1] as OracleCopy;
+  // A send without a completion was still outstanding when the history ended (its client lost
+  // power or the run ended first): as Jepsen reads an op with no completion, it was in flight
+  // through every copy, and nothing acknowledged any of them.
   const completion = sent.completion;
-  if (completion === undefined || completion.timeUs < last.record.appendUs) return false;
-  if (completion.f === 'send' && completion.type === 'ok') {
+  if (completion !== undefined && completion.timeUs < last.record.appendUs) return false;
+  if (completion?.f === 'send' && completion.type === 'ok') {
     if (completion.value.producerEpoch !== last.record.producerEpoch) return false;
   }
-  const client = completion.client;
+  const client = sent.client;
   const inFlightFromUs = oldestOutstandingInvokeUs(
     outcomes,
     `${client} ${topicPartitionKey(first.topic, first.partition)}`,

@@ -203,4 +203,47 @@ describe('epoch-bump-duplicate is judged per record from the history', () => {
     // flight with value 2. (Its ok carries epoch 1 only to keep the histories alike.)
     expect(lostEarlierBatch(180).anomalyCounts).toEqual([{ kind: 'duplicate', count: 1 }]);
   });
+
+  /**
+   * swarm seed 929 of scenarios/late-transaction-metric.yaml: value 6 was appended under epoch 0
+   * while a partition cut P off, its answer was lost, the bump rewrote it under epoch 1, and P
+   * lost power before any answer came: the send has no completion in the history.
+   */
+  function neverCompleted(withFault: boolean) {
+    const invoke = sendOf({ value: 6, atUs: 100, doneUs: 0, type: 'ok', producerEpoch: 1 })[0];
+    if (invoke === undefined) throw new Error('no invoke');
+    const fault = { fault: 'partition', description: 'network partition [P]' } as const;
+    const history = historyOf(
+      ...(withFault
+        ? [
+            nemesis({ ...fault, phase: 'start', atUs: 150 }),
+            nemesis({ ...fault, phase: 'end', atUs: 250 }),
+          ]
+        : []),
+      invoke,
+      finalRead('final', {
+        isolationLevel: READ_UNCOMMITTED,
+        records: [
+          [0, 0, 6],
+          [0, 1, 6],
+        ],
+        atUs: 5000,
+      }),
+    );
+    const oracle = oracleOfPartition0([
+      data({ offset: 0, value: 6, producerId: PRODUCER_ID, producerEpoch: 0, appendUs: 300 }),
+      data({ offset: 1, value: 6, producerId: PRODUCER_ID, producerEpoch: 1, appendUs: 1200 }),
+    ]);
+    return checkHistory(history, oracle);
+  }
+
+  it('a send never completed (its client stopped) was in flight: epoch-bump-duplicate', () => {
+    const result = neverCompleted(true);
+    expect(result.anomalyCounts).toEqual([{ kind: 'epoch-bump-duplicate', count: 1 }]);
+    expect(result.anomalies[0]?.classification).toBe('rewritten-after-epoch-bump');
+  });
+
+  it('near-miss: never completed, but no failed batch or fault asked for a bump: a duplicate', () => {
+    expect(neverCompleted(false).anomalyCounts).toEqual([{ kind: 'duplicate', count: 1 }]);
+  });
 });
