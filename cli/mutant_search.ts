@@ -1,0 +1,346 @@
+/**
+ * The search behind `eos-sim mutants`: for every switch, seed after seed and base after base,
+ * the run with the switch on, and for every seed and base the control run without any switch,
+ * on any number of runners at once. Runs are handed out seed by seed, so every switch reaches
+ * seed N at about the same time; a switch stops being handed out once its first catch is
+ * settled. The results are the same whatever the number of runners and whatever order the runs
+ * finish in: a switch's first catch is settled only when every earlier seed and base of it is
+ * judged, and a run that finishes after its switch is settled is ignored.
+ *
+ * The controls double as the check that each base is clean: a base that fails without any
+ * switch at some seed is reported with the seed, since a catch on an unclean base could be the
+ * base's own failure moved around by the switch.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { BUG_IDS, type BugId } from '../scenarios';
+import { drawSwarm, runScenario } from '../sim/runner';
+import {
+  basesOf,
+  controlBases,
+  judgeCatch,
+  mutantScenario,
+  onInBase,
+  type MutantBase,
+  type MutantResult,
+  type MutantRun,
+} from './mutants';
+
+/** One run: switch `bug` on alone in base `base` at `seed` (`bug` null: the control). */
+export interface MutantTask {
+  readonly base: string;
+  readonly bug: BugId | null;
+  readonly seed: string;
+}
+
+/** A base's own runs: seeds run without any switch, and those that did not pass. */
+export interface BaseCheck {
+  readonly label: string;
+  readonly seedsRun: number;
+  readonly failures: ReadonlyArray<{ readonly seed: string; readonly kind: string }>;
+}
+
+/** What the search reports as it goes. */
+export type SearchEvent =
+  | { readonly type: 'settled'; readonly result: MutantResult }
+  | {
+      readonly type: 'seed';
+      /** Every run of this seed and the ones before it is done. */
+      readonly seed: string;
+      readonly seedsDone: number;
+      readonly searching: number;
+      readonly runs: number;
+    };
+
+/** The input of {@link searchMutants}. */
+export interface MutantSearchInput {
+  readonly ids: readonly BugId[];
+  readonly bases: readonly MutantBase[];
+  readonly seeds: readonly string[];
+  /** Runs one task; must not reject (a failure is a run with outcome `internal-error`). */
+  readonly run: (task: MutantTask) => Promise<MutantRun>;
+  /** How many runs may be under way at once. */
+  readonly concurrency: number;
+  readonly onEvent?: (event: SearchEvent) => void;
+}
+
+/** The output of {@link searchMutants}. */
+export interface MutantSearchOutput {
+  /** One per switch, in the order of `ids`. */
+  readonly results: readonly MutantResult[];
+  /** One per base some switch was tried on. */
+  readonly controls: readonly BaseCheck[];
+  /** Runs done, controls included (speculative runs of settled switches too). */
+  readonly runs: number;
+}
+
+/** The search state of one switch. */
+interface SwitchState {
+  readonly id: BugId;
+  readonly labels: readonly string[];
+  /** The next position (seed index × labels + label index) to judge. */
+  frontier: number;
+  readonly rejected: Record<string, number>;
+  result: MutantResult | undefined;
+}
+
+function keyOf(seedIndex: number, label: string, bug: BugId | null): string {
+  return `${seedIndex}/${label}/${bug ?? ''}`;
+}
+
+/**
+ * Throws unless switch `id` on `base` draws the same swarm parameters at `seed` as the base
+ * alone: the control must be the same draw, or a catch would compare two different universes.
+ */
+function assertSameDraw(base: MutantBase, id: BugId, seed: string): void {
+  const mutant = drawSwarm(mutantScenario(base, id), seed).parameters;
+  const control = drawSwarm(base.scenario, seed).parameters;
+  if (!isDeepStrictEqual(mutant, control)) {
+    throw new Error(`${id} on ${base.label} draws another swarm at seed ${seed} than its control`);
+  }
+}
+
+/** Judges `state` as far as the finished runs allow; returns true when it became settled. */
+function advance(
+  state: SwitchState,
+  input: MutantSearchInput,
+  done: ReadonlyMap<string, MutantRun>,
+): boolean {
+  if (state.result !== undefined) return false;
+  const { seeds } = input;
+  while (state.frontier < seeds.length * state.labels.length) {
+    const seedIndex = Math.floor(state.frontier / state.labels.length);
+    const label = state.labels[state.frontier % state.labels.length] as string;
+    const seed = seeds[seedIndex] as string;
+    const mutant = done.get(keyOf(seedIndex, label, state.id));
+    const control = done.get(keyOf(seedIndex, label, null));
+    if (mutant === undefined || control === undefined) return false;
+    const verdict = judgeCatch(mutant, control);
+    if (verdict.caught) {
+      const base = input.bases.find((candidate) => candidate.label === label);
+      const tried = basesOf(state.id, input.bases).find((candidate) => candidate.label === label);
+      assertSameDraw(tried ?? (base as MutantBase), state.id, seed);
+      state.result = {
+        id: state.id,
+        caught: true,
+        seedsRun: seedIndex + 1,
+        seed,
+        kind: verdict.kind,
+        base: label,
+        ...rejectedOf(state),
+      };
+      return true;
+    }
+    if (verdict.reason !== 'passed') {
+      state.rejected[verdict.reason] = (state.rejected[verdict.reason] ?? 0) + 1;
+    }
+    state.frontier += 1;
+  }
+  state.result = { ...uncaught(state), seedsRun: seeds.length };
+  return true;
+}
+
+function uncaught(state: SwitchState): MutantResult {
+  return {
+    id: state.id,
+    caught: false,
+    seedsRun: 0,
+    seed: null,
+    kind: null,
+    base: null,
+    ...rejectedOf(state),
+  };
+}
+
+function rejectedOf(state: SwitchState): { rejected?: Readonly<Record<string, number>> } {
+  return Object.keys(state.rejected).length === 0 ? {} : { rejected: { ...state.rejected } };
+}
+
+/** The tasks of seed `seedIndex` for the switches not yet settled: controls first per base. */
+function tasksOfSeed(
+  seedIndex: number,
+  input: MutantSearchInput,
+  states: readonly SwitchState[],
+  labels: readonly string[],
+): Array<MutantTask & { readonly key: string; readonly seedIndex: number }> {
+  const seed = input.seeds[seedIndex] as string;
+  const tasks: Array<MutantTask & { readonly key: string; readonly seedIndex: number }> = [];
+  for (const label of labels) {
+    const searching = states.filter(
+      (state) => state.result === undefined && state.labels.includes(label),
+    );
+    if (searching.length === 0) continue;
+    tasks.push({ base: label, bug: null, seed, seedIndex, key: keyOf(seedIndex, label, null) });
+    for (const state of searching) {
+      const key = keyOf(seedIndex, label, state.id);
+      tasks.push({ base: label, bug: state.id, seed, seedIndex, key });
+    }
+  }
+  return tasks;
+}
+
+/** The control runs of each base over the seeds some switch on it needed. */
+function baseChecks(
+  input: MutantSearchInput,
+  states: readonly SwitchState[],
+  labels: readonly string[],
+  done: ReadonlyMap<string, MutantRun>,
+): BaseCheck[] {
+  return labels.map((label) => {
+    const needed = Math.max(
+      0,
+      ...states
+        .filter((state) => state.labels.includes(label))
+        .map((state) => state.result?.seedsRun ?? 0),
+    );
+    const failures: Array<{ seed: string; kind: string }> = [];
+    for (let seedIndex = 0; seedIndex < needed; seedIndex += 1) {
+      const control = done.get(keyOf(seedIndex, label, null));
+      if (control !== undefined && control.outcome !== 'pass') {
+        failures.push({ seed: input.seeds[seedIndex] as string, kind: control.kind });
+      }
+    }
+    return { label, seedsRun: needed, failures };
+  });
+}
+
+/**
+ * Searches every switch of `input.ids` and returns the first catch of each, the bases' own
+ * checks and the number of runs.
+ * @example await searchMutants({ ids: ['KAFKA-6119'], bases, seeds, run, concurrency: 2 })
+ */
+export async function searchMutants(input: MutantSearchInput): Promise<MutantSearchOutput> {
+  const states: SwitchState[] = input.ids.map((id) => ({
+    id,
+    labels: basesOf(id, input.bases).map((base) => base.label),
+    frontier: 0,
+    rejected: {},
+    result: undefined,
+  }));
+  const labels = controlBases(input.ids, input.bases).map((base) => base.label);
+  for (const state of states) {
+    // A switch no base can take (on in every base already, or a librdkafka bug with no base
+    // librdkafka can join) is not tried.
+    if (state.labels.length === 0) {
+      const on = input.bases.length > 0 && input.bases.every((base) => onInBase(state.id, base));
+      const note = on ? 'on in the newest release (no fix released): not tried' : 'no base';
+      state.result = { ...uncaught(state), seedsRun: 0, note };
+    }
+  }
+  const done = new Map<string, MutantRun>();
+  const pendingBySeed = new Map<number, number>();
+  let queue: ReturnType<typeof tasksOfSeed> = [];
+  let nextSeed = 0;
+  let seedsReported = 0;
+  let inFlight = 0;
+  let runs = 0;
+  const searching = (): number => states.filter((state) => state.result === undefined).length;
+  const reportSeeds = (): void => {
+    while (seedsReported < nextSeed && (pendingBySeed.get(seedsReported) ?? 0) === 0) {
+      const seed = input.seeds[seedsReported] as string;
+      seedsReported += 1;
+      input.onEvent?.({
+        type: 'seed',
+        seed,
+        seedsDone: seedsReported,
+        searching: searching(),
+        runs,
+      });
+    }
+  };
+  // A queued run of a switch settled meanwhile (or a control no unsettled switch needs) is
+  // dropped: its result could not change any row.
+  const stale = (task: (typeof queue)[number]): boolean =>
+    !states.some(
+      (state) =>
+        state.result === undefined &&
+        (task.bug === null ? state.labels.includes(task.base) : state.id === task.bug),
+    );
+  const nextTask = (): (typeof queue)[number] | undefined => {
+    for (;;) {
+      while (queue.length === 0 && nextSeed < input.seeds.length && searching() > 0) {
+        queue = tasksOfSeed(nextSeed, input, states, labels);
+        pendingBySeed.set(nextSeed, queue.length);
+        nextSeed += 1;
+      }
+      const task = queue.shift();
+      if (task === undefined || !stale(task)) return task;
+      pendingBySeed.set(task.seedIndex, (pendingBySeed.get(task.seedIndex) ?? 1) - 1);
+    }
+  };
+  await new Promise<void>((resolve, reject) => {
+    const pump = (): void => {
+      try {
+        for (let task = nextTask(); task !== undefined; task = nextTask()) {
+          const started = task;
+          inFlight += 1;
+          void input.run(started).then((run) => finish(started, run));
+          if (inFlight >= input.concurrency) return;
+        }
+        if (inFlight === 0) resolve();
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    const finish = (task: (typeof queue)[number], run: MutantRun): void => {
+      inFlight -= 1;
+      runs += 1;
+      done.set(task.key, run);
+      pendingBySeed.set(task.seedIndex, (pendingBySeed.get(task.seedIndex) ?? 1) - 1);
+      try {
+        for (const state of states) {
+          if (advance(state, input, done)) {
+            input.onEvent?.({ type: 'settled', result: state.result as MutantResult });
+          }
+        }
+        reportSeeds();
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      pump();
+    };
+    pump();
+  });
+  return {
+    results: states.map((state) => state.result as MutantResult),
+    controls: baseChecks(input, states, labels, done),
+    runs,
+  };
+}
+
+/**
+ * A runner that runs each task in this thread, one at a time (tests and the benchmark; the
+ * command uses the sweep worker pool). Same runs as the pool's: swarm-drawn from the seed,
+ * without the message log.
+ */
+export function inProcessRunner(
+  bases: readonly MutantBase[],
+): (task: MutantTask) => Promise<MutantRun> {
+  const all = controlBases(BUG_IDS, bases);
+  return (task) => {
+    const base = all.find((candidate) => candidate.label === task.base);
+    if (base === undefined) throw new Error(`no mutant base labelled ${task.base}`);
+    try {
+      const { scenario, parameters } = drawSwarm(mutantScenario(base, task.bug), task.seed);
+      const { report } = runScenario(scenario, {
+        seed: task.seed,
+        swarm: parameters,
+        messageLog: false,
+      });
+      return Promise.resolve({
+        outcome: report.outcome,
+        eventHash: report.eventHash,
+        kind: report.unexpectedAnomalyTypes[0] ?? report.outcome,
+        ...(report.error === undefined ? {} : { error: report.error }),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return Promise.resolve({
+        outcome: 'internal-error',
+        eventHash: '',
+        kind: 'internal-error',
+        error: message,
+      });
+    }
+  };
+}
