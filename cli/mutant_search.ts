@@ -161,9 +161,9 @@ function tasksOfSeed(
   input: MutantSearchInput,
   states: readonly SwitchState[],
   labels: readonly string[],
-): Array<MutantTask & { readonly key: string; readonly seedIndex: number }> {
+): QueuedTask[] {
   const seed = input.seeds[seedIndex] as string;
-  const tasks: Array<MutantTask & { readonly key: string; readonly seedIndex: number }> = [];
+  const tasks: QueuedTask[] = [];
   for (const label of labels) {
     const searching = states.filter(
       (state) => state.result === undefined && state.labels.includes(label),
@@ -203,108 +203,136 @@ function baseChecks(
   });
 }
 
+/** A task as queued: the run, its key among the finished runs and its seed's index. */
+type QueuedTask = MutantTask & { readonly key: string; readonly seedIndex: number };
+
+/** The state of one search: what is queued, under way and finished. */
+class Search {
+  readonly states: SwitchState[];
+  readonly labels: string[];
+  readonly done = new Map<string, MutantRun>();
+  private readonly pendingBySeed = new Map<number, number>();
+  private queue: QueuedTask[] = [];
+  private nextSeed = 0;
+  private seedsReported = 0;
+  inFlight = 0;
+  runs = 0;
+
+  constructor(private readonly input: MutantSearchInput) {
+    this.states = input.ids.map((id) => ({
+      id,
+      labels: basesOf(id, input.bases).map((base) => base.label),
+      frontier: 0,
+      rejected: {},
+      result: undefined,
+    }));
+    this.labels = controlBases(input.ids, input.bases).map((base) => base.label);
+    for (const state of this.states) {
+      // A switch no base can take (on in every base already, or a librdkafka bug with no base
+      // librdkafka can join) is not tried.
+      if (state.labels.length > 0) continue;
+      const on = input.bases.length > 0 && input.bases.every((base) => onInBase(state.id, base));
+      const note = on ? 'on in the newest release (no fix released): not tried' : 'no base';
+      state.result = { ...uncaught(state), seedsRun: 0, note };
+      input.onEvent?.({ type: 'settled', result: state.result });
+    }
+  }
+
+  private searching(): number {
+    return this.states.filter((state) => state.result === undefined).length;
+  }
+
+  /**
+   * A queued run of a switch settled meanwhile (or a control no unsettled switch needs) is
+   * dropped: its result could not change any row.
+   */
+  private stale(task: QueuedTask): boolean {
+    return !this.states.some(
+      (state) =>
+        state.result === undefined &&
+        (task.bug === null ? state.labels.includes(task.base) : state.id === task.bug),
+    );
+  }
+
+  /** The next run to start, seed by seed; undefined when none is left. */
+  next(): QueuedTask | undefined {
+    for (;;) {
+      while (
+        this.queue.length === 0 &&
+        this.nextSeed < this.input.seeds.length &&
+        this.searching() > 0
+      ) {
+        this.queue = tasksOfSeed(this.nextSeed, this.input, this.states, this.labels);
+        this.pendingBySeed.set(this.nextSeed, this.queue.length);
+        this.nextSeed += 1;
+      }
+      const task = this.queue.shift();
+      if (task === undefined || !this.stale(task)) return task;
+      this.settleTask(task);
+    }
+  }
+
+  private settleTask(task: QueuedTask): void {
+    this.pendingBySeed.set(task.seedIndex, (this.pendingBySeed.get(task.seedIndex) ?? 1) - 1);
+  }
+
+  /** Records a finished run, settles the switches it decides and reports finished seeds. */
+  finish(task: QueuedTask, run: MutantRun): void {
+    this.inFlight -= 1;
+    this.runs += 1;
+    this.done.set(task.key, run);
+    this.settleTask(task);
+    for (const state of this.states) {
+      if (advance(state, this.input, this.done)) {
+        this.input.onEvent?.({ type: 'settled', result: state.result as MutantResult });
+      }
+    }
+    while (
+      this.seedsReported < this.nextSeed &&
+      (this.pendingBySeed.get(this.seedsReported) ?? 0) === 0
+    ) {
+      const seed = this.input.seeds[this.seedsReported] as string;
+      this.seedsReported += 1;
+      const { seedsReported: seedsDone, runs } = this;
+      this.input.onEvent?.({ type: 'seed', seed, seedsDone, searching: this.searching(), runs });
+    }
+  }
+}
+
 /**
  * Searches every switch of `input.ids` and returns the first catch of each, the bases' own
  * checks and the number of runs.
  * @example await searchMutants({ ids: ['KAFKA-6119'], bases, seeds, run, concurrency: 2 })
  */
 export async function searchMutants(input: MutantSearchInput): Promise<MutantSearchOutput> {
-  const states: SwitchState[] = input.ids.map((id) => ({
-    id,
-    labels: basesOf(id, input.bases).map((base) => base.label),
-    frontier: 0,
-    rejected: {},
-    result: undefined,
-  }));
-  const labels = controlBases(input.ids, input.bases).map((base) => base.label);
-  for (const state of states) {
-    // A switch no base can take (on in every base already, or a librdkafka bug with no base
-    // librdkafka can join) is not tried.
-    if (state.labels.length === 0) {
-      const on = input.bases.length > 0 && input.bases.every((base) => onInBase(state.id, base));
-      const note = on ? 'on in the newest release (no fix released): not tried' : 'no base';
-      state.result = { ...uncaught(state), seedsRun: 0, note };
-    }
-  }
-  const done = new Map<string, MutantRun>();
-  const pendingBySeed = new Map<number, number>();
-  let queue: ReturnType<typeof tasksOfSeed> = [];
-  let nextSeed = 0;
-  let seedsReported = 0;
-  let inFlight = 0;
-  let runs = 0;
-  const searching = (): number => states.filter((state) => state.result === undefined).length;
-  const reportSeeds = (): void => {
-    while (seedsReported < nextSeed && (pendingBySeed.get(seedsReported) ?? 0) === 0) {
-      const seed = input.seeds[seedsReported] as string;
-      seedsReported += 1;
-      input.onEvent?.({
-        type: 'seed',
-        seed,
-        seedsDone: seedsReported,
-        searching: searching(),
-        runs,
-      });
-    }
-  };
-  // A queued run of a switch settled meanwhile (or a control no unsettled switch needs) is
-  // dropped: its result could not change any row.
-  const stale = (task: (typeof queue)[number]): boolean =>
-    !states.some(
-      (state) =>
-        state.result === undefined &&
-        (task.bug === null ? state.labels.includes(task.base) : state.id === task.bug),
-    );
-  const nextTask = (): (typeof queue)[number] | undefined => {
-    for (;;) {
-      while (queue.length === 0 && nextSeed < input.seeds.length && searching() > 0) {
-        queue = tasksOfSeed(nextSeed, input, states, labels);
-        pendingBySeed.set(nextSeed, queue.length);
-        nextSeed += 1;
-      }
-      const task = queue.shift();
-      if (task === undefined || !stale(task)) return task;
-      pendingBySeed.set(task.seedIndex, (pendingBySeed.get(task.seedIndex) ?? 1) - 1);
-    }
-  };
+  const search = new Search(input);
   await new Promise<void>((resolve, reject) => {
     const pump = (): void => {
       try {
-        for (let task = nextTask(); task !== undefined; task = nextTask()) {
+        for (let task = search.next(); task !== undefined; task = search.next()) {
           const started = task;
-          inFlight += 1;
-          void input.run(started).then((run) => finish(started, run));
-          if (inFlight >= input.concurrency) return;
+          search.inFlight += 1;
+          void input.run(started).then((run) => {
+            try {
+              search.finish(started, run);
+              pump();
+            } catch (error) {
+              reject(error instanceof Error ? error : new Error(String(error)));
+            }
+          });
+          if (search.inFlight >= input.concurrency) return;
         }
-        if (inFlight === 0) resolve();
+        if (search.inFlight === 0) resolve();
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
-    };
-    const finish = (task: (typeof queue)[number], run: MutantRun): void => {
-      inFlight -= 1;
-      runs += 1;
-      done.set(task.key, run);
-      pendingBySeed.set(task.seedIndex, (pendingBySeed.get(task.seedIndex) ?? 1) - 1);
-      try {
-        for (const state of states) {
-          if (advance(state, input, done)) {
-            input.onEvent?.({ type: 'settled', result: state.result as MutantResult });
-          }
-        }
-        reportSeeds();
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      pump();
     };
     pump();
   });
   return {
-    results: states.map((state) => state.result as MutantResult),
-    controls: baseChecks(input, states, labels, done),
-    runs,
+    results: search.states.map((state) => state.result as MutantResult),
+    controls: baseChecks(input, search.states, search.labels, search.done),
+    runs: search.runs,
   };
 }
 

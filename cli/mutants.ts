@@ -6,7 +6,7 @@
  * base's, nor only the guarantee model's (a switch on takes away the permissions of its anomaly
  * kinds). A stall (outcome `liveness`) counts under the same rule as a safety anomaly.
  *
- * The bases are derived from one generic file, every bug switch off and Java producers
+ * The bases are derived from one generic file with the newest release's switches
  * ({@link genericBases}): the file as written (transactional, the newest release under
  * transaction version 2), the same under transaction version 0 without partition verification
  * (the protocol before KIP-890, where the pre-KIP-890 bugs can show), and an idempotent base in
@@ -24,14 +24,13 @@ import {
   NEWEST_KAFKA_VERSION,
   bugsOf,
   clientBugOf,
+  withLibrdkafkaClients,
   type BugId,
   type ClientConfig,
   type ProducerClient,
   type ProducerSettings,
   type ScenarioConfig,
 } from '../scenarios';
-import { clientRulesOf, type FileBugs } from '../scenarios/client_resolve';
-import { CLIENT_BUG_RELEASES } from '../scenarios/client_versions';
 import type { SweepResultLine } from '../reports';
 
 /** One base the switches are tried on. */
@@ -99,34 +98,6 @@ export function onInBase(id: BugId, base: MutantBase): boolean {
 }
 
 /**
- * `scenario` with every producer, pipelines' included, of client `flavour` with the client bug
- * switches `bugs` (each one not named is off), and `bugs` in the scenario's switches too.
- */
-export function withClients(
-  scenario: ScenarioConfig,
-  flavour: 'java' | 'librdkafka',
-  bugs: FileBugs,
-): ScenarioConfig {
-  const off: FileBugs = Object.fromEntries(CLIENT_BUG_RELEASES.map((row) => [row.id, false]));
-  const switches: FileBugs = { ...off, ...bugs };
-  const rulesOf = (settings: ProducerSettings): ProducerSettings => {
-    const version = settings.client?.flavour === flavour ? settings.client.version : undefined;
-    const keys = { 'client.flavour': flavour, 'client.version': version };
-    return { ...settings, client: clientRulesOf(keys, switches) };
-  };
-  const clients = scenario.clients.map((client): ClientConfig => {
-    if (client.role === 'producer') return { ...client, settings: rulesOf(client.settings) };
-    if (client.role === 'consumer') return client;
-    return {
-      ...client,
-      settings: { ...client.settings, producer: rulesOf(client.settings.producer) },
-    };
-  });
-  const on = Object.fromEntries(Object.entries(switches).map(([id, value]) => [id, value]));
-  return { ...scenario, clients, bugs: { ...scenario.bugs, ...on } };
-}
-
-/**
  * A transactional producer as the idempotent producer that writes the same records: no
  * `transactional.id`, `enable.idempotence=true`, one send per record at the same pace. Other
  * clients are kept; a pipeline (transactional by nature) is left out.
@@ -154,14 +125,14 @@ function idempotentClient(client: ClientConfig): ClientConfig[] {
 }
 
 /**
- * The generic bases of `scenario`, with the newest release's switches (every fixed bug off)
- * and every producer Java's: as written
+ * The generic bases of `scenario`, with the newest release's switches (every fixed bug off):
+ * as written
  * (`tv2` for the newest release), with transaction version 0 and partition verification off
  * (`tv0`, the protocol before KIP-890), and with every transactional producer idempotent
  * (`idempotent`).
  */
 export function genericBases(scenario: ScenarioConfig): MutantBase[] {
-  const clean = withClients({ ...scenario, bugs: newestSwitches() }, 'java', {});
+  const clean: ScenarioConfig = { ...scenario, bugs: newestSwitches() };
   const tv0: ScenarioConfig = {
     ...clean,
     protocol: { ...clean.protocol, transactionVersion: 0 },
@@ -188,8 +159,7 @@ function isTransactional(scenario: ScenarioConfig): boolean {
  * The bases switch `id` is tried on, in order. A Kafka bug: the generic bases that do not have
  * it on already (none for a bug every release has). A librdkafka bug:
  * those librdkafka can run (no transactional producer under transaction version 2, which
- * librdkafka does not speak), with librdkafka producers, labelled `<base>-librdkafka`. A Java
- * client bug: the generic bases with its switch in the Java client rules.
+ * librdkafka does not speak), with librdkafka producers, labelled `<base>-librdkafka`.
  */
 export function basesOf(id: BugId, bases: readonly MutantBase[]): MutantBase[] {
   const flavour = clientBugOf(id)?.flavour;
@@ -200,7 +170,7 @@ export function basesOf(id: BugId, bases: readonly MutantBase[]): MutantBase[] {
     )
     .map((base) => ({
       label: `${base.label}-librdkafka`,
-      scenario: withClients(base.scenario, 'librdkafka', {}),
+      scenario: withLibrdkafkaClients(base.scenario, {}),
     }));
 }
 
@@ -216,8 +186,9 @@ export function controlBases(ids: readonly BugId[], bases: readonly MutantBase[]
 /** `base` with switch `id` on alone (`null`: the base itself, the control). */
 export function mutantScenario(base: MutantBase, id: BugId | null): ScenarioConfig {
   if (id === null) return base.scenario;
-  const flavour = clientBugOf(id)?.flavour;
-  if (flavour !== undefined) return withClients(base.scenario, flavour, { [id]: true });
+  if (clientBugOf(id)?.flavour === 'librdkafka') {
+    return withLibrdkafkaClients(base.scenario, { [id]: true });
+  }
   return { ...base.scenario, bugs: { ...base.scenario.bugs, [id]: true } };
 }
 

@@ -14,7 +14,12 @@ import { BUG_IDS, loadScenario, type BugId } from '../../scenarios';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';
 import { UsageError } from '../errors';
 import type { CliContext } from '../io';
-import { searchMutants, type BaseCheck, type SearchEvent } from '../mutant_search';
+import {
+  searchMutants,
+  type BaseCheck,
+  type MutantSearchOutput,
+  type SearchEvent,
+} from '../mutant_search';
 import { genericBases, mutantRunOf, renderMutantTable, type MutantResult } from '../mutants';
 import { bundledScenarioDir } from '../paths';
 import { parseSeedRange, seedsOf } from '../seeds';
@@ -80,7 +85,8 @@ export function renderBaseChecks(checks: readonly BaseCheck[], seeds: readonly s
         check.seedsRun === 0 ? 'no seeds' : `seeds ${seeds[0]}..${seeds[check.seedsRun - 1]}`;
       if (check.failures.length === 0) return `base ${check.label}: clean over ${range}\n`;
       const failed = check.failures.map((failure) => `${failure.seed} (${failure.kind})`);
-      return `base ${check.label}: FAILED without any switch over ${range} at seeds ${failed.join(', ')}\n`;
+      const at = failed.join(', ');
+      return `base ${check.label}: FAILED without any switch over ${range} at seeds ${at}\n`;
     })
     .join('');
 }
@@ -105,21 +111,51 @@ export async function mutantsCommand(
       ? SEED_TIMEOUT_MS_DEFAULT
       : parsePositiveInteger('--seed-timeout-ms', options.seedTimeoutMs, SEED_TIMEOUT_MS_MAX);
   const file = options.base ?? join(bundledScenarioDir(), 'transactions-random-faults.yaml');
-  const scenario = loadScenario(file);
-  const bases = genericBases(scenario);
-  const line = lineScenarioOf(scenario, true);
-  const pool = new SeedPool({ workers, seedTimeoutMs });
   const startedMs = performance.now();
   stderr.write(
     `mutants: ${ids.length} switches, seeds ${seeds[0]}..${seeds.at(-1)}, ${workers} workers\n`,
   );
-  let output;
+  const output = await searchMutantsOnPool({
+    file,
+    ids,
+    seeds,
+    workers,
+    seedTimeoutMs,
+    onEvent: (event) => stderr.write(progressLine(event, seeds.length, startedMs)),
+  });
+  const labels = output.controls.map((check) => check.label).join(', ');
+  stdout.write(`base ${file} (${labels}), swarm mode, ${output.runs} runs\n`);
+  stdout.write(renderMutantTable(output.results));
+  stdout.write(renderBaseChecks(output.controls, seeds));
+  return verdictOf(output.results, output.controls, seeds.length, stdout);
+}
+
+/** The input of {@link searchMutantsOnPool}. */
+export interface PoolSearchInput {
+  /** The generic scenario file the bases are built from. */
+  readonly file: string;
+  readonly ids: readonly BugId[];
+  readonly seeds: readonly string[];
+  readonly workers: number;
+  readonly seedTimeoutMs: number;
+  readonly onEvent?: (event: SearchEvent) => void;
+}
+
+/**
+ * Searches the switches `ids` on the generic bases of `file` with a sweep worker pool of
+ * `workers` threads (each run a task of the pool, which rebuilds the base in the worker).
+ * @example await searchMutantsOnPool({ file, ids, seeds, workers: 2, seedTimeoutMs: 60000 })
+ */
+export async function searchMutantsOnPool(input: PoolSearchInput): Promise<MutantSearchOutput> {
+  const scenario = loadScenario(input.file);
+  const line = lineScenarioOf(scenario, true);
+  const pool = new SeedPool({ workers: input.workers, seedTimeoutMs: input.seedTimeoutMs });
   try {
-    output = await searchMutants({
-      ids,
-      bases,
-      seeds,
-      concurrency: workers * 2,
+    return await searchMutants({
+      ids: input.ids,
+      bases: genericBases(scenario),
+      seeds: input.seeds,
+      concurrency: input.workers * 2,
       run: async (task) =>
         mutantRunOf(
           await pool.run({
@@ -128,16 +164,11 @@ export async function mutantsCommand(
             out: undefined,
           }),
         ),
-      onEvent: (event) => stderr.write(progressLine(event, seeds.length, startedMs)),
+      ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
     });
   } finally {
     await pool.destroy();
   }
-  const labels = output.controls.map((check) => check.label).join(', ');
-  stdout.write(`base ${file} (${labels}), swarm mode, ${output.runs} runs\n`);
-  stdout.write(renderMutantTable(output.results));
-  stdout.write(renderBaseChecks(output.controls, seeds));
-  return verdictOf(output.results, output.controls, seeds.length, stdout);
 }
 
 /** Exit 1 when a switch was not caught or a base failed on its own, with a line saying which. */
