@@ -124,7 +124,7 @@ function addMutantsCommand(
     .option('--base <file>', 'the generic scenario; default: transactions-random-faults.yaml')
     .option('--switch <ids>', 'only these bug switches, comma-separated')
     .option('--workers <n>', 'worker threads; default: every core')
-    .option('--seed-timeout-ms <ms>', 'wall-clock budget of one run; default: 60000')
+    .option('--seed-timeout-ms <ms>', 'wall-clock budget of one run; default: 600000')
     .action(
       async (flags: {
         seeds?: string;

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { BUG_IDS } from '../scenarios';
-import { SEED_TIMEOUT_MS_DEFAULT, searchMutantsOnPool } from '../cli/index';
+import { MUTANT_SEED_TIMEOUT_MS_DEFAULT, searchMutantsOnPool } from '../cli/index';
 import type { BenchFigure } from './bench_table';
 
 /** The generic scenario the bases are built from. */
@@ -30,7 +30,7 @@ export async function runMutantsBench(
     ids: BUG_IDS,
     seeds,
     workers,
-    seedTimeoutMs: SEED_TIMEOUT_MS_DEFAULT,
+    seedTimeoutMs: MUTANT_SEED_TIMEOUT_MS_DEFAULT,
   });
   const wallMs = performance.now() - startedMs;
   const budget = `seeds 1..${seedsCount}`;

@@ -25,6 +25,7 @@ export { shrinkCommand, type ShrinkCommandOptions } from './commands/shrink';
 export { scenariosCommand } from './commands/scenarios';
 export { AUDIT_OUT_DEFAULT, AUDIT_SEEDS_DEFAULT, auditCommand } from './commands/audit';
 export {
+  MUTANT_SEED_TIMEOUT_MS_DEFAULT,
   mutantsCommand,
   searchMutantsOnPool,
   type MutantsCommandOptions,

@@ -18,15 +18,21 @@ import {
   searchMutants,
   type BaseCheck,
   type MutantSearchOutput,
+  type MutantTask,
   type SearchEvent,
 } from '../mutant_search';
-import { genericBases, mutantRunOf, renderMutantTable, type MutantResult } from '../mutants';
+import {
+  genericBases,
+  mutantRunOf,
+  renderMutantTable,
+  type MutantResult,
+  type MutantRun,
+} from '../mutants';
 import { bundledScenarioDir } from '../paths';
 import { parseSeedRange, seedsOf } from '../seeds';
 import { lineScenarioOf } from '../sweep';
 import { parsePositiveInteger } from '../sweep_output';
 import { SeedPool } from '../sweep_pool';
-import { SEED_TIMEOUT_MS_DEFAULT } from './sweep';
 
 /** The parsed arguments of `eos-sim mutants`. */
 export interface MutantsCommandOptions {
@@ -38,12 +44,19 @@ export interface MutantsCommandOptions {
   readonly switches?: string | undefined;
   /** `--workers N`: worker threads. @default os.availableParallelism() */
   readonly workers?: string | undefined;
-  /** `--seed-timeout-ms MS`: wall-clock budget of one run. @default 60000 */
+  /** `--seed-timeout-ms MS`: wall-clock budget of one run. @default 600000 */
   readonly seedTimeoutMs?: string | undefined;
 }
 
 /** The seed budget unless `--seeds` says otherwise. */
 export const MUTANT_SEEDS_DEFAULT = '1..20';
+
+/**
+ * The wall-clock budget of one run unless `--seed-timeout-ms` says otherwise: ten minutes. A run
+ * the wall clock stops is not judged, so the table would depend on how busy the machine was; a
+ * stall (the outcome some switches make) runs the whole liveness phase and takes longest.
+ */
+export const MUTANT_SEED_TIMEOUT_MS_DEFAULT = 600_000;
 
 /** The most worker threads `--workers` accepts. */
 const WORKERS_MAX = 1024;
@@ -108,7 +121,7 @@ export async function mutantsCommand(
       : parsePositiveInteger('--workers', options.workers, WORKERS_MAX);
   const seedTimeoutMs =
     options.seedTimeoutMs === undefined
-      ? SEED_TIMEOUT_MS_DEFAULT
+      ? MUTANT_SEED_TIMEOUT_MS_DEFAULT
       : parsePositiveInteger('--seed-timeout-ms', options.seedTimeoutMs, SEED_TIMEOUT_MS_MAX);
   const file = options.base ?? join(bundledScenarioDir(), 'transactions-random-faults.yaml');
   const startedMs = performance.now();
@@ -122,6 +135,11 @@ export async function mutantsCommand(
     workers,
     seedTimeoutMs,
     onEvent: (event) => stderr.write(progressLine(event, seeds.length, startedMs)),
+    onUnjudged: (task, run) =>
+      stderr.write(
+        `${task.bug ?? 'control'} on ${task.base} at seed ${task.seed} not judged: ` +
+          `${run.error ?? run.outcome}${run.eventHash === '' ? ' (raise --seed-timeout-ms)' : ''}\n`,
+      ),
   });
   const labels = output.controls.map((check) => check.label).join(', ');
   stdout.write(`base ${file} (${labels}), swarm mode, ${output.runs} runs\n`);
@@ -139,6 +157,8 @@ export interface PoolSearchInput {
   readonly workers: number;
   readonly seedTimeoutMs: number;
   readonly onEvent?: (event: SearchEvent) => void;
+  /** Called for a run stopped by the wall clock or an internal error (never judged). */
+  readonly onUnjudged?: (task: MutantTask, run: MutantRun) => void;
 }
 
 /**
@@ -156,14 +176,17 @@ export async function searchMutantsOnPool(input: PoolSearchInput): Promise<Mutan
       bases: genericBases(scenario),
       seeds: input.seeds,
       concurrency: input.workers * 2,
-      run: async (task) =>
-        mutantRunOf(
+      run: async (task) => {
+        const run = mutantRunOf(
           await pool.run({
             scenario: { ...line, mutant: { base: task.base, bug: task.bug } },
             seed: task.seed,
             out: undefined,
           }),
-        ),
+        );
+        if (run.eventHash === '' || run.outcome === 'internal-error') input.onUnjudged?.(task, run);
+        return run;
+      },
       ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
     });
   } finally {
