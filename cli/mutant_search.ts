@@ -359,6 +359,7 @@ export function inProcessRunner(
         outcome: report.outcome,
         eventHash: report.eventHash,
         kind: report.unexpectedAnomalyTypes[0] ?? report.outcome,
+        found: report.check.anomalyCounts.map((count) => count.kind),
         ...(report.error === undefined ? {} : { error: report.error }),
       });
     } catch (error) {

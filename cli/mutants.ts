@@ -67,6 +67,8 @@ export interface MutantRun {
   readonly eventHash: string;
   /** The first unexpected anomaly kind, else the outcome. */
   readonly kind: string;
+  /** Every anomaly kind the checkers found, permitted ones included. @default [] */
+  readonly found?: readonly string[];
   /** Why the run stopped early (budget, wall clock, internal error). */
   readonly error?: string;
 }
@@ -77,6 +79,7 @@ export function mutantRunOf(line: SweepResultLine): MutantRun {
     outcome: line.outcome,
     eventHash: line.eventHash,
     kind: line.unexpected[0] ?? line.outcome,
+    found: Object.keys(line.anomalies),
     ...(line.error === undefined ? {} : { error: line.error }),
   };
 }
@@ -207,18 +210,21 @@ export function baseByLabel(scenario: ScenarioConfig, label: string): MutantBase
 /** The verdict on one failing seed of a switch. */
 export type CatchVerdict =
   | { readonly caught: true; readonly kind: string }
-  | {
-      readonly caught: false;
-      readonly reason: 'passed' | 'not-judged' | 'control-failed' | 'same-events';
-    };
+  | { readonly caught: false; readonly reason: RejectReason | 'passed' };
+
+/** Why a failing run of a switch is not a catch (the table's notes count them). */
+export type RejectReason = 'not-judged' | 'control-failed' | 'same-events' | 'control-has-kind';
 
 /**
  * Whether a mutant run is a catch, given the control (the same seed and draw without the
  * switch): the mutant must end in a verdict of the checkers (`fail`, `liveness`, or the
  * simulated budget run out), the control must pass, and the two runs must execute different
- * events. A control that fails means the base itself is not clean at that seed, so the failure
- * cannot be put on the switch; the same events mean the switch changed only what the guarantee
- * model permits, not what Kafka did. A run stopped by the wall clock or an internal error is no
+ * events, and the control must not have found the catching kind at all, even permitted. A
+ * control that fails means the base itself is not clean at that seed, so the failure cannot be
+ * put on the switch; the same events mean the switch changed only what the guarantee model
+ * permits, not what Kafka did. A control that found the kind, permitted, means the switch may
+ * only have withdrawn the permission (a switch on takes its kinds out of the configuration's
+ * permissions) from an anomaly Kafka makes anyway, moved by some other change of the events. A run stopped by the wall clock or an internal error is no
  * verdict of the checkers and never a catch.
  */
 export function judgeCatch(mutant: MutantRun, control: MutantRun): CatchVerdict {
@@ -228,6 +234,9 @@ export function judgeCatch(mutant: MutantRun, control: MutantRun): CatchVerdict 
   }
   if (control.outcome !== 'pass') return { caught: false, reason: 'control-failed' };
   if (control.eventHash === mutant.eventHash) return { caught: false, reason: 'same-events' };
+  if ((control.found ?? []).includes(mutant.kind)) {
+    return { caught: false, reason: 'control-has-kind' };
+  }
   return { caught: true, kind: mutant.kind };
 }
 

@@ -81,7 +81,9 @@ function progressLine(event: SearchEvent, total: number, startedMs: number): str
     const { result } = event;
     return result.caught
       ? `${result.id}: caught at seed ${result.seed} on ${result.base} (${result.kind})\n`
-      : `${result.id}: not caught in ${result.seedsRun} seeds\n`;
+      : result.note !== undefined
+        ? `${result.id}: ${result.note}\n`
+        : `${result.id}: not caught in ${result.seedsRun} seeds\n`;
   }
   const seconds = Math.round((performance.now() - startedMs) / 1000);
   return (

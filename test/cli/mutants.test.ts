@@ -95,6 +95,17 @@ describe('eos-sim mutants control rule', () => {
     expect(judgeCatch(fail('a'), pass('a'))).toEqual({ caught: false, reason: 'same-events' });
   });
 
+  it('rejects a catch of a kind the control found too, even permitted there', () => {
+    // The switch took the kind out of the permissions; Kafka made that anomaly without it too.
+    const permitted: MutantRun = { ...pass('b'), found: ['epoch-bump-duplicate'] };
+    const mutant = fail('a', 'epoch-bump-duplicate');
+    expect(judgeCatch(mutant, permitted)).toEqual({ caught: false, reason: 'control-has-kind' });
+    expect(judgeCatch(fail('a', 'duplicate'), permitted)).toEqual({
+      caught: true,
+      kind: 'duplicate',
+    });
+  });
+
   it('never counts a run the wall clock or an internal error stopped', () => {
     const timeout: MutantRun = { outcome: 'budget-exceeded', eventHash: '', kind: 'budget' };
     const error: MutantRun = { outcome: 'internal-error', eventHash: 'x', kind: 'internal' };
