@@ -123,10 +123,28 @@ function addMutantsCommand(
     .option('--seeds <range>', 'seed budget A..B; default: 1..20')
     .option('--base <file>', 'the generic scenario; default: transactions-random-faults.yaml')
     .option('--switch <ids>', 'only these bug switches, comma-separated')
-    .action((flags: { seeds?: string; base?: string; switch?: string }) =>
-      setExitCode(
-        mutantsCommand({ seeds: flags.seeds, base: flags.base, switches: flags.switch }, context),
-      ),
+    .option('--workers <n>', 'worker threads; default: every core')
+    .option('--seed-timeout-ms <ms>', 'wall-clock budget of one run; default: 600000')
+    .action(
+      async (flags: {
+        seeds?: string;
+        base?: string;
+        switch?: string;
+        workers?: string;
+        seedTimeoutMs?: string;
+      }) =>
+        setExitCode(
+          await mutantsCommand(
+            {
+              seeds: flags.seeds,
+              base: flags.base,
+              switches: flags.switch,
+              workers: flags.workers,
+              seedTimeoutMs: flags.seedTimeoutMs,
+            },
+            context,
+          ),
+        ),
     );
 }
 

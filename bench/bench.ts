@@ -17,6 +17,7 @@ import {
 import { runCheckerBench } from './checker_bench';
 import { growthSection } from './growth_section';
 import { runKernelBench } from './kernel_bench';
+import { runMutantsBench } from './mutants_bench';
 import { runScenarioBench } from './scenario_bench';
 import { runSweepBench } from './sweep_bench';
 import { WORKED_EXAMPLE, runWorkedExampleBench } from './worked_example_bench';
@@ -183,6 +184,14 @@ function workedExampleSection(): readonly BenchFigure[] {
   });
 }
 
+/** Seeds and workers of the mutants section: a short budget (minutes on two cores). */
+const MUTANTS_SEEDS = 5;
+const MUTANTS_WORKERS = 2;
+
+function mutantsSection(): Promise<readonly BenchFigure[]> {
+  return runMutantsBench(MUTANTS_SEEDS, MUTANTS_WORKERS);
+}
+
 // ============================================================================================
 // BENCHMARK SECTIONS. Add further sections here, in the order they should print, e.g.
 //   { title: 'Scenarios', run: scenarioSection },          // events/s per scenario file
@@ -196,6 +205,7 @@ export const BENCH_SECTIONS: readonly BenchSection[] = [
   { title: 'Checker', run: checkerSection },
   { title: 'Growth', run: growthSection },
   { title: 'Worked example', run: workedExampleSection },
+  { title: 'Mutants', run: mutantsSection },
 ];
 
 /**

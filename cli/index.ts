@@ -24,7 +24,12 @@ export {
 export { shrinkCommand, type ShrinkCommandOptions } from './commands/shrink';
 export { scenariosCommand } from './commands/scenarios';
 export { AUDIT_OUT_DEFAULT, AUDIT_SEEDS_DEFAULT, auditCommand } from './commands/audit';
-export { mutantsCommand, type MutantsCommandOptions } from './commands/mutants';
+export {
+  MUTANT_SEED_TIMEOUT_MS_DEFAULT,
+  mutantsCommand,
+  searchMutantsOnPool,
+  type MutantsCommandOptions,
+} from './commands/mutants';
 export { compareRuns, firstDivergence, type Divergence } from './determinism';
 export { UsageError, describeInternalError, errorMessage } from './errors';
 export { OutputFileError } from './file_io';

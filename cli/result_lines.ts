@@ -16,6 +16,7 @@ import {
   type RunResult,
 } from '../sim/runner';
 import type { SweepOutcome, SweepResultLine } from '../reports';
+import type { BugId } from '../scenarios';
 import { errorMessage } from './errors';
 
 /** What a line needs to know about its scenario; small enough to send to a worker per task. */
@@ -31,6 +32,11 @@ export interface LineScenario {
   readonly swarm?: boolean;
   /** `--kafka-version`: the worker loads the file under this release. */
   readonly kafkaVersion?: string;
+  /**
+   * `eos-sim mutants`: the worker runs the generic base labelled `base` built from the file
+   * (cli/mutants.ts) with bug switch `bug` on alone (null: the base itself, the control).
+   */
+  readonly mutant?: { readonly base: string; readonly bug: BugId | null };
 }
 
 function common(scenario: LineScenario, seed: string) {

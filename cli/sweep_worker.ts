@@ -21,6 +21,7 @@ import { drawSwarm, runScenario, type RunResult } from '../sim/runner';
 import type { SweepResultLine } from '../reports';
 import { writeArtifacts } from './artifacts';
 import { failureOf, lineOfFailure, lineOfRun, type LineScenario } from './result_lines';
+import { baseByLabel, mutantScenario } from './mutants';
 
 /** One seed for a worker. */
 export interface SeedTask {
@@ -64,8 +65,12 @@ function applyTestFault(seed: string): void {
 }
 
 const scenarios = new Map<string, ScenarioConfig>();
+const mutants = new Map<string, ScenarioConfig>();
 
-/** The scenario of `task`, loaded once per worker; it must still be the file that was planned. */
+/**
+ * The scenario of `task`, loaded once per worker; it must still be the file that was planned.
+ * A mutant task gets the file's generic base with its switch on (each built once).
+ */
 function scenarioOf(task: SeedTask): ScenarioConfig {
   let scenario = scenarios.get(task.scenario.file);
   if (scenario === undefined) {
@@ -75,7 +80,15 @@ function scenarioOf(task: SeedTask): ScenarioConfig {
   if (scenario.hash !== task.scenario.hash) {
     throw new Error(`Scenario file changed during the sweep: ${task.scenario.file}`);
   }
-  return scenario;
+  const { mutant } = task.scenario;
+  if (mutant === undefined) return scenario;
+  const key = `${task.scenario.file}\n${mutant.base}\n${mutant.bug ?? ''}`;
+  let built = mutants.get(key);
+  if (built === undefined) {
+    built = mutantScenario(baseByLabel(scenario, mutant.base), mutant.bug);
+    mutants.set(key, built);
+  }
+  return built;
 }
 
 /** Runs one seed of `scenario` (swarm-drawn when the task says so). */
