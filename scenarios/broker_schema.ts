@@ -2,12 +2,23 @@
  * The `broker` section of a scenario file: Kafka's broker config keys verbatim, each with its
  * type, range and Kafka's default (docs/scenarios.md lists them).
  */
-import { boolean, integer, JAVA_INT_MAX, LIMITS, ms, section } from '../sim/config';
+import { z } from 'zod';
+import { boolean, integer, JAVA_INT_MAX, LIMITS, message, ms, section } from '../sim/config';
+import { isModelledVersion } from './kafka_versions';
 
 /** A replica count: Kafka's is a Java short, and this model's cluster has at most 100 brokers. */
 const replicas = integer({ min: 1, max: LIMITS.brokers });
 /** The partition count of an internal topic. */
 const internalPartitions = integer({ min: 1, max: LIMITS.internalTopicPartitions });
+
+/**
+ * `inter.broker.protocol.version`: a modelled release (`'2.0'`; quote it, YAML reads 2.0 as 2).
+ * Whether it is above `kafka.version` is checked with the scenario.
+ */
+const protocolVersion = z
+  .union([z.string(), z.number()], message('must be a Kafka version such as 2.0'))
+  .transform(String)
+  .refine(isModelledVersion, message('must be a modelled Kafka release such as 2.0'));
 
 /** The broker section; absent keys get Kafka's defaults. */
 export const brokerSchema = section({
@@ -35,4 +46,9 @@ export const brokerSchema = section({
   'group.initial.rebalance.delay.ms': ms(0).default(3000),
   'group.min.session.timeout.ms': ms(1).default(6000),
   'group.max.session.timeout.ms': ms(1).default(1800000),
+  // Defaults by kafka.version: 10080 from 2.0 (KIP-186), 1440 before.
+  'offsets.retention.minutes': integer({ min: 1, max: JAVA_INT_MAX }).optional(),
+  'offsets.retention.check.interval.ms': ms(1).default(600000),
+  // Defaults to kafka.version; only the offset commit record schema depends on it here.
+  'inter.broker.protocol.version': protocolVersion.optional(),
 });

@@ -7,7 +7,7 @@
  * fail INVALID_SESSION_TIMEOUT; `transaction.timeout.ms` above `transaction.max.timeout.ms`
  * makes InitProducerId fail INVALID_TRANSACTION_TIMEOUT).
  */
-import { NEWEST_KAFKA_VERSION, defaultsOf } from './kafka_versions';
+import { NEWEST_KAFKA_VERSION, compareVersions, defaultsOf } from './kafka_versions';
 import { GROUP_DEFAULTS, PRODUCER_DEFAULTS, type Problem, type ScenarioFile } from './schema';
 
 /**
@@ -134,4 +134,21 @@ export function checkKafkaBrokerConfigs(scenario: ScenarioFile): Problem[] {
     return [{ path: [...path], detail }];
   }
   return [];
+}
+
+/**
+ * `inter.broker.protocol.version` names a release no newer than the broker's own: Kafka's
+ * ApiVersion parser knows only the versions up to its release and refuses the rest ("is not a
+ * valid version").
+ */
+export function checkInterBrokerProtocolVersion(
+  scenario: ScenarioFile,
+  kafkaVersion: string | undefined,
+): Problem[] {
+  const protocolVersion = scenario.broker['inter.broker.protocol.version'];
+  const version = kafkaVersion ?? scenario['kafka.version'] ?? NEWEST_KAFKA_VERSION;
+  if (protocolVersion === undefined || compareVersions(protocolVersion, version) <= 0) return [];
+  const known = `kafka.version is ${version}`;
+  const detail = `Version \`${protocolVersion}\` is not a valid version: ${known}`;
+  return [{ path: ['broker', 'inter.broker.protocol.version'], detail }];
 }

@@ -52,11 +52,13 @@ export const NEWEST_KAFKA_VERSION = '4.5';
 /** A bug switch's public id: a JIRA key, or `owner/repo#N` for another project's tracker. */
 export const BUG_IDS = [
   'KAFKA-1211',
+  'KAFKA-4682',
   'KAFKA-6119',
   'KAFKA-6361',
   'KAFKA-7128',
   'KAFKA-7395',
   'KAFKA-7519',
+  'KAFKA-8069',
   'KAFKA-8803',
   'KAFKA-9144',
   'KAFKA-9666',
@@ -112,6 +114,17 @@ export const BUG_ROWS: readonly BugRow[] = [
     source: 'KIP-101, KAFKA-1211 (fixed with leader epochs in 0.11.0)',
   },
   {
+    id: 'KAFKA-4682',
+    changes:
+      'every offset commit expires offsets.retention.minutes after it, even while its group has ' +
+      'members (pre-KIP-211): a partition of a live group that gets no new input loses its ' +
+      'committed offset, and the next rebalance restarts it from auto.offset.reset',
+    fixed: '2.1',
+    source:
+      'KAFKA-4682, KIP-211, apache/kafka#4896 (GroupMetadata.removeExpiredOffsets, ' +
+      'KafkaApis.handleOffsetCommit; in 2.1.0 as 418a91b5d4e)',
+  },
+  {
     id: 'KAFKA-6119',
     changes:
       'the coordinator aborts a timed-out transaction at its current epoch (an EndTxn(abort) of ' +
@@ -163,6 +176,19 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-7519, apache/kafka#5820 (TransactionStateManager.removeExpiredTransactionalIds; ' +
       'backport 2.0.1)',
+  },
+  {
+    id: 'KAFKA-8069',
+    changes:
+      'a group coordinator loading a v1 offset commit record (written below ' +
+      'inter.broker.protocol.version 2.1) takes its default expire timestamp (-1) as a real ' +
+      'one: once the group is Empty the next offsets.retention.check.interval.ms scan expires ' +
+      'every such offset, and the group restarts from auto.offset.reset',
+    introduced: '2.1',
+    fixed: '2.2',
+    source:
+      'KAFKA-8069, apache/kafka#6401 (GroupMetadataManager.readOffsetMessageValue; in 2.2.0 as ' +
+      '4ace51a4827, KIP-211 made the expire timestamp optional in 2.1)',
   },
   {
     id: 'KAFKA-8803',
@@ -361,6 +387,8 @@ export interface VersionDefaults {
   readonly eligibleLeaderReplicasVersion: 0 | 1;
   /** The producer's `linger.ms` (KIP-1030: 5 from 4.0, 0 before). */
   readonly lingerMs: number;
+  /** `offsets.retention.minutes` (KIP-186: 10080, seven days, from 2.0; 1440 before). */
+  readonly offsetsRetentionMinutes: number;
 }
 
 /** A version's numeric parts: `0.11.0.2` → `[0, 11, 0, 2]`. */
@@ -427,5 +455,6 @@ export function defaultsOf(version: string): VersionDefaults {
     transactionPartitionVerificationEnable: atLeast('3.6'),
     eligibleLeaderReplicasVersion: atLeast('4.1') ? 1 : 0,
     lingerMs: atLeast('4.0') ? 5 : 0,
+    offsetsRetentionMinutes: atLeast('2.0') ? 10080 : 1440,
   };
 }

@@ -36,6 +36,7 @@ import type {
 import { resolveFault, resolveNemesis } from './fault_resolve';
 import { checkScheduleRules } from './schedule_rules';
 import {
+  checkInterBrokerProtocolVersion,
   checkKafkaBrokerConfigs,
   checkKafkaClientConfigs,
   effectiveDeliveryTimeoutMs,
@@ -191,6 +192,7 @@ function resolveText(
     ...checkScheduleRules(parsed.data),
     ...checkKafkaClientConfigs(parsed.data, source.kafkaVersion),
     ...checkKafkaBrokerConfigs(parsed.data),
+    ...checkInterBrokerProtocolVersion(parsed.data, source.kafkaVersion),
   ];
   if (problems.length > 0) throw earliestProblem(problems, lines, file);
   return resolveScenario({
@@ -358,6 +360,7 @@ function resolveScenario(options: {
 function resolveBroker(
   broker: ScenarioFile['broker'],
   defaults: VersionDefaults,
+  kafkaVersion: string,
 ): ScenarioConfig['broker'] {
   return {
     transactionMaxTimeoutMs: broker['transaction.max.timeout.ms'],
@@ -386,6 +389,10 @@ function resolveBroker(
     groupInitialRebalanceDelayMs: broker['group.initial.rebalance.delay.ms'],
     groupMinSessionTimeoutMs: broker['group.min.session.timeout.ms'],
     groupMaxSessionTimeoutMs: broker['group.max.session.timeout.ms'],
+    offsetsRetentionMinutes:
+      broker['offsets.retention.minutes'] ?? defaults.offsetsRetentionMinutes,
+    offsetsRetentionCheckIntervalMs: broker['offsets.retention.check.interval.ms'],
+    interBrokerProtocolVersion: broker['inter.broker.protocol.version'] ?? kafkaVersion,
   };
 }
 
@@ -408,7 +415,7 @@ function resolveVersioned(
   return {
     kafkaVersion,
     kafkaVersionFromCommandLine: commandLineVersion !== undefined,
-    broker: resolveBroker(scenario.broker, defaults),
+    broker: resolveBroker(scenario.broker, defaults, kafkaVersion),
     protocol: {
       transactionVersion: scenario.protocol['transaction.version'] ?? defaults.transactionVersion,
       eligibleLeaderReplicasVersion:

@@ -281,6 +281,39 @@ describe('hostile strings and YAML (issue 19 item 7)', () => {
   });
 });
 
+describe('inter.broker.protocol.version and offset retention (KAFKA-8069)', () => {
+  const withBroker = (lines: string): string =>
+    edit(BASE, 'cluster:\n', `broker:\n${lines}cluster:\n`);
+
+  it("defaults to kafka.version and to the release's offsets.retention.minutes", () => {
+    const newest = parseScenario(BASE, FILE).broker;
+    expect(newest.interBrokerProtocolVersion).toBe('4.5');
+    expect(newest.offsetsRetentionMinutes).toBe(10080);
+    expect(newest.offsetsRetentionCheckIntervalMs).toBe(600000);
+    const old = parseScenario(`kafka.version: '1.1'\n${BASE}`, FILE).broker;
+    expect(old.interBrokerProtocolVersion).toBe('1.1');
+    // KIP-186 raised the default from one day to seven in 2.0.
+    expect(old.offsetsRetentionMinutes).toBe(1440);
+  });
+
+  it('takes an older protocol version and refuses one above kafka.version', () => {
+    const text = `kafka.version: '2.1'\n${withBroker("  inter.broker.protocol.version: '2.0'\n")}`;
+    expect(parseScenario(text, FILE).broker.interBrokerProtocolVersion).toBe('2.0');
+    const newer = `kafka.version: '2.1'\n${withBroker("  inter.broker.protocol.version: '2.2'\n")}`;
+    expectRefused(newer, {
+      needle: 'inter.broker.protocol.version',
+      key: 'broker.inter.broker.protocol.version',
+      detail: 'Version `2.2` is not a valid version: kafka.version is 2.1',
+    });
+    const unknown = withBroker("  inter.broker.protocol.version: '0.9'\n");
+    expectRefused(unknown, {
+      needle: 'inter.broker.protocol.version',
+      key: 'broker.inter.broker.protocol.version',
+      detail: 'must be a modelled Kafka release such as 2.0',
+    });
+  });
+});
+
 describe('files that are not regular UTF-8 files (issue 19 items 2, 7, 8)', () => {
   const directory = mkdtempSync(join(tmpdir(), 'eos-sim-limits-'));
   afterAll(() => rmSync(directory, { recursive: true, force: true }));

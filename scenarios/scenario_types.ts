@@ -102,6 +102,18 @@ export interface BrokerSettings {
   readonly groupMinSessionTimeoutMs: number;
   /** `group.max.session.timeout.ms`. @default 1800000 */
   readonly groupMaxSessionTimeoutMs: number;
+  /**
+   * `offsets.retention.minutes`: an Empty group's offsets are removed this long after it became
+   * Empty (KIP-211). @default 10080 from 2.0 (KIP-186), 1440 before
+   */
+  readonly offsetsRetentionMinutes: number;
+  /** `offsets.retention.check.interval.ms`: how often the coordinator looks. @default 600000 */
+  readonly offsetsRetentionCheckIntervalMs: number;
+  /**
+   * `inter.broker.protocol.version`; only the `__consumer_offsets` record schemas depend on it
+   * here (offset commit value v1 and group metadata value v1 below 2.1). @default kafka.version
+   */
+  readonly interBrokerProtocolVersion: string;
 }
 
 /** Protocol feature levels: each defaults to the value of the scenario's `kafka.version`. */

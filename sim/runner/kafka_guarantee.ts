@@ -133,6 +133,10 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   // A follower keeps a tail it was never sent through truncation for: the replicas diverge.
   'KAFKA-7395': ['inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
+  // Offsets expired early: the group restarts from auto.offset.reset and reprocesses its input.
+  'KAFKA-8069': ['eos-violation'],
+  // Offsets of a live group expired: its next rebalance restarts from auto.offset.reset.
+  'KAFKA-4682': ['eos-violation'],
   // A late marker of the previous transaction ends the next one at the same epoch.
   'KAFKA-19446': ['torn-transaction', 'aborted-read', 'invariant'],
   // A refused resend leaves the transaction in PrepareCommit/PrepareAbort.

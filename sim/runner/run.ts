@@ -473,6 +473,13 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       groupInitialRebalanceDelayMs: scenario.broker.groupInitialRebalanceDelayMs,
       groupMinSessionTimeoutMs: scenario.broker.groupMinSessionTimeoutMs,
       groupMaxSessionTimeoutMs: scenario.broker.groupMaxSessionTimeoutMs,
+      offsetsRetentionMinutes: scenario.broker.offsetsRetentionMinutes,
+      offsetsRetentionCheckIntervalMs: scenario.broker.offsetsRetentionCheckIntervalMs,
+      // GroupMetadataManager.offsetCommitValue / groupMetadataValue: v1 below IBP 2.1 (KIP-211).
+      recordValueVersion:
+        compareVersions(scenario.broker.interBrokerProtocolVersion, '2.1') < 0 ? 1 : 3,
+      defaultExpireTimestampKept: scenario.bugs['KAFKA-8069'],
+      commitExpiresWhateverState: scenario.bugs['KAFKA-4682'],
     },
   });
 }

@@ -7,7 +7,7 @@
  * request at the current virtual time and runs the simulation until its answer arrives; `advance`
  * lets time pass (sessions, delays, markers).
  */
-import type { KafkaMessage, TopicPartition } from '../../sim/actors';
+import type { GroupCoordinatorSettings, KafkaMessage, TopicPartition } from '../../sim/actors';
 import { DELAY_US, RawClient, TestCluster, type Outgoing } from '../harness/cluster';
 
 export { DELAY_US, type Outgoing };
@@ -30,6 +30,8 @@ export interface GroupClusterOptions {
   readonly initialRebalanceDelayMs?: number;
   /** The cluster's `transaction.version` feature level. @default 0 */
   readonly transactionVersion?: number;
+  /** Further group coordinator settings (offset retention, record schema, KAFKA-8069). */
+  readonly group?: Partial<Omit<GroupCoordinatorSettings, 'offsetsTopicNumPartitions'>>;
 }
 
 /** A running cluster with its raw group clients. */
@@ -42,7 +44,10 @@ export class GroupCluster extends TestCluster {
       internalTopics: { partitions: INTERNAL_PARTITIONS },
       broker: {
         coordinator: { transactionVersion: options.transactionVersion ?? 0 },
-        group: { groupInitialRebalanceDelayMs: options.initialRebalanceDelayMs ?? 3000 },
+        group: {
+          groupInitialRebalanceDelayMs: options.initialRebalanceDelayMs ?? 3000,
+          ...options.group,
+        },
       },
     });
     for (let index = 1; index <= (options.clients ?? 3); index++) {

@@ -35,6 +35,20 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..10',
   },
   {
+    // Pre-KIP-211: a live group's offsets expire a minute after its last commit; a restart rereads.
+    bug: 'KAFKA-4682',
+    reproducer: 'scenarios/known-bugs/live-group-offsets-expire.yaml',
+    fixed: 'scenarios/known-bugs/live-group-offsets-expire-fixed.yaml',
+    seeds: '1..5',
+  },
+  {
+    // v1 offset records reloaded after a coordinator move expire at once; the group reprocesses.
+    bug: 'KAFKA-8069',
+    reproducer: 'scenarios/known-bugs/offsets-expire-after-coordinator-reload.yaml',
+    fixed: 'scenarios/known-bugs/offsets-expire-after-coordinator-reload-fixed.yaml',
+    seeds: '1..5',
+  },
+  {
     // A clock step back of the coordinator between two transactions of one id: a stall.
     bug: 'KAFKA-8803',
     reproducer: 'scenarios/known-bugs/clock-step-back-stuck-add-partitions.yaml',

@@ -68,7 +68,7 @@ export interface BrokerOptions {
    * `group.max.session.timeout.ms`; `offsets.topic.num.partitions` comes from the metadata.
    * @default Kafka's defaults (3000, 6000, 1800000)
    */
-  readonly group?: Omit<GroupCoordinatorSettings, 'offsetsTopicNumPartitions'>;
+  readonly group?: Partial<Omit<GroupCoordinatorSettings, 'offsetsTopicNumPartitions'>>;
 }
 
 type BrokerTimer =
@@ -201,6 +201,8 @@ export class Broker implements Actor<KafkaMessage> {
     this.registering = restarted;
     this.replicaManager.onStart(ctx, restarted);
     this.coordinator.onStart(ctx);
+    // Without __consumer_offsets no group can load, and the expiry check would find none.
+    if (this.options.metadata.consumerOffsetsLog !== null) this.groupCoordinator.onStart(ctx);
     this.heartbeat(ctx);
     this.fetcher.maybeFetch(ctx);
   }

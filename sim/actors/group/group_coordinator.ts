@@ -31,6 +31,7 @@ import type {
 import { CONSUMER_OFFSETS_TOPIC } from '../protocol';
 import { transactionStatePartitionFor } from '../coordinator/transaction_metadata';
 import { loadGroups } from './group_loader';
+import { expiredOffsets, hasOffsets } from './offset_expiration';
 import { joinGroup } from './group_join';
 import { ClassicGroup, type GroupState } from './group_metadata';
 import {
@@ -67,6 +68,22 @@ export interface GroupCoordinatorSettings {
   readonly groupMinSessionTimeoutMs: number;
   /** `group.max.session.timeout.ms`. @default 1800000 */
   readonly groupMaxSessionTimeoutMs: number;
+  /** `offsets.retention.minutes` (offset_expiration.ts). @default 10080 */
+  readonly offsetsRetentionMinutes: number;
+  /** `offsets.retention.check.interval.ms`. @default 600000 */
+  readonly offsetsRetentionCheckIntervalMs: number;
+  /**
+   * The value schema of offset and group records: 1 below `inter.broker.protocol.version` 2.1,
+   * else 3 (GroupMetadataManager.offsetCommitValue, groupMetadataValue).
+   */
+  readonly recordValueVersion: 1 | 3;
+  /** KAFKA-8069 on (2.1): a v1 offset record's default expire timestamp loads as real. */
+  readonly defaultExpireTimestampKept: boolean;
+  /**
+   * KAFKA-4682 on (before 2.1): every commit expires `offsets.retention.minutes` after it, also
+   * in a group with members (offset_expiration.ts).
+   */
+  readonly commitExpiresWhateverState: boolean;
 }
 
 /** Kafka's defaults for {@link GroupCoordinatorSettings}. */
@@ -75,6 +92,11 @@ export const DEFAULT_GROUP_COORDINATOR_SETTINGS: GroupCoordinatorSettings = {
   groupInitialRebalanceDelayMs: 3000,
   groupMinSessionTimeoutMs: 6000,
   groupMaxSessionTimeoutMs: 1_800_000,
+  offsetsRetentionMinutes: 10_080,
+  offsetsRetentionCheckIntervalMs: 600_000,
+  recordValueVersion: 3,
+  defaultExpireTimestampKept: false,
+  commitExpiresWhateverState: false,
 };
 
 /** What the group coordinator needs from its broker. */
@@ -154,7 +176,7 @@ export class GroupCoordinator {
     this.membershipHost = {
       initialRebalanceDelayMs: settings.groupInitialRebalanceDelayMs,
       storeGroup: (group, assignments, ctx, done) =>
-        this.append(group, [group.toRecord(assignments)], null, ctx, {
+        this.append(group, [group.toRecord(assignments, settings.recordValueVersion)], null, ctx, {
           appended: () => undefined,
           done: (error) => done(groupStoreErrorFor(error)),
         }),
@@ -166,6 +188,15 @@ export class GroupCoordinator {
   /** The `__consumer_offsets` partition of a group (GroupMetadataManager.partitionFor). */
   partitionFor(groupId: string): number {
     return transactionStatePartitionFor(groupId, this.settings.offsetsTopicNumPartitions);
+  }
+
+  /**
+   * The broker started: GroupMetadataManager.startup schedules the expired-offsets check every
+   * `offsets.retention.check.interval.ms` (its first run at start finds no group loaded).
+   */
+  onStart(ctx: Ctx): void {
+    const intervalUs = this.settings.offsetsRetentionCheckIntervalMs * 1000;
+    ctx.setTimer(intervalUs, { owner: 'group', type: 'offset-expiration' } satisfies GroupTimer);
   }
 
   /** The broker crashed: every group, session and parked request is gone. */
@@ -202,6 +233,10 @@ export class GroupCoordinator {
 
   onTimer(timer: GroupTimer, ctx: Ctx): void {
     if (timer.type === 'load') return this.finishLoading(timer.partition, timer.epoch, ctx);
+    if (timer.type === 'offset-expiration') {
+      this.cleanupGroupMetadata(ctx);
+      return void ctx.setTimer(this.settings.offsetsRetentionCheckIntervalMs * 1000, timer);
+    }
     const owned = this.partitions.get(this.partitionFor(timer.groupId));
     const group = owned?.loading === false ? owned.groups.get(timer.groupId) : undefined;
     if (group !== undefined) this.membership.onTimer(group, timer, ctx);
@@ -375,6 +410,10 @@ export class GroupCoordinator {
   private offsetsHost(): OffsetsHost {
     return {
       membership: this.membership,
+      recordValueVersion: this.settings.recordValueVersion,
+      retentionMsOnCommit: this.settings.commitExpiresWhateverState
+        ? this.settings.offsetsRetentionMinutes * 60_000
+        : null,
       group: (groupId) => this.loadedGroup(groupId),
       createGroup: (groupId) => this.createGroup(groupId),
       appendOffsets: (group, append, ctx, callbacks) =>
@@ -442,7 +481,9 @@ export class GroupCoordinator {
   private finishLoading(partition: number, epoch: number, ctx: Ctx): void {
     const owned = this.partitions.get(partition);
     if (owned === undefined || !owned.loading || owned.epoch !== epoch) return;
-    const groups = loadGroups(this.host.readGroupLog(partition));
+    const groups = loadGroups(this.host.readGroupLog(partition), {
+      defaultExpireTimestampKept: this.settings.defaultExpireTimestampKept,
+    });
     for (const [groupId, group] of groups) {
       owned.groups.set(groupId, group);
       // Kafka restarts the session of every restored member.
@@ -454,6 +495,47 @@ export class GroupCoordinator {
     ctx.trace(
       `group coordinator loaded ${CONSUMER_OFFSETS_TOPIC}-${partition}: ${groups.size} groups`,
     );
+  }
+
+  /**
+   * GroupMetadataManager.cleanupGroupMetadata: expired offsets leave every loaded group; an
+   * Empty group left without offsets becomes Dead and leaves the cache. Their tombstones (and
+   * the group's, past generation 0) are appended without waiting: a lost one is written again
+   * at a later check.
+   */
+  private cleanupGroupMetadata(ctx: Ctx): void {
+    for (const owned of this.partitions.values()) {
+      if (owned.loading) continue;
+      for (const group of [...owned.groups.values()]) {
+        const { offsetsRetentionMinutes, commitExpiresWhateverState } = this.settings;
+        const expired = expiredOffsets(
+          group,
+          ctx.nowUs(),
+          offsetsRetentionMinutes,
+          commitExpiresWhateverState,
+        );
+        for (const offset of expired) group.offsets.delete(offset);
+        const records: GroupLogRecord[] = expired.map(({ topic, partition }) => ({
+          type: 'offset',
+          groupId: group.groupId,
+          topic,
+          partition,
+          value: null,
+        }));
+        if (group.state === 'Empty' && !hasOffsets(group)) {
+          group.transitionTo('Dead', ctx.nowUs());
+          owned.groups.delete(group.groupId);
+          if (group.generationId > 0)
+            records.push({ type: 'group', groupId: group.groupId, value: null });
+        }
+        if (records.length === 0) continue;
+        ctx.trace(`group ${group.groupId}: ${expired.length} offsets expired`);
+        this.append(group, records, null, ctx, {
+          appended: () => undefined,
+          done: () => undefined,
+        });
+      }
+    }
   }
 
   private unloadGroups(owned: OwnedPartition, ctx: Ctx): void {

@@ -7,13 +7,27 @@
  * coordinator does, so offsets whose marker is not in the log yet stay pending. The last group
  * metadata record of a group restores its generation, protocol, leader and members (Stable with
  * members, Empty without); a tombstone removes the group. Groups with offsets but no metadata
- * record load as Empty.
+ * record load as Empty. A v1 offset record's expire timestamp loads as offset_expiration.ts says;
+ * a v2 group record restores the time the group entered its state.
  */
 import type { GroupMetadataRecord, LogBatch } from '../protocol';
 import { ClassicGroup, memberFromRecord } from './group_metadata';
+import { loadedExpireTimestampMs } from './offset_expiration';
+
+/** How records load, by release. */
+export interface GroupLoadRules {
+  /**
+   * KAFKA-8069 on (2.1): a v1 offset record's default expire timestamp (-1) loads as a real one
+   * (offset_expiration.ts).
+   */
+  readonly defaultExpireTimestampKept: boolean;
+}
 
 /** The groups of one partition, rebuilt from its batches (oldest first). */
-export function loadGroups(batches: readonly LogBatch[]): Map<string, ClassicGroup> {
+export function loadGroups(
+  batches: readonly LogBatch[],
+  rules: GroupLoadRules = { defaultExpireTimestampKept: false },
+): Map<string, ClassicGroup> {
   const groups = new Map<string, ClassicGroup>();
   const groupOf = (groupId: string): ClassicGroup => {
     let group = groups.get(groupId);
@@ -44,7 +58,18 @@ export function loadGroups(batches: readonly LogBatch[]): Map<string, ClassicGro
       else offsets.delete(tp);
       continue;
     }
-    const stored = { ...tp, ...record.value, appendOffset: batch.baseOffset };
+    const { offset, commitTimestampUs } = record.value;
+    const expireTimestampMs = loadedExpireTimestampMs(
+      record.value,
+      rules.defaultExpireTimestampKept,
+    );
+    const stored = {
+      ...tp,
+      offset,
+      commitTimestampUs,
+      ...(expireTimestampMs === undefined ? {} : { expireTimestampMs }),
+      appendOffset: batch.baseOffset,
+    };
     if (batch.isTransactional) offsets.addPending(batch.producerId, stored);
     else offsets.commit(stored);
   }
@@ -64,4 +89,5 @@ function restoreMetadata(group: ClassicGroup, record: GroupMetadataRecord): void
   }
   group.leaderId = value.leader;
   group.state = value.members.length > 0 ? 'Stable' : 'Empty';
+  group.currentStateTimestampUs = value.currentStateTimestampUs ?? null;
 }

@@ -31,6 +31,7 @@ export const NEW_MEMBER_JOIN_TIMEOUT_MS = 300_000;
 
 /** The group coordinator's timers; `owner` lets the broker route them. */
 export type GroupTimer =
+  | { readonly owner: 'group'; readonly type: 'offset-expiration' }
   | {
       readonly owner: 'group';
       readonly type: 'session';
@@ -213,7 +214,7 @@ export class GroupMembership {
       this.propagateAssignment(group, 'REBALANCE_IN_PROGRESS', ctx);
     }
     const initial = group.state === 'Empty';
-    group.transitionTo('PreparingRebalance');
+    group.transitionTo('PreparingRebalance', ctx.nowUs());
     ctx.trace(`group ${group.groupId}: preparing rebalance after generation ${group.generationId}`);
     const rebalanceTimeoutMs = group.rebalanceTimeoutMs();
     if (!initial)
@@ -273,7 +274,7 @@ export class GroupMembership {
     }
     const leader = group.leaderId === null ? undefined : group.members.get(group.leaderId);
     if (leader?.awaitingJoin === null && joined !== undefined) group.leaderId = joined.memberId;
-    group.initNextGeneration();
+    group.initNextGeneration(ctx.nowUs());
     const state = group.state as GroupState;
     ctx.trace(`group ${group.groupId}: generation ${group.generationId} (${state})`);
     if (state === 'Empty') {
@@ -350,7 +351,7 @@ export class GroupMembership {
         member.assignment = assignments.get(member.memberId) ?? [];
       }
       this.propagateAssignment(group, 'NONE', ctx);
-      group.transitionTo('Stable');
+      group.transitionTo('Stable', ctx.nowUs());
     });
   }
 

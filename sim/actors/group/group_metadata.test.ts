@@ -30,24 +30,24 @@ describe('ClassicGroup', () => {
   it("follows Kafka's table of legal predecessors", () => {
     expect(VALID_PREVIOUS_GROUP_STATES.get('Stable')).toEqual(['CompletingRebalance']);
     const group = new ClassicGroup('g');
-    expect(() => group.transitionTo('Stable')).toThrow(AssertionError);
-    group.transitionTo('PreparingRebalance');
-    expect(() => group.transitionTo('Stable')).toThrow(AssertionError);
+    expect(() => group.transitionTo('Stable', 0)).toThrow(AssertionError);
+    group.transitionTo('PreparingRebalance', 0);
+    expect(() => group.transitionTo('Stable', 0)).toThrow(AssertionError);
   });
 
   it('increments the generation when the join phase completes, into Empty too', () => {
     const group = new ClassicGroup('g');
     group.add(member('m1', ['range']));
-    group.transitionTo('PreparingRebalance');
-    group.initNextGeneration();
+    group.transitionTo('PreparingRebalance', 0);
+    group.initNextGeneration(0);
     expect([group.state, group.generationId, group.protocolName]).toEqual([
       'CompletingRebalance',
       1,
       'range',
     ]);
-    group.transitionTo('PreparingRebalance');
+    group.transitionTo('PreparingRebalance', 0);
     group.remove('m1');
-    group.initNextGeneration();
+    group.initNextGeneration(0);
     expect([group.state, group.generationId, group.protocolName]).toEqual(['Empty', 2, null]);
   });
 

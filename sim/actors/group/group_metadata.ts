@@ -85,17 +85,24 @@ export class ClassicGroup {
   /** The live join-phase timer is an InitialDelayedJoin, which never completes early. */
   initialJoinDelay = false;
   readonly offsets = new OffsetStore();
+  /**
+   * GroupMetadata.currentStateTimestamp (KIP-211): when the group entered its state, or null
+   * (a group never moved here, or loaded from a v1 metadata record). An Empty group's offsets
+   * expire `offsets.retention.minutes` after it.
+   */
+  currentStateTimestampUs: number | null = null;
 
   constructor(readonly groupId: string) {}
 
-  /** Moves to `next`, asserting Kafka's legal predecessors. */
-  transitionTo(next: GroupState): void {
+  /** Moves to `next` at `nowUs`, asserting Kafka's legal predecessors. */
+  transitionTo(next: GroupState, nowUs: number): void {
     const allowed = VALID_PREVIOUS_GROUP_STATES.get(next) ?? [];
     assert(
       allowed.includes(this.state),
       `group ${this.groupId}: illegal transition ${this.state} -> ${next}`,
     );
     this.state = next;
+    this.currentStateTimestampUs = nowUs;
   }
 
   /** The first member added leads until it leaves. */
@@ -178,14 +185,14 @@ export class ClassicGroup {
    * ClassicGroup: the join phase completed: the generation increments and the group goes to
    * CompletingRebalance with the members' common protocol, or to Empty when none is left.
    */
-  initNextGeneration(): void {
+  initNextGeneration(nowUs: number): void {
     this.generationId += 1;
     if (this.members.size > 0) {
       this.protocolName = this.selectProtocol();
-      this.transitionTo('CompletingRebalance');
+      this.transitionTo('CompletingRebalance', nowUs);
     } else {
       this.protocolName = null;
-      this.transitionTo('Empty');
+      this.transitionTo('Empty', nowUs);
     }
   }
 
@@ -220,8 +227,14 @@ export class ClassicGroup {
     };
   }
 
-  /** The GroupMetadataValue written to `__consumer_offsets` (GroupMetadataManager.storeGroup). */
-  toRecord(assignments: ReadonlyMap<string, readonly TopicPartition[]>): GroupMetadataRecord {
+  /**
+   * The GroupMetadataValue written to `__consumer_offsets` (GroupMetadataManager.storeGroup):
+   * v1, below `inter.broker.protocol.version` 2.1, has no current state timestamp.
+   */
+  toRecord(
+    assignments: ReadonlyMap<string, readonly TopicPartition[]>,
+    valueVersion: 1 | 3 = 3,
+  ): GroupMetadataRecord {
     const members: GroupMemberRecord[] = [...this.members.values()].map((member) => ({
       memberId: member.memberId,
       groupInstanceId: member.groupInstanceId,
@@ -239,6 +252,9 @@ export class ClassicGroup {
         protocolName: this.protocolName,
         leader: this.leaderId,
         members,
+        ...(valueVersion === 1 || this.currentStateTimestampUs === null
+          ? {}
+          : { currentStateTimestampUs: this.currentStateTimestampUs }),
       },
     };
   }

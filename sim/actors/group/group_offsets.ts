@@ -30,6 +30,7 @@ import type {
 import type { ClassicGroup } from './group_metadata';
 import type { GroupMembership } from './group_membership';
 import type { StoredOffset } from './offset_store';
+import { DEFAULT_EXPIRE_TIMESTAMP } from './offset_expiration';
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -44,6 +45,14 @@ export interface OffsetsTransaction {
 /** What the offset handlers need from the coordinator. */
 export interface OffsetsHost {
   readonly membership: GroupMembership;
+  /** The offset commit value schema: v1 (with an expire timestamp) or v3. */
+  readonly recordValueVersion: 1 | 3;
+  /**
+   * KAFKA-4682 on (before 2.1, KIP-211): every commit expires this long after it (KafkaApis's
+   * defaultExpireTimestamp, `offsets.retention.minutes`), whatever the group's state; null: the
+   * commit has no expire timestamp.
+   */
+  readonly retentionMsOnCommit: number | null;
   /** The group, or undefined when the coordinator has none by that id. */
   group(groupId: string): ClassicGroup | undefined;
   /** Creates an Empty group (simple consumers and the old API, generation < 0). */
@@ -122,16 +131,26 @@ function allPartitions(
   return request.offsets.map(({ topic, partition }) => ({ topic, partition, error }));
 }
 
+/**
+ * GroupMetadataManager.offsetCommitValue: v1 below IBP 2.1 or when the commit has an expire
+ * timestamp (before KIP-211 every commit had one); a v1 value without one holds the default.
+ */
 function recordsOf(
   request: OffsetCommitRequest | TxnOffsetCommitRequest,
   nowUs: number,
+  host: OffsetsHost,
 ): OffsetCommitRecord[] {
+  const retentionMs = host.retentionMsOnCommit;
+  const expireTimestampMs =
+    retentionMs === null ? DEFAULT_EXPIRE_TIMESTAMP : Math.floor(nowUs / 1000) + retentionMs;
+  const v1 = host.recordValueVersion === 1 || retentionMs !== null;
+  const expire = v1 ? { expireTimestampMs } : {};
   return request.offsets.map(({ topic, partition, offset }) => ({
     type: 'offset',
     groupId: request.groupId,
     topic,
     partition,
-    value: { offset, commitTimestampUs: nowUs },
+    value: { offset, commitTimestampUs: nowUs, ...expire },
   }));
 }
 
@@ -152,7 +171,7 @@ export function commitOffsets(
   if (member !== undefined) {
     host.membership.scheduleSession(group, member, member.sessionTimeoutMs, ctx);
   }
-  const records = recordsOf(request, ctx.nowUs());
+  const records = recordsOf(request, ctx.nowUs(), host);
   let appended: readonly number[] = [];
   host.appendOffsets(group, { records, transaction: null }, ctx, {
     appended: (baseOffsets) => {
@@ -160,7 +179,9 @@ export function commitOffsets(
     },
     done: (error) => {
       if (error === 'NONE') {
-        records.forEach((record, index) => group.offsets.commit(storedOf(record, appended[index])));
+        records.forEach((record, index) =>
+          group.offsets.commit(storedOf(record, appended[index], host)),
+        );
       }
       respond(allPartitions(request, error));
     },
@@ -184,13 +205,13 @@ export function commitTransactionalOffsets(
   const options = { transactional: true, membership: host.membership };
   const invalid = validateOffsetCommit(group, request, options);
   if (invalid !== 'NONE') return respond(allPartitions(request, invalid));
-  const records = recordsOf(request, ctx.nowUs());
+  const records = recordsOf(request, ctx.nowUs(), host);
   const { producerId, producerEpoch, guard } = request;
   let stored: StoredOffset[] = [];
   const transaction = { producerId, producerEpoch, guard };
   host.appendOffsets(group, { records, transaction }, ctx, {
     appended: (baseOffsets) => {
-      stored = records.map((record, index) => storedOf(record, baseOffsets[index]));
+      stored = records.map((record, index) => storedOf(record, baseOffsets[index], host));
       for (const offset of stored) group.offsets.addPending(producerId, offset);
     },
     done: (error) => {
@@ -221,12 +242,23 @@ export function fetchOffsets(
   };
 }
 
-function storedOf(record: OffsetCommitRecord, appendOffset: number | undefined): StoredOffset {
+/** The offset a live commit holds: an expire timestamp only before KIP-211 (KAFKA-4682). */
+function storedOf(
+  record: OffsetCommitRecord,
+  appendOffset: number | undefined,
+  host: OffsetsHost,
+): StoredOffset {
+  const expireTimestampMs = record.value?.expireTimestampMs;
+  const expire =
+    host.retentionMsOnCommit === null || expireTimestampMs === undefined
+      ? {}
+      : { expireTimestampMs };
   return {
     topic: record.topic,
     partition: record.partition,
     offset: record.value?.offset ?? -1,
     commitTimestampUs: record.value?.commitTimestampUs ?? -1,
+    ...expire,
     appendOffset: appendOffset ?? -1,
   };
 }

@@ -19,6 +19,12 @@ export interface StoredOffset {
   /** The next offset the group reads. */
   readonly offset: number;
   readonly commitTimestampUs: number;
+  /**
+   * Kafka's OffsetAndMetadata.expireTimestamp (ms): set only for an offset loaded from a v1
+   * record with an expire timestamp (offset_expiration.ts); such an offset expires at that time,
+   * whatever the group's state (the pre-KIP-211 rule). Absent: KIP-211's rule.
+   */
+  readonly expireTimestampMs?: number;
   /** The `__consumer_offsets` offset of the record; -1 while not appended (pending only). */
   appendOffset: number;
 }

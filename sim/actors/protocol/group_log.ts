@@ -18,7 +18,18 @@ export interface OffsetCommitRecord {
   readonly topic: string;
   readonly partition: number;
   /** null: a tombstone (offset deleted). */
-  readonly value: { readonly offset: number; readonly commitTimestampUs: number } | null;
+  readonly value: {
+    readonly offset: number;
+    readonly commitTimestampUs: number;
+    /**
+     * OffsetCommitValue v1's `expire_timestamp` in ms, present only in a v1 record: Kafka writes
+     * v1 below `inter.broker.protocol.version` 2.1 (GroupMetadataManager.offsetCommitValue), with
+     * OffsetCommitRequest.DEFAULT_TIMESTAMP (-1) when the commit set no retention (KIP-211
+     * removed the retention time from OffsetCommit; the model's clients never set one). Absent:
+     * v3, which has no such field.
+     */
+    readonly expireTimestampMs?: number;
+  } | null;
 }
 
 /** One member in a GroupMetadataValue. */
@@ -42,6 +53,11 @@ export interface GroupMetadataRecord {
     readonly protocolName: string | null;
     readonly leader: string | null;
     readonly members: readonly GroupMemberRecord[];
+    /**
+     * GroupMetadataValue v2's `current_state_timestamp` (KIP-211): when the group entered its
+     * state. Absent in a v1 record, written below `inter.broker.protocol.version` 2.1.
+     */
+    readonly currentStateTimestampUs?: number;
   } | null;
 }
 
