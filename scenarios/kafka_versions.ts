@@ -60,6 +60,7 @@ export const BUG_IDS = [
   'KAFKA-8803',
   'KAFKA-9144',
   'KAFKA-9666',
+  'KAFKA-9749',
   'KAFKA-13091',
   'KAFKA-14034',
   'KAFKA-15583',
@@ -195,6 +196,18 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-9666, apache/kafka#8239 (TransactionMetadata.prepareFenceProducerEpoch, ' +
       'hasFailedEpochFence)',
+  },
+  {
+    id: 'KAFKA-9749',
+    changes:
+      "a WriteTxnMarkers answered KAFKA_STORAGE_ERROR (the leader's log directory failed) " +
+      'throws in the completion handler: the markers are neither retried nor completed, so the ' +
+      'transaction stays in PrepareCommit/PrepareAbort until its coordinator moves',
+    introduced: '1.0',
+    fixed: '2.5',
+    source:
+      'KAFKA-9749, apache/kafka#8336 (TransactionMarkerRequestCompletionHandler; ' +
+      'KAFKA_STORAGE_ERROR from KIP-112 in 1.0; in 2.5.0 as 5a1567631d7)',
   },
   {
     id: 'KAFKA-13091',

@@ -433,6 +433,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
         scenario.broker.transactionRemoveExpiredTransactionCleanupIntervalMs,
       transactionVersion: scenario.protocol.transactionVersion,
       staleMarkerResponseRemovesCompletion: scenario.bugs['KAFKA-16352'],
+      storageErrorStopsMarkers: scenario.bugs['KAFKA-9749'],
       rotationNotLogged: scenario.bugs['KAFKA-20310'],
       lastProducerEpochNotLogged: scenario.bugs['KAFKA-20357'],
       noRotationOnFenceAbort: scenario.bugs['KAFKA-20090'],
