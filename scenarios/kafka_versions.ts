@@ -62,6 +62,7 @@ export const BUG_IDS = [
   'KAFKA-9666',
   'KAFKA-9749',
   'KAFKA-13091',
+  'KAFKA-13412',
   'KAFKA-14034',
   'KAFKA-15583',
   'KAFKA-15591',
@@ -220,6 +221,19 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-13091, apache/kafka#11245 (Partition.handleAlterIsrResponse; AlterIsr from KIP-497 ' +
       'in 2.7)',
+  },
+  {
+    id: 'KAFKA-13412',
+    changes:
+      'the Java producer keeps the pending initTransactions result only while INITIALIZING: a ' +
+      'call retried after a TimeoutException (max.block.ms), once the InitProducerId came back ' +
+      'in the background, tries READY -> INITIALIZING and throws KafkaException (reported as ' +
+      'INVALID_TXN_STATE), so the application closes the producer',
+    introduced: '2.0',
+    fixed: '3.1.1',
+    source:
+      'KAFKA-13412, apache/kafka#11452 (TransactionManager.handleCachedTransactionRequestResult; ' +
+      'in 3.1.1 as cde0046d15a and 3.2.0 as df2236d73bc)',
   },
   {
     id: 'KAFKA-14034',

@@ -207,7 +207,10 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const controller = newController(scenario, metadata);
   sim.addNode(nodeId(CONTROLLER_ID), controller);
   for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
-  const bumpRule = { bumpWithoutWaitingForInFlight: scenario.bugs['KAFKA-14034'] };
+  const bumpRule = {
+    bumpWithoutWaitingForInFlight: scenario.bugs['KAFKA-14034'],
+    initRetryAfterAnswerThrows: scenario.bugs['KAFKA-13412'],
+  };
   const clients = scenario.clients.map(
     (spec) => new ClientActor(withProducerBugs(spec, bumpRule), deps),
   );
@@ -505,7 +508,7 @@ function unstableLeaders(observed: ObservedCluster, describe: boolean): number |
 /** `spec` with the Java producer rules its Kafka release picks (KAFKA-14034). */
 function withProducerBugs(
   spec: ClientConfig,
-  rules: { readonly bumpWithoutWaitingForInFlight: boolean },
+  rules: { readonly bumpWithoutWaitingForInFlight: boolean; initRetryAfterAnswerThrows: boolean },
 ): ClientConfig {
   if (spec.role === 'producer') return { ...spec, settings: { ...spec.settings, ...rules } };
   if (spec.role === 'pipeline') {

@@ -49,6 +49,13 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..5',
   },
   {
+    // initTransactions times out while P is cut off; the retry comes after the background answer.
+    bug: 'KAFKA-13412',
+    reproducer: 'scenarios/known-bugs/init-transactions-retry-after-answer.yaml',
+    fixed: 'scenarios/known-bugs/init-transactions-retry-after-answer-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
     bug: 'KAFKA-9144',
     reproducer: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration.yaml',
     fixed: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration-fixed.yaml',
