@@ -40,6 +40,11 @@ export interface ClusterView {
    * errors, in order; returns how to take the injection back.
    */
   injectProduceErrors(broker: string, injection: ProduceErrorInjection): () => void;
+  /**
+   * Fails the disk under `broker`'s log directory: `onOffline` runs when the first write finds
+   * it; returns how to repair it.
+   */
+  failLogDir(broker: string, onOffline: () => void): () => void;
 }
 
 /** The prefix of a reference to a partition's current leader: `leader:orders-0`. */

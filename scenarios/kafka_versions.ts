@@ -62,7 +62,9 @@ export const BUG_IDS = [
   'KAFKA-8803',
   'KAFKA-9144',
   'KAFKA-9666',
+  'KAFKA-9749',
   'KAFKA-13091',
+  'KAFKA-13412',
   'KAFKA-14034',
   'KAFKA-15583',
   'KAFKA-15591',
@@ -223,6 +225,18 @@ export const BUG_ROWS: readonly BugRow[] = [
       'hasFailedEpochFence)',
   },
   {
+    id: 'KAFKA-9749',
+    changes:
+      "a WriteTxnMarkers answered KAFKA_STORAGE_ERROR (the leader's log directory failed) " +
+      'throws in the completion handler: the markers are neither retried nor completed, so the ' +
+      'transaction stays in PrepareCommit/PrepareAbort until its coordinator moves',
+    introduced: '1.0',
+    fixed: '2.5',
+    source:
+      'KAFKA-9749, apache/kafka#8336 (TransactionMarkerRequestCompletionHandler; ' +
+      'KAFKA_STORAGE_ERROR from KIP-112 in 1.0; in 2.5.0 as 5a1567631d7)',
+  },
+  {
     id: 'KAFKA-13091',
     changes:
       'the leader does not try to advance the high watermark when the controller accepts its ISR ' +
@@ -233,6 +247,19 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'KAFKA-13091, apache/kafka#11245 (Partition.handleAlterIsrResponse; AlterIsr from KIP-497 ' +
       'in 2.7)',
+  },
+  {
+    id: 'KAFKA-13412',
+    changes:
+      'the Java producer keeps the pending initTransactions result only while INITIALIZING: a ' +
+      'call retried after a TimeoutException (max.block.ms), once the InitProducerId came back ' +
+      'in the background, tries READY -> INITIALIZING and throws KafkaException (reported as ' +
+      'INVALID_TXN_STATE), so the application closes the producer',
+    introduced: '2.0',
+    fixed: '3.1.1',
+    source:
+      'KAFKA-13412, apache/kafka#11452 (TransactionManager.handleCachedTransactionRequestResult; ' +
+      'in 3.1.1 as cde0046d15a and 3.2.0 as df2236d73bc)',
   },
   {
     id: 'KAFKA-14034',

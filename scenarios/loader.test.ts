@@ -248,6 +248,7 @@ const FULL_CONFIG: Omit<ScenarioConfig, 'hash'> = {
         abortEvery: 4,
         onFenced: 'stop',
         closeWhenDone: false,
+        initRetryMs: null,
         topics: ['events', 'audit'],
       },
     },

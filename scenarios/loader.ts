@@ -486,6 +486,7 @@ function resolveClient(client: ClientEntry, kafkaVersion: string): ClientConfig 
       abortEvery: workload['abort.every'] ?? WORKLOAD_DEFAULTS.abortEvery,
       onFenced: workload['on.fenced'] ?? 'stop',
       closeWhenDone: workload['close.when.done'] ?? false,
+      initRetryMs: workload['init.retry.ms'] ?? null,
       topics,
       ...routing,
     },

@@ -132,6 +132,7 @@ function clientOf(client: ClientConfig): Mapping {
           'abort.every': workload.abortEvery,
           'on.fenced': workload.onFenced,
           'close.when.done': workload.closeWhenDone,
+          'init.retry.ms': workload.initRetryMs ?? undefined,
           ...routingOf(workload),
         };
   return { name: client.name, role: 'producer', config, workload: work };

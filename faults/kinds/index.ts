@@ -13,6 +13,7 @@ import { clockSkewKind } from './clock_skew';
 import { coordinatorFailoverKind } from './coordinator_failover';
 import { crashKind } from './crash';
 import { linkKind } from './link';
+import { logDirFailureKind } from './log_dir_failure';
 import { operatorKind } from './operator';
 import { partitionKind } from './partition';
 import { pauseKind } from './pause';
@@ -34,6 +35,7 @@ export const FAULT_KIND_MODULES = [
   operatorKind,
   slowNodeKind,
   produceErrorKind,
+  logDirFailureKind,
 ] as const;
 
 type ResolvedOf<K> = K extends FaultKind<infer F> ? F : never;

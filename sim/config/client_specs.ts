@@ -47,6 +47,12 @@ export interface TransactionsSpec extends RecordRouting {
    * (`KafkaProducer.close()`), so the liveness check does not ask it for more. @default false
    */
   readonly closeWhenDone: boolean;
+  /**
+   * `init.retry.ms`: initTransactions waits at most `max.block.ms`, and after its
+   * TimeoutException the application calls it again this many ms later. Null: it waits until
+   * the producer is initialised (as an application retrying at once does). @default null
+   */
+  readonly initRetryMs: number | null;
   /** The topics it writes (`topics`). */
   readonly topics: readonly string[];
 }

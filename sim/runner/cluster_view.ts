@@ -81,5 +81,10 @@ export function clusterViewOf(cluster: {
       errors?.add(injection);
       return () => errors?.remove(injection);
     },
+    failLogDir: (id, onOffline) => {
+      const logDir = cluster.brokers.find((entry) => entry.id === id)?.broker.logDir;
+      logDir?.fail(onOffline);
+      return () => logDir?.repair();
+    },
   };
 }

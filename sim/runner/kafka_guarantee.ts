@@ -141,6 +141,10 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-19446': ['torn-transaction', 'aborted-read', 'invariant'],
   // A refused resend leaves the transaction in PrepareCommit/PrepareAbort.
   'KAFKA-19999': ['invariant', 'hanging-transaction'],
+  // Markers dropped on KAFKA_STORAGE_ERROR: the committed records stay behind the LSO for good.
+  'KAFKA-9749': ['lost-write', 'hanging-transaction'],
+  // A retried initTransactions after its answer came in the background throws.
+  'KAFKA-13412': ['fatal-txn-error'],
   'KAFKA-20310': ['fatal-txn-error'],
   'KAFKA-20357': ['fatal-txn-error'],
   // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.

@@ -207,7 +207,10 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const controller = newController(scenario, metadata);
   sim.addNode(nodeId(CONTROLLER_ID), controller);
   for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
-  const bumpRule = { bumpWithoutWaitingForInFlight: scenario.bugs['KAFKA-14034'] };
+  const bumpRule = {
+    bumpWithoutWaitingForInFlight: scenario.bugs['KAFKA-14034'],
+    initRetryAfterAnswerThrows: scenario.bugs['KAFKA-13412'],
+  };
   const clients = scenario.clients.map(
     (spec) => new ClientActor(withProducerBugs(spec, bumpRule), deps),
   );
@@ -433,6 +436,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
         scenario.broker.transactionRemoveExpiredTransactionCleanupIntervalMs,
       transactionVersion: scenario.protocol.transactionVersion,
       staleMarkerResponseRemovesCompletion: scenario.bugs['KAFKA-16352'],
+      storageErrorStopsMarkers: scenario.bugs['KAFKA-9749'],
       rotationNotLogged: scenario.bugs['KAFKA-20310'],
       lastProducerEpochNotLogged: scenario.bugs['KAFKA-20357'],
       noRotationOnFenceAbort: scenario.bugs['KAFKA-20090'],
@@ -511,7 +515,7 @@ function unstableLeaders(observed: ObservedCluster, describe: boolean): number |
 /** `spec` with the Java producer rules its Kafka release picks (KAFKA-14034). */
 function withProducerBugs(
   spec: ClientConfig,
-  rules: { readonly bumpWithoutWaitingForInFlight: boolean },
+  rules: { readonly bumpWithoutWaitingForInFlight: boolean; initRetryAfterAnswerThrows: boolean },
 ): ClientConfig {
   if (spec.role === 'producer') return { ...spec, settings: { ...spec.settings, ...rules } };
   if (spec.role === 'pipeline') {

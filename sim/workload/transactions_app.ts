@@ -74,7 +74,14 @@ export class TransactionsApp {
   start(): void {
     const transactionalId = this.spec.transactionalId;
     const op = this.deps.writer.invoke('init', { transactionalId });
+    const retryMs = this.spec.initRetryMs;
     this.producer.initTransactions((error) => {
+      if (error === 'REQUEST_TIMED_OUT' && retryMs !== null) {
+        // TimeoutException after max.block.ms: "It is safe to retry" (KafkaProducer javadoc).
+        this.deps.writer.complete(op, 'info', { transactionalId }, error);
+        const timer: AppTimer = { owner: 'app', type: 'start' };
+        return void this.deps.ctx.setTimer(retryMs * 1000, timer);
+      }
       if (error === 'NONE') {
         const identity = {
           transactionalId,
@@ -92,7 +99,7 @@ export class TransactionsApp {
         );
         this.dead = true;
       }
-    });
+    }, retryMs !== null);
   }
 
   onTimer(timer: AppTimer): void {

@@ -48,6 +48,9 @@ class Probe implements Actor {
 /** What produce-error faults injected through {@link VIEW}. */
 const injected: Array<{ broker: string; injection: ProduceErrorInjection; ended: boolean }> = [];
 
+/** The log directories failed through {@link VIEW}: the first write's callback, repaired or not. */
+const failedDirs: Array<{ broker: string; firstWrite: () => void; repaired: boolean }> = [];
+
 const VIEW: ClusterView = {
   brokers: ['b1', 'b2', 'b3'],
   nodes: ['b1', 'b2', 'b3', 'A'],
@@ -62,6 +65,13 @@ const VIEW: ClusterView = {
     const entry = injected[injected.length - 1] as (typeof injected)[number];
     return () => {
       entry.ended = true;
+    };
+  },
+  failLogDir: (broker, firstWrite) => {
+    const entry = { broker, firstWrite, repaired: false };
+    failedDirs.push(entry);
+    return () => {
+      entry.repaired = true;
     };
   },
 };
@@ -369,6 +379,38 @@ describe('references and the history', () => {
     expect(starts).toEqual([
       `${described} at leader:orders-0 for 2 ms (leader:orders-0 = b2)`,
       `${described} at leader:orders-1 (skipped: leader:orders-1 names no broker now)`,
+    ]);
+  });
+
+  it('log-dir-failure halts halt.ms after the first failed write, restarts at the end', () => {
+    const fault: ScriptedFault = {
+      kind: 'log-dir-failure',
+      target: 'leader:orders-0',
+      atMs: 1,
+      forMs: 10,
+      haltMs: 2,
+    };
+    failedDirs.length = 0;
+    const { sim, probe, recorder } = world([fault]);
+    // No write yet: the broker keeps running with its disk failed.
+    sim.runUntil(3 * MS);
+    expect(failedDirs.map((entry) => [entry.broker, entry.repaired])).toEqual([['b2', false]]);
+    expect(sim.status(nodeId('b2'))).toBe('running');
+    sim.schedule(4 * MS, 'first failed write', () => failedDirs[0]?.firstWrite());
+    sim.runUntil(6 * MS - 1);
+    expect(sim.status(nodeId('b2'))).toBe('running');
+    sim.runUntil(6 * MS);
+    expect(sim.status(nodeId('b2'))).toBe('crashed');
+    expect(probe('b2').log).toContain('6000 crash process (b2)');
+    sim.runUntil(11 * MS);
+    expect(sim.status(nodeId('b2'))).toBe('running');
+    expect(failedDirs[0]?.repaired).toBe(true);
+    const starts = recorder.history
+      .filter((op) => op.f === 'nemesis' && op.value.phase === 'start')
+      .map((op) => (op.f === 'nemesis' ? op.value.description : ''));
+    expect(starts).toEqual([
+      'log directory failure of leader:orders-0 (writes fail, halting 2 ms after the first) ' +
+        'for 10 ms (leader:orders-0 = b2)',
     ]);
   });
 });

@@ -41,6 +41,7 @@ const VIEW: ClusterView = {
   forceUncleanElection: () => null,
   runOperatorAction: () => undefined,
   injectProduceErrors: () => () => undefined,
+  failLogDir: () => () => undefined,
 };
 
 describe('slow-node on the kernel', () => {

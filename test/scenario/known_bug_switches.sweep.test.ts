@@ -56,6 +56,20 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..10',
   },
   {
+    // A log directory failure at the leader answers the COMMIT marker KAFKA_STORAGE_ERROR.
+    bug: 'KAFKA-9749',
+    reproducer: 'scenarios/known-bugs/storage-error-marker-not-retried.yaml',
+    fixed: 'scenarios/known-bugs/storage-error-marker-not-retried-fixed.yaml',
+    seeds: '1..5',
+  },
+  {
+    // initTransactions times out while P is cut off; the retry comes after the background answer.
+    bug: 'KAFKA-13412',
+    reproducer: 'scenarios/known-bugs/init-transactions-retry-after-answer.yaml',
+    fixed: 'scenarios/known-bugs/init-transactions-retry-after-answer-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
     bug: 'KAFKA-9144',
     reproducer: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration.yaml',
     fixed: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration-fixed.yaml',

@@ -39,6 +39,7 @@ import type { GroupTimer } from '../group/group_membership';
 import type { ClusterMetadata } from './cluster_metadata';
 import { describeProducers, describeTransactions, listTransactions } from './admin_handlers';
 import { InjectedProduceErrors } from './injected_produce_errors';
+import { LogDirState } from './log_dir_failure';
 import type { PartitionBugs } from './partition_log';
 import type { PartitionReplica, ReplicationSettings } from './partition_replica';
 import { ReplicaFetcher, type FetcherTimer } from './replica_fetcher';
@@ -88,6 +89,8 @@ export class Broker implements Actor<KafkaMessage> {
   private readonly fetcher: ReplicaFetcher;
   private readonly verifier = new TransactionVerifier();
   readonly injectedProduceErrors = new InjectedProduceErrors();
+  /** The disk under the log directory: the `log-dir-failure` fault fails it. */
+  readonly logDir = new LogDirState();
   private readonly brokerIndex: number;
   /** Durable: producer ids handed out so far. */
   private producerIdsAllocated = 0;
@@ -114,6 +117,7 @@ export class Broker implements Actor<KafkaMessage> {
       replication: options.replication,
       bugs: options.bugs,
       fetchBatchesMax: options.fetchBatchesMax,
+      logDir: this.logDir,
       minInsyncReplicasOf: (topic) => metadata.minInsyncReplicasOf(topic),
       observe: (observation) => this.observer?.observe(observation),
     });

@@ -280,6 +280,9 @@ export class ReplicaFetcher {
         failed = true;
         continue;
       }
+      // A failed log directory: the append throws and the partition is left (AbstractFetcherThread
+      // catches KafkaStorageException); the broker halts soon after (`log_dir_failure.ts`).
+      if (partition.batches.length > 0 && this.manager.storageError() !== null) continue;
       const refused = replica.onFetchedPartition(partition, ctx.nowUs());
       if (refused !== null) this.failPartition(replica, source, refused);
     }

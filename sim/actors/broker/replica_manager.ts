@@ -33,7 +33,7 @@ import type { VerificationCheck } from './partition_log';
 import type { PartitionReplica } from './partition_replica';
 import { newPartitionReplica } from './replica_factory';
 import { isOwnIsrChange, sameMembers } from './own_isr_change';
-import { fetchEpochError } from './fetch_epoch';
+import { fetchDivergence, fetchEpochError } from './fetch_epoch';
 import type { ReplicaManagerOptions, ReplicaTimer } from './replica_manager_options';
 
 type Ctx = ActorContext<KafkaMessage>;
@@ -74,7 +74,7 @@ export class ReplicaManager {
   private readonly fetchState: FetchState = {
     replicaOf: (key) => this.replicas.get(key),
     epochError: (replica, fetch) => this.epochError(replica, fetch),
-    diverges: (replica, fetch) => this.divergence(replica, fetch) !== null,
+    diverges: (replica, fetch) => fetchDivergence(replica, fetch) !== null,
   };
 
   constructor(private readonly options: ReplicaManagerOptions) {
@@ -213,7 +213,8 @@ export class ReplicaManager {
     const key = partitionKey(tp);
     const replica = this.replicas.get(key);
     if (replica?.role !== 'leader') return done(this.leadershipError(tp), -1);
-    if (replica.isr.length < replica.effectiveMinIsr()) return done('NOT_ENOUGH_REPLICAS', -1);
+    const refused = this.appendRefusal(replica, true);
+    if (refused !== null) return done(refused, -1);
     const batch = {
       producerId: NO_PRODUCER_ID,
       producerEpoch: NO_PRODUCER_EPOCH,
@@ -254,8 +255,8 @@ export class ReplicaManager {
     const { transaction } = append;
     if (replica === undefined || replica.role !== 'leader')
       return callbacks.done(this.leadershipError(tp));
-    if (replica.isr.length < replica.effectiveMinIsr())
-      return callbacks.done('NOT_ENOUGH_REPLICAS');
+    const refused = this.appendRefusal(replica, true);
+    if (refused !== null) return callbacks.done(refused);
     const offsets: number[] = [];
     for (const record of append.records) {
       const batch = {
@@ -294,9 +295,8 @@ export class ReplicaManager {
     if (replica === undefined || replica.role !== 'leader') {
       return respond({ error: this.leadershipError(request), baseOffset: -1 });
     }
-    if (request.acks === -1 && replica.isr.length < replica.effectiveMinIsr()) {
-      return respond({ error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1 });
-    }
+    const refused = this.appendRefusal(replica, request.acks === -1);
+    if (refused !== null) return respond({ error: refused, baseOffset: -1 });
     const result = replica.log.appendAsLeader(request.batch, ctx.nowUs(), verification);
     if (result.error !== 'NONE') return respond({ error: result.error, baseOffset: -1 });
     if (!result.duplicate) this.afterLeaderAppend(replica, key, ctx);
@@ -327,12 +327,27 @@ export class ReplicaManager {
     const replica = this.replicas.get(key);
     if (replica === undefined || replica.role !== 'leader')
       return respond(this.leadershipError(tp));
-    if (replica.isr.length < replica.effectiveMinIsr()) return respond('NOT_ENOUGH_REPLICAS');
+    const refused = this.appendRefusal(replica, true);
+    if (refused !== null) return respond(refused);
     const error = replica.log.appendMarker(marker, ctx.nowUs());
     if (error !== 'NONE') return respond(error);
     this.afterLeaderAppend(replica, key, ctx);
     const requiredOffset = replica.log.logEndOffset;
     this.awaitReplication(replica, { key, requiredOffset, timeoutUs: 30_000_000 }, ctx, respond);
+  }
+
+  /**
+   * Why a leader append is refused before its batch is in the log: an acks=all append with the ISR
+   * below `min.insync.replicas` (Partition.appendRecordsToLeader), or a failed log directory.
+   */
+  private appendRefusal(replica: PartitionReplica, acksAll: boolean): KafkaErrorCode | null {
+    if (acksAll && replica.isr.length < replica.effectiveMinIsr()) return 'NOT_ENOUGH_REPLICAS';
+    return this.storageError();
+  }
+
+  /** KAFKA_STORAGE_ERROR when a log write fails now (`log_dir_failure.ts`), else null. */
+  storageError(): KafkaErrorCode | null {
+    return this.options.logDir?.writeError() ?? null;
   }
 
   private awaitReplication(
@@ -434,7 +449,7 @@ export class ReplicaManager {
     const logEndOffset = log.logEndOffset;
     const highWatermark = log.highWatermark;
     const lastStableOffset = log.lastStableOffset;
-    const diverging = this.divergence(replica, fetch);
+    const diverging = fetchDivergence(replica, fetch);
     if (diverging !== null) {
       return {
         ...emptyPartition(fetch, 'NONE'),
@@ -491,31 +506,6 @@ export class ReplicaManager {
       batches,
       divergingEpoch: null,
     };
-  }
-
-  /**
-   * Partition.fetchRecords: where the follower's last epoch ends here, when its log went further
-   * than ours for that epoch. A follower ahead of this leader's log end is told to truncate to it
-   * (the outcome of AbstractFetcherThread.handleOutOfRangeError after an unclean election).
-   */
-  private divergence(
-    replica: PartitionReplica,
-    fetch: FetchPartition,
-  ): { epoch: number; endOffset: number } | null {
-    const log = replica.log;
-    // At the latest epoch, that epoch ends at our log end: only the check below can fire.
-    if (fetch.lastFetchedEpoch >= 0 && fetch.lastFetchedEpoch !== log.epochCache.latestEpoch()) {
-      const end = log.epochCache.endOffsetFor(fetch.lastFetchedEpoch, log.logEndOffset);
-      if (end === undefined)
-        return { epoch: log.epochCache.latestEpoch(), endOffset: log.logEndOffset };
-      if (end.epoch < fetch.lastFetchedEpoch || end.startOffset < fetch.fetchOffset) {
-        return { epoch: end.epoch, endOffset: end.startOffset };
-      }
-    }
-    if (fetch.fetchOffset > log.logEndOffset) {
-      return { epoch: log.epochCache.latestEpoch(), endOffset: log.logEndOffset };
-    }
-    return null;
   }
 
   /** The epoch and leadership check of a fetch (`fetch_epoch.ts`). */

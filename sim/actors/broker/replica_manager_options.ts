@@ -2,6 +2,7 @@
 import type { PartitionState } from '../protocol';
 import type { ObservationSink } from '../protocol';
 import type { DelayedTimer } from './delayed_operations';
+import type { LogDirState } from './log_dir_failure';
 import type { PartitionBugs } from './partition_log';
 import type { ReplicationSettings } from './partition_replica';
 
@@ -21,6 +22,8 @@ export interface ReplicaManagerOptions {
   readonly fetchBatchesMax: number;
   /** A topic's own `min.insync.replicas` (transaction.state.log.min.isr), or null. */
   readonly minInsyncReplicasOf: (topic: string) => number | null;
+  /** The disk under the log directory (`log_dir_failure.ts`). @default never fails */
+  readonly logDir?: LogDirState;
   /** Where the replicas report their observations. @default dropped */
   readonly observe?: ObservationSink;
 }

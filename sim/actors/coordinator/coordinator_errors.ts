@@ -13,6 +13,7 @@ export function coordinatorErrorFor(appendError: KafkaErrorCode): KafkaErrorCode
     case 'UNKNOWN_TOPIC_OR_PARTITION':
       return 'COORDINATOR_NOT_AVAILABLE';
     case 'NOT_LEADER_OR_FOLLOWER':
+    case 'KAFKA_STORAGE_ERROR':
     case 'NOT_COORDINATOR':
       return 'NOT_COORDINATOR';
     default:

@@ -34,6 +34,11 @@ export interface CoordinatorSettings {
    */
   readonly staleMarkerResponseRemovesCompletion?: boolean;
   /**
+   * KAFKA-9749 (before 2.5): a WriteTxnMarkers answered KAFKA_STORAGE_ERROR throws in the
+   * completion handler, so the markers are neither retried nor completed. @default false
+   */
+  readonly storageErrorStopsMarkers?: boolean;
+  /**
    * KAFKA-20310 (4.0 to 4.2): previousProducerId and nextProducerId are not written to
    * `__transaction_state`, so a failover forgets a rotation in progress. @default false
    */

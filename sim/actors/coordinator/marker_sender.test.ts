@@ -49,7 +49,7 @@ function reloadRace(staleResponseRemovesCompletion: boolean): string[] {
   const sender = new MarkerSender(
     { leaderOf: () => LEADER },
     (transactionalId) => completed.push(transactionalId),
-    staleResponseRemovesCompletion,
+    { staleMarkerResponseRemovesCompletion: staleResponseRemovesCompletion },
   );
   const sent: WriteTxnMarkersRequest[] = [];
   const ctx = context(sent);
@@ -81,5 +81,57 @@ describe('MarkerSender: responses under an older coordinator epoch', () => {
 
   it('before it (KAFKA-16352 on) the stale response removes the reloaded completion', () => {
     expect(reloadRace(true)).toEqual([]);
+  });
+});
+
+/**
+ * A job whose leader answers KAFKA_STORAGE_ERROR (its log directory failed) while leadership
+ * moves from b3 to b1; returns the leaders markers went to and the completed ids.
+ */
+function storageErrorRun(storageErrorStopsMarkers: boolean) {
+  const completed: string[] = [];
+  let leader = LEADER;
+  const sender = new MarkerSender(
+    { leaderOf: () => leader },
+    (transactionalId) => completed.push(transactionalId),
+    { storageErrorStopsMarkers },
+  );
+  const sent: WriteTxnMarkersRequest[] = [];
+  const targets: string[] = [];
+  const ctx = {
+    ...context(sent),
+    send: (target: NodeId, payload: KafkaMessage) => {
+      if (payload.kind !== 'WriteTxnMarkers') return;
+      sent.push(payload);
+      targets.push(target);
+    },
+  };
+  const answer = (error: 'NONE' | 'KAFKA_STORAGE_ERROR') => {
+    const request = sent[sent.length - 1];
+    sender.onResponse(
+      {
+        kind: 'WriteTxnMarkersResponse',
+        correlationId: request?.correlationId ?? -1,
+        producerId: 5,
+        results: [{ ...PARTITION, error }],
+      },
+      ctx,
+    );
+  };
+  sender.send(job(0), ctx);
+  answer('KAFKA_STORAGE_ERROR');
+  leader = nodeId('b1');
+  sender.onTimer({ type: 'marker-retry', transactionalId: 'orders-tx' }, ctx);
+  if (sent.length > 1) answer('NONE');
+  return { targets, completed };
+}
+
+describe('MarkerSender: KAFKA_STORAGE_ERROR from a failed log directory', () => {
+  it('since KAFKA-9749 (2.5) the marker is retried at the new leader and completes', () => {
+    expect(storageErrorRun(false)).toEqual({ targets: ['b3', 'b1'], completed: ['orders-tx'] });
+  });
+
+  it('before it (KAFKA-9749 on) the handler throws: no retry, never completed', () => {
+    expect(storageErrorRun(true)).toEqual({ targets: ['b3'], completed: [] });
   });
 });

@@ -11,6 +11,12 @@
  * that cancels only the stale job's own pending completion; before it,
  * `removeMarkersForTxnId(transactionalId)` removed the current job's, whose markers then land
  * but whose CompleteCommit/CompleteAbort is never written: the transaction stays in Prepare*.
+ *
+ * KAFKA_STORAGE_ERROR (the leader's log directory failed) is retried since KAFKA-9749 (2.5,
+ * apache/kafka#8336): the failing broker halts and the partition's leadership moves. Before it the
+ * completion handler matched it to no case and threw IllegalStateException ("Unexpected error"),
+ * which NetworkClient logged: the markers were neither retried nor completed, so the transaction
+ * stayed in Prepare* until its coordinator moved.
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
@@ -22,6 +28,7 @@ import type {
   WriteTxnMarkersResponse,
 } from '../protocol';
 import { isRetriable, partitionKey } from '../protocol';
+import type { CoordinatorSettings } from './coordinator_settings';
 
 /** The markers one transaction still needs. */
 export interface MarkerJob {
@@ -58,6 +65,12 @@ interface MarkerRequest {
 
 type Ctx = ActorContext<KafkaMessage>;
 
+/** The coordinator settings that switch marker bugs on (`coordinator_settings.ts`). */
+export type MarkerBugs = Pick<
+  CoordinatorSettings,
+  'staleMarkerResponseRemovesCompletion' | 'storageErrorStopsMarkers'
+>;
+
 /** Inter-broker request timeout for WriteTxnMarkers (`request.timeout.ms` of the channel). */
 const MARKER_REQUEST_TIMEOUT_US = 30_000_000;
 /** Backoff before resending a marker after a retriable error. */
@@ -72,9 +85,16 @@ export class MarkerSender {
   constructor(
     private readonly host: { leaderOf(tp: TopicPartition): NodeId | null },
     private readonly onComplete: (transactionalId: string, ctx: Ctx) => void,
-    /** KAFKA-16352 on (before 3.8): a stale response removes the current job's completion. */
-    private readonly staleResponseRemovesCompletion = false,
+    /**
+     * The coordinator's marker bugs: KAFKA-16352 (a stale response removes the current job's
+     * completion) and KAFKA-9749 (KAFKA_STORAGE_ERROR throws in the completion handler).
+     */
+    private readonly bugs: MarkerBugs = {},
   ) {}
+
+  private get staleResponseRemovesCompletion(): boolean {
+    return this.bugs.staleMarkerResponseRemovesCompletion === true;
+  }
 
   /** Forgets everything (crash). */
   clear(): void {
@@ -189,6 +209,11 @@ export class MarkerSender {
       return false;
     }
     if (error === 'INVALID_PRODUCER_EPOCH' || error === 'TRANSACTION_COORDINATOR_FENCED') {
+      pending.stopped = true;
+      return false;
+    }
+    // KAFKA-9749: the throw ends the handler before it retries or completes anything.
+    if (error === 'KAFKA_STORAGE_ERROR' && this.bugs.storageErrorStopsMarkers === true) {
       pending.stopped = true;
       return false;
     }

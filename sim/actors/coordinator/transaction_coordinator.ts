@@ -82,11 +82,9 @@ export class TransactionCoordinator {
       settings.removeExpiredTransactionalIdsIntervalMs * 1000,
       settings.abortTimedOutTransactionCleanupIntervalMs * 1000,
     );
-    this.markers = new MarkerSender(
-      host,
-      (transactionalId, ctx) => this.onMarkersComplete(transactionalId, ctx),
-      settings.staleMarkerResponseRemovesCompletion === true,
-    );
+    const complete = (transactionalId: string, ctx: Ctx): void =>
+      this.onMarkersComplete(transactionalId, ctx);
+    this.markers = new MarkerSender(host, complete, settings);
   }
 
   /**

@@ -87,6 +87,7 @@ export function groupStoreErrorFor(appendError: KafkaErrorCode): KafkaErrorCode 
     case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':
       return 'COORDINATOR_NOT_AVAILABLE';
     case 'NOT_LEADER_OR_FOLLOWER':
+    case 'KAFKA_STORAGE_ERROR':
       return 'NOT_COORDINATOR';
     case 'REQUEST_TIMED_OUT':
       return 'REBALANCE_IN_PROGRESS';

@@ -83,6 +83,7 @@ export function offsetCommitErrorFor(error: KafkaErrorCode): KafkaErrorCode {
     case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':
       return 'COORDINATOR_NOT_AVAILABLE';
     case 'NOT_LEADER_OR_FOLLOWER':
+    case 'KAFKA_STORAGE_ERROR':
       return 'NOT_COORDINATOR';
     default:
       return error;

@@ -16,16 +16,18 @@ import type {
 } from '../protocol';
 import { PRODUCER_COORDINATOR_CONNECTION, isRetriable, partitionKey } from '../protocol';
 import { completeBatch, failRecords, type SendResult } from './producer_batch';
-import { clientTransactionVersion } from './client_rules';
+import { clientTransactionVersion, isLibrdkafka } from './client_rules';
 import {
   ADD_PARTITIONS_RETRY_BACKOFF_US,
   assertClientTransition,
+  MAX_BLOCK_MS_DEFAULT,
   type ClientTransactionState,
   type ProducerConfig,
 } from './producer_config';
 import { RecordSender, flushesAccumulator, type SenderTimer } from './record_sender';
 import { TxnOffsets, type OffsetsOutcome, type TxnGroupMetadata } from './txn_offsets';
 import { buildCoordinatorRequest, type CoordinatorRequestKind } from './coordinator_requests';
+import { InitTransactionsCall, type InitTimeoutTimer } from './init_transactions_call';
 
 type Ctx = ActorContext<KafkaMessage>;
 
@@ -80,7 +82,7 @@ export class KafkaProducer {
   private readonly inTransaction = new Map<string, TopicPartition>();
   private pendingEnd: { committed: boolean; callback: (error: KafkaErrorCode) => void } | null =
     null;
-  private pendingInit: ((error: KafkaErrorCode) => void) | null = null;
+  private readonly initCall: InitTransactionsCall;
   private readonly txnOffsets = new TxnOffsets();
 
   constructor(
@@ -106,6 +108,12 @@ export class KafkaProducer {
       },
       () => this.correlationIds++,
     );
+    const retryThrows = config.initRetryAfterAnswerThrows === true && !isLibrdkafka(config);
+    this.initCall = new InitTransactionsCall(ctx, retryThrows, {
+      fatalError: () => (this.state === 'FATAL_ERROR' ? this.lastError : null),
+      uninitialized: () => this.state === 'UNINITIALIZED',
+      start: () => (this.transition('INITIALIZING'), this.pump()),
+    });
   }
 
   private get transactional(): boolean {
@@ -117,14 +125,10 @@ export class KafkaProducer {
     return clientTransactionVersion(this.config, this.metadata) >= 2;
   }
 
-  /** `initTransactions()`: finds the coordinator and obtains producerId and epoch. */
-  initTransactions(callback: (error: KafkaErrorCode) => void): void {
+  /** `initTransactions()`; `bounded`: waits at most `max.block.ms` (init_transactions_call.ts). */
+  initTransactions(callback: (error: KafkaErrorCode) => void, bounded = false): void {
     assert(this.transactional, 'initTransactions needs a transactional.id');
-    if (this.state !== 'UNINITIALIZED')
-      return callback(this.state === 'FATAL_ERROR' ? this.lastError : 'INVALID_TXN_STATE');
-    this.transition('INITIALIZING');
-    this.pendingInit = callback;
-    this.pump();
+    this.initCall.call(callback, bounded ? (this.config.maxBlockMs ?? MAX_BLOCK_MS_DEFAULT) : null);
   }
 
   /** `beginTransaction()`: local only. Returns NONE or the error Kafka would throw. */
@@ -258,7 +262,8 @@ export class KafkaProducer {
     this.pump();
   }
 
-  onTimer(timer: SenderTimer | CoordinatorTimer): void {
+  onTimer(timer: SenderTimer | CoordinatorTimer | InitTimeoutTimer): void {
+    if (timer.type === 'init-timeout') return this.initCall.onTimeout(timer);
     if (timer.type === 'coordinator-retry') {
       this.retryTimerSet = false;
     } else if (timer.type === 'coordinator-timeout') {
@@ -441,10 +446,7 @@ export class KafkaProducer {
         return;
       }
       this.transition('READY');
-      const callback = this.pendingInit;
-      this.pendingInit = null;
-      callback?.('NONE');
-      return;
+      return this.initCall.complete('NONE');
     }
     if (!this.transactional) {
       this.idempotentInitSent = false;
@@ -584,11 +586,9 @@ export class KafkaProducer {
     this.sender.failUnsent(error, true);
     this.txnOffsets.failAll(error);
     const pendingEnd = this.pendingEnd;
-    const pendingInit = this.pendingInit;
     this.pendingEnd = null;
-    this.pendingInit = null;
     pendingEnd?.callback(error);
-    pendingInit?.(error);
+    this.initCall.complete(error);
   }
 
   private transition(target: ClientTransactionState): void {

@@ -47,6 +47,11 @@ export interface ProducerConfig {
    * until those batches complete (TransactionManager.markSequenceUnresolved). @default true
    */
   readonly bumpWithoutWaitingForInFlight?: boolean;
+  /**
+   * KAFKA-13412 (2.3 to 3.1.0): an initTransactions retried after a TimeoutException, once the
+   * InitProducerId came back in the background, throws (init_transactions_call.ts). @default false
+   */
+  readonly initRetryAfterAnswerThrows?: boolean;
 }
 
 /** `max.block.ms`'s default (ProducerConfig). */

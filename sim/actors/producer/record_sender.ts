@@ -31,9 +31,10 @@ import { clientTransactionVersion, isLibrdkafka } from './client_rules';
 
 type Ctx = ActorContext<KafkaMessage>;
 
-/** Errors after which the client refreshes its metadata (Sender.completeBatch). */
+/** Errors after which the client refreshes its metadata (InvalidMetadataException's). */
 const LEADERSHIP_ERRORS = new Set<KafkaErrorCode>([
   'NOT_LEADER_OR_FOLLOWER',
+  'KAFKA_STORAGE_ERROR',
   'UNKNOWN_TOPIC_OR_PARTITION',
   'FENCED_LEADER_EPOCH',
   'LEADER_NOT_AVAILABLE',
