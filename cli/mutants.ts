@@ -224,8 +224,9 @@ export type RejectReason = 'not-judged' | 'control-failed' | 'same-events' | 'co
  * put on the switch; the same events mean the switch changed only what the guarantee model
  * permits, not what Kafka did. A control that found the kind, permitted, means the switch may
  * only have withdrawn the permission (a switch on takes its kinds out of the configuration's
- * permissions) from an anomaly Kafka makes anyway, moved by some other change of the events. A run stopped by the wall clock or an internal error is no
- * verdict of the checkers and never a catch.
+ * permissions) from an anomaly Kafka makes anyway, moved by some other change of the events. A
+ * run stopped by the wall clock or an internal error is no verdict of the checkers and never a
+ * catch.
  */
 export function judgeCatch(mutant: MutantRun, control: MutantRun): CatchVerdict {
   if (mutant.outcome === 'pass') return { caught: false, reason: 'passed' };

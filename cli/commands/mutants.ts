@@ -140,7 +140,8 @@ export async function mutantsCommand(
     onUnjudged: (task, run) =>
       stderr.write(
         `${task.bug ?? 'control'} on ${task.base} at seed ${task.seed} not judged: ` +
-          `${run.error ?? run.outcome}${run.eventHash === '' ? ' (raise --seed-timeout-ms)' : ''}\n`,
+          `${run.error ?? run.outcome}` +
+          `${run.eventHash === '' ? ' (raise --seed-timeout-ms)' : ''}\n`,
       ),
   });
   const labels = output.controls.map((check) => check.label).join(', ');

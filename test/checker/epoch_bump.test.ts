@@ -243,7 +243,7 @@ describe('epoch-bump-duplicate is judged per record from the history', () => {
     expect(result.anomalies[0]?.classification).toBe('rewritten-after-epoch-bump');
   });
 
-  it('near-miss: never completed, but no failed batch or fault asked for a bump: a duplicate', () => {
+  it('near-miss: never completed, and nothing asked for a bump: a duplicate', () => {
     expect(neverCompleted(false).anomalyCounts).toEqual([{ kind: 'duplicate', count: 1 }]);
   });
 });

@@ -517,8 +517,7 @@ export class Broker implements Actor<KafkaMessage> {
       }
       const log = replica.log;
       if (query.timestamp === -1 && log.highWatermark < replica.leaderEpochStartOffset) {
-        // A new leader whose HW has not reached its epoch's start cannot say where the
-        // partition ends yet (UnifiedLog.read): retriable.
+        // A new leader's HW below its epoch start: no end offset yet (UnifiedLog.read).
         return {
           topic: query.topic,
           partition: query.partition,
@@ -551,8 +550,7 @@ export class Broker implements Actor<KafkaMessage> {
         producerEpoch,
       });
     if (request.transactionalId === null) {
-      // An idempotent producer: any broker hands out a fresh id with epoch 0
-      // (TransactionCoordinator.handleInitProducerId).
+      // Idempotent: a fresh id at epoch 0 (TransactionCoordinator.handleInitProducerId).
       return respond('NONE', this.allocateProducerId(), 0);
     }
     this.coordinator.handleInitProducerId(

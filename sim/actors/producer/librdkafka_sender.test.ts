@@ -5,8 +5,8 @@
  * NETWORK_EXCEPTION (it may be in the log) and waits for its retry; events-0's first batch
  * fails NOT_ENOUGH_REPLICAS and the one behind it OUT_OF_ORDER_SEQUENCE_NUMBER. With #4953 the
  * producer drains, bumps its epoch and resends events-1's batch from sequence 0 under the new
- * epoch (a second copy the broker cannot deduplicate); with the fix (#4972) the retry keeps epoch 0 and sequence 0. Java's rules (no
- * client config) also keep it.
+ * epoch (a second copy the broker cannot deduplicate); with the fix (#4972) the retry keeps
+ * epoch 0 and sequence 0. Java's rules (no client config) also keep it.
  */
 import { describe, expect, it } from 'vitest';
 import { handDrivenSender } from '../../../test/harness/record_sender';
