@@ -35,6 +35,7 @@ import { reproduceCommand } from './reproduce';
 import type { MessageLogEntry } from './message_log';
 import { buildMetrics } from './metrics';
 import { buildTimeline } from './timeline';
+import { fencedExpectation } from './fenced_expectation';
 
 function countOperations(history: History): OperationCount[] {
   const counts = new Map<string, { invoke: number; ok: number; fail: number; info: number }>();
@@ -56,36 +57,6 @@ export function fencedClients(history: History): string[] {
     if (isFencingError(op.error) && !fenced.includes(op.client)) fenced.push(op.client);
   }
   return fenced;
-}
-
-/**
- * `expect.fenced: [X]`. Under swarm mode its premise, that X's commit reaches a coordinator
- * that already fenced it, also breaks at run time when the drawn faults make X stop first on a
- * fatal error Kafka permits (an EndTxn that races the timeout abort, KAFKA-20785): then X's
- * records are aborted all the same, and the expectation is said to be dropped, with why.
- */
-function fencedExpectation(
-  input: ReportInput,
-  judged: { readonly verdicts: readonly KindVerdict[]; readonly fenced: readonly string[] },
-  client: string,
-): ExpectationResult {
-  const { verdicts, fenced } = judged;
-  const name = `${client} is fenced`;
-  if (fenced.includes(client)) {
-    return { name, met: true, detail: `${client} received a fencing error` };
-  }
-  const fatal = verdicts.find((verdict) => verdict.kind === 'fatal-txn-error');
-  const stoppedFirst = input.check.anomalies.some(
-    (anomaly) => anomaly.kind === 'fatal-txn-error' && anomaly.client === client,
-  );
-  if (input.swarm !== undefined && fatal?.verdict === 'permitted' && stoppedFirst) {
-    const why = fatal.permission?.id ?? 'kafka';
-    const detail =
-      `dropped under swarm: ${client} stopped on a fatal error Kafka permits (${why}) ` +
-      'before its commit could be fenced';
-    return { name, met: true, detail };
-  }
-  return { name, met: false, detail: `${client} was never fenced` };
 }
 
 /** Everything a report is built from. */

@@ -7,9 +7,10 @@ import { loadScenario } from '../../scenarios';
 import { drawSwarm, runScenario } from '../../sim/runner';
 
 const ZOMBIE = 'scenarios/zombie-fencing.yaml';
+const REPLICATED = 'scenarios/zombie-fencing-replicated.yaml';
 
-function runSwarm(seed: string) {
-  const { scenario, parameters } = drawSwarm(loadScenario(ZOMBIE), seed);
+function runSwarm(seed: string, file = ZOMBIE) {
+  const { scenario, parameters } = drawSwarm(loadScenario(file), seed);
   return runScenario(scenario, { seed, swarm: parameters, messageLog: false });
 }
 
@@ -58,5 +59,26 @@ describe('swarm expectations and invariants follow what Kafka does', () => {
   it('swarm seed 23: a fresh producerId below the last is no invariant violation', () => {
     const { report } = runSwarm('23');
     expect(report.check.anomalyTypes).not.toContain('invariant');
+  });
+});
+
+describe('the transaction log can lose the fence (last-known-leader election, power loss)', () => {
+  it('replicated swarm seed 2817: A is never fenced; expect.fenced is dropped, A hangs', () => {
+    // b1 lost power with __transaction_state-48's tail unflushed and was elected its last known
+    // leader (KIP-966), so the coordinator reloaded orders-tx in PrepareAbort at epoch 1 after
+    // granting epoch 4 to B. A's EndTxn at epoch 0 is then a valid TV2 retry answered
+    // CONCURRENT_TRANSACTIONS for good, behind an ABORT marker orders-0 refuses.
+    const { report } = runSwarm('2817', REPLICATED);
+    const fenced = report.expectations.find((item) => item.name === 'A is fenced');
+    expect(fenced?.detail).toContain(
+      'dropped under swarm: __transaction_state-48 lost records (power-loss truncation on b1',
+    );
+    expect(report.guarantee.verdicts.every((verdict) => verdict.verdict === 'permitted')).toBe(
+      true,
+    );
+    expect(report.outcome).toBe('liveness');
+    expect(report.liveness.detail).toContain(
+      'answers every InitProducerId with CONCURRENT_TRANSACTIONS',
+    );
   });
 });
