@@ -283,6 +283,24 @@ function expiredInProbe(
     .map(({ name }) => name);
 }
 
+/**
+ * Producers that stopped for good during the probe on INVALID_TXN_STATE, the fatal error the
+ * fatal-txn-error checker judges on every producer: the application must close the producer
+ * (KafkaProducer's contract for a KafkaException outside the abortable and fencing classes), so
+ * it has no more transactions to show. Whether Kafka could give that error (a commit racing the
+ * coordinator's own abort, KAFKA-20785) is that checker's verdict, not liveness's; counted as
+ * stuck, such a producer would keep the probe waiting while the others commit back to back, and
+ * the last stable offset could never be seen to reach the high watermark.
+ */
+function fatalInProbe(producers: ReadonlyArray<{ name: string; client: ClientActor }>): string[] {
+  return producers
+    .filter(({ client }) => {
+      const producer = client.kafkaProducer;
+      return client.stoppedForGood && producer?.lastError === 'INVALID_TXN_STATE';
+    })
+    .map(({ name }) => name);
+}
+
 /** The notes on producers that stopped for good during the probe, with Kafka's reason. */
 function stoppedInProbeNotes(
   world: LivenessWorld,
@@ -298,6 +316,11 @@ function stoppedInProbeNotes(
         `${name} stopped during the probe: its transactional.id expired at the coordinator ` +
         '(transactional.id.expiration.ms) and INVALID_PRODUCER_ID_MAPPING is fatal since ' +
         'Kafka 4.0 (KAFKA-18019): not asked for more',
+    ),
+    ...fatalInProbe(producers).map(
+      (name) =>
+        `${name} stopped during the probe after the fatal INVALID_TXN_STATE (judged by the ` +
+        'fatal-txn-error checker): not asked for more',
     ),
   ];
 }
@@ -340,8 +363,11 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   const stuck = (): string[] => {
     const fenced = new Set(fencedInProbe(fencingErrors(), producers));
     const expired = new Set(expiredInProbe(world, producers));
+    const fatal = new Set(fatalInProbe(producers));
+    const stopped = (name: string): boolean =>
+      fenced.has(name) || expired.has(name) || fatal.has(name);
     return producers
-      .filter(({ name, client }) => !client.probeDone && !fenced.has(name) && !expired.has(name))
+      .filter(({ name, client }) => !client.probeDone && !stopped(name))
       .map(({ name }) => name);
   };
   // Once every producer has committed (or sent) its probe, none starts another transaction:

@@ -82,3 +82,18 @@ describe('the transaction log can lose the fence (last-known-leader election, po
     );
   });
 });
+
+describe('a producer stopped by a fatal error during the probe is not waited for', () => {
+  it('replicated swarm seed 2561: B stops on a permitted INVALID_TXN_STATE, the run passes', () => {
+    // A's restarted instance fenced B as the faults healed; B's commit raced the fence's abort
+    // (KAFKA-20785). Waiting for B kept the probe open while A committed back to back, so the
+    // last stable offset was never seen at the high watermark and the run read as a stall.
+    const { report } = runSwarm('2561', REPLICATED);
+    expect(report.check.anomalyTypes).toEqual(['fatal-txn-error']);
+    expect(report.guarantee.verdicts[0]?.verdict).toBe('permitted');
+    expect(report.liveness.detail).toContain(
+      'B stopped during the probe after the fatal INVALID_TXN_STATE',
+    );
+    expect(report.outcome).toBe('pass');
+  });
+});
