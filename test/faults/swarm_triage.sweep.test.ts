@@ -97,3 +97,13 @@ describe('a producer stopped by a fatal error during the probe is not waited for
     expect(report.outcome).toBe('pass');
   });
 });
+
+describe('a linger wakeup stamped in a clock that ran ahead (RecordAccumulator.ready)', () => {
+  it('unclean-election-disabled swarm seed 1313: P sends its batch after its skew ends', () => {
+    // P's clock ran 8.8 s ahead until 32.48 s; the batch opened then waited for a wakeup that
+    // had already fired, and 377 records sat in the accumulator until the probe at 124 s.
+    const { report } = runSwarm('1313', 'scenarios/unclean-election-disabled.yaml');
+    expect(report.liveness.converged).toBe(true);
+    expect(report.outcome).toBe('pass');
+  });
+});

@@ -77,4 +77,21 @@ describe('linger.ms (RecordAccumulator.ready)', () => {
     producer.flush();
     expect(producer.sent.map((request) => request.batch.values)).toEqual([[0, 1, 2]]);
   });
+
+  it('with 5 ms, re-arms its wakeup when the clock went back before it fired', () => {
+    // The first record came at 41.285 s of a clock running 8.8 s ahead (a clock skew); the skew
+    // ended, and the wakeup armed for 5 ms later fired at 32.490 s of the corrected clock.
+    const producer = harness(5);
+    producer.at(41_285_000);
+    producer.append(1);
+    expect(producer.lingerTimers().map(({ atUs }) => atUs)).toEqual([41_290_000]);
+    producer.at(32_490_000);
+    producer.fireLinger();
+    expect(producer.sent).toEqual([]);
+    // The sender sleeps the rest of the linger by its own clock again, as Sender.runOnce does.
+    expect(producer.lingerTimers().map(({ atUs }) => atUs)).toEqual([41_290_000, 41_290_000]);
+    producer.at(41_290_000);
+    producer.fireLinger();
+    expect(producer.sent.map((request) => request.batch.values)).toEqual([[0]]);
+  });
 });

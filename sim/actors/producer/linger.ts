@@ -30,12 +30,23 @@ export function flushesAccumulator(state: ClientTransactionState): boolean {
 export class Linger {
   /** When the `linger` wakeup set last fires; null when none is pending. */
   private wakeUs: number | null = null;
+  /** `linger` wakeups set and not yet fired. */
+  private timersPending = 0;
 
   constructor(private readonly lingerMs: number) {}
 
-  /** A `linger` wakeup fired at `nowUs`. */
+  /**
+   * A `linger` wakeup fired at `nowUs`. Once the last one pending has fired, nothing is armed,
+   * even when the moment it was set for lies ahead: the producer's clock went back since (a
+   * clock skew ended), and the next ready check arms the rest again, as the sender thread
+   * recomputes its poll timeout from the clock on every loop (RecordAccumulator.ready's
+   * nextReadyCheckDelayMs). Without a clock jump the last wakeup fires after the earliest
+   * moment, so this changes nothing.
+   */
   onWakeup(nowUs: number): void {
-    if (this.wakeUs !== null && nowUs >= this.wakeUs) this.wakeUs = null;
+    this.timersPending = Math.max(0, this.timersPending - 1);
+    const over = this.wakeUs !== null && nowUs >= this.wakeUs;
+    if (over || this.timersPending === 0) this.wakeUs = null;
   }
 
   /**
@@ -53,6 +64,7 @@ export class Linger {
     if (ctx.nowUs() >= readyUs) return true;
     if (this.wakeUs === null || readyUs < this.wakeUs) {
       this.wakeUs = readyUs;
+      this.timersPending += 1;
       ctx.setTimer(readyUs - ctx.nowUs(), { owner: 'producer', type: 'linger' });
     }
     return false;
