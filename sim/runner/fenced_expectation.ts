@@ -69,7 +69,10 @@ function stoppedFirst(
   );
   if (fatal?.verdict !== 'permitted' || !stopped) return null;
   const why = fatal.permission?.id ?? 'kafka';
-  return `${client} stopped on a fatal error Kafka permits (${why}) before its commit could be fenced`;
+  return (
+    `${client} stopped on a fatal error Kafka permits (${why}) ` +
+    'before its commit could be fenced'
+  );
 }
 
 /**
