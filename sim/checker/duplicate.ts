@@ -16,7 +16,12 @@
  */
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext, OracleCopy } from './check_context';
-import { indexSendOutcomes, isEpochBumpRewrite, type SendOutcomes } from './epoch_bump';
+import {
+  epochBumpRoute,
+  indexSendOutcomes,
+  type EpochBumpRoute,
+  type SendOutcomes,
+} from './epoch_bump';
 import { writtenAfterProducerExpired } from './expired_producer';
 import { mayDeliverValueTwice } from './delivered_runs';
 import { recordKey, topicPartitionName } from './topic_partition';
@@ -98,6 +103,15 @@ export function checkDuplicate(context: CheckContext): Anomaly[] {
   return anomalies;
 }
 
+/**
+ * The classification of an epoch-bump rewrite by what asked for the bump: a batch that failed
+ * (KAFKA-14034's path), or OUT_OF_ORDER_SEQUENCE_NUMBER (a gap; bumps at once in every release).
+ */
+const REWRITE_CLASSIFICATIONS: Record<EpochBumpRoute, string> = {
+  'after-failed-batch': 'rewritten-after-failed-batch-bump',
+  'after-out-of-order': 'rewritten-after-out-of-order-bump',
+};
+
 function duplicateAnomaly(
   context: CheckContext,
   delivered: { readonly value: number; readonly locations: readonly Location[] },
@@ -118,9 +132,10 @@ function duplicateAnomaly(
     latest !== undefined && copies.length >= 2 ? latest.record.appendUs : secondDeliveredUs;
   const sent = context.sentValues.get(value);
   const evidence = { outcomes: sendOutcomes(context), faults: context.faultIntervals };
-  const rewritten = isEpochBumpRewrite(evidence, value, copies);
+  const route = epochBumpRoute(evidence, value, copies);
+  const rewritten = route !== null;
   const classification = rewritten
-    ? 'rewritten-after-epoch-bump'
+    ? REWRITE_CLASSIFICATIONS[route]
     : writtenAfterProducerExpired(context.oracle, copies)
       ? 'written-after-producer-expired'
       : classifyCopies(copies.length);

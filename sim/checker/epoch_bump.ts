@@ -43,7 +43,18 @@ interface FailedSend {
   readonly producerId: number;
   readonly producerEpoch: number;
   readonly timeUs: number;
+  readonly error: string;
 }
+
+/**
+ * What asked for the bump that rewrote a value. `after-failed-batch`: a send of the partition
+ * failed with an error other than OUT_OF_ORDER_SEQUENCE_NUMBER (handleFailedBatch with
+ * adjustSequenceNumbers, the path KAFKA-14034's proposed fix, apache/kafka#13796, makes wait
+ * for the in-flight batches). `after-out-of-order`: no such failure, only OUT_OF_ORDER_SEQUENCE_NUMBER
+ * or a fault while the value was in flight (handleFailedBatch's OutOfOrderSequenceException
+ * branch and canRetry bump at once, with or without that fix).
+ */
+export type EpochBumpRoute = 'after-failed-batch' | 'after-out-of-order';
 
 interface SendOutcome {
   invokes: number;
@@ -101,67 +112,69 @@ export function indexSendOutcomes(history: History): SendOutcomes {
     const send = sends[0] as SendMicroOp;
     const key = `${op.client} ${topicPartitionKey(send.topic, send.partition)}`;
     const list = failed.get(key) ?? [];
-    list.push({ producerId, producerEpoch, timeUs: op.timeUs });
+    list.push({ producerId, producerEpoch, timeUs: op.timeUs, error: op.error });
     failed.set(key, list);
   }
   return { byValue, failed, invoked };
 }
 
 /**
- * True when `copies` of `value` (two or more) are an epoch-bump rewrite as the module comment
- * defines it.
- * @example isEpochBumpRewrite(indexSendOutcomes(history), 17, copies)
+ * The route of the bump when `copies` of `value` (two or more) are an epoch-bump rewrite as the
+ * module comment defines it, else null: a failed send other than OUT_OF_ORDER_SEQUENCE_NUMBER
+ * before any later copy makes it `after-failed-batch`.
+ * @example epochBumpRoute(evidence, 17, copies) // 'after-out-of-order'
  */
-export function isEpochBumpRewrite(
+export function epochBumpRoute(
   evidence: { readonly outcomes: SendOutcomes; readonly faults: readonly ActiveInterval[] },
   value: number,
   copies: readonly OracleCopy[],
-): boolean {
+): EpochBumpRoute | null {
   const { outcomes } = evidence;
-  if (copies.length < 2) return false;
+  if (copies.length < 2) return null;
   const ordered = [...copies].sort((a, b) => a.record.appendUs - b.record.appendUs);
-  const producerId = ordered[0]?.record.producerId ?? -1;
-  if (producerId < 0) return false;
   const first = ordered[0] as OracleCopy;
+  const producerId = first.record.producerId;
+  if (producerId < 0) return null;
   for (const copy of ordered) {
-    if (copy.record.producerId !== producerId || copy.record.isTransactional) return false;
+    if (copy.record.producerId !== producerId || copy.record.isTransactional) return null;
     // The rewrite is of one partition's in-flight batches.
-    if (copy.topic !== first.topic || copy.partition !== first.partition) return false;
+    if (copy.topic !== first.topic || copy.partition !== first.partition) return null;
   }
   const sent = outcomes.byValue.get(value);
-  if (sent?.invokes !== 1) return false;
+  if (sent?.invokes !== 1) return null;
   const last = ordered[ordered.length - 1] as OracleCopy;
   // A send without a completion was still outstanding when the history ended (its client lost
   // power or the run ended first): as Jepsen reads an op with no completion, it was in flight
   // through every copy, and nothing acknowledged any of them.
   const completion = sent.completion;
-  if (completion !== undefined && completion.timeUs < last.record.appendUs) return false;
+  if (completion !== undefined && completion.timeUs < last.record.appendUs) return null;
   if (completion?.f === 'send' && completion.type === 'ok') {
-    if (completion.value.producerEpoch !== last.record.producerEpoch) return false;
+    if (completion.value.producerEpoch !== last.record.producerEpoch) return null;
   }
-  const client = sent.client;
-  const inFlightFromUs = oldestOutstandingInvokeUs(
-    outcomes,
-    `${client} ${topicPartitionKey(first.topic, first.partition)}`,
-    sent.invokedUs,
-  );
+  const key = `${sent.client} ${topicPartitionKey(first.topic, first.partition)}`;
+  const inFlightFromUs = oldestOutstandingInvokeUs(outcomes, key, sent.invokedUs);
+  let route: EpochBumpRoute = 'after-out-of-order';
   for (let index = 1; index < ordered.length; index++) {
     const earlier = ordered[index - 1] as OracleCopy;
     const later = ordered[index] as OracleCopy;
-    if (later.record.producerEpoch <= earlier.record.producerEpoch) return false;
-    const key = `${client} ${topicPartitionKey(later.topic, later.partition)}`;
-    const failedBefore = (outcomes.failed.get(key) ?? []).some(
+    if (later.record.producerEpoch <= earlier.record.producerEpoch) return null;
+    const failures = (outcomes.failed.get(key) ?? []).filter(
       (failure) =>
         failure.producerId === producerId &&
         failure.producerEpoch >= earlier.record.producerEpoch &&
         failure.producerEpoch < later.record.producerEpoch &&
         failure.timeUs <= later.record.appendUs,
     );
-    if (!failedBefore && !faultWhileInFlight(evidence.faults, inFlightFromUs, later)) {
-      return false;
+    if (failures.some((failure) => failure.error !== 'OUT_OF_ORDER_SEQUENCE_NUMBER')) {
+      route = 'after-failed-batch';
+    } else if (
+      failures.length === 0 &&
+      !faultWhileInFlight(evidence.faults, inFlightFromUs, later)
+    ) {
+      return null;
     }
   }
-  return true;
+  return route;
 }
 
 /**

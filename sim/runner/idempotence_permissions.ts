@@ -35,24 +35,7 @@ export function idempotencePermissions(scenario: ScenarioConfig): Permission[] {
   const idempotent = producers.filter(
     ({ settings }) => settings.enableIdempotence && settings.transactionalId === null,
   );
-  // KAFKA-14034 is Kafka's in every release; with its proposed fix selected (the switch off) the
-  // bump waits for the batches it would rewrite, and the permission goes with the mechanism.
-  if (idempotent.length > 0 && scenario.bugs['KAFKA-14034']) {
-    permissions.push({
-      id: 'idempotent-epoch-bump',
-      kinds: ['epoch-bump-duplicate'],
-      setting: idempotent.map(({ name }) => `idempotent, not transactional (${name})`).join(', '),
-      because:
-        'an idempotent producer whose batch failed (delivery.timeout.ms, or an error with ' +
-        'retries left) or met OUT_OF_ORDER_SEQUENCE_NUMBER bumps its epoch itself and re-sends ' +
-        'its in-flight batches from sequence 0; brokers deduplicate only within one ' +
-        '(producerId, producerEpoch), so a batch already appended but never acknowledged is ' +
-        'written again (the checker names only a copy with exactly that history so)',
-      source:
-        'KIP-360; TransactionManager.handleFailedBatch and ' +
-        'bumpIdempotentEpochAndResetIdIfNeeded; KAFKA-14034',
-    });
-  }
+  if (idempotent.length > 0) permissions.push(epochBumpPermission(scenario, idempotent));
   const expiring = producerIdExpirationPermission(scenario);
   if (expiring !== null) permissions.push(expiring);
   return permissions;
@@ -89,5 +72,52 @@ function producerIdExpirationPermission(scenario: ScenarioConfig): Permission | 
     source:
       'Kafka documentation, Broker Configs: producer.id.expiration.ms; KIP-854; ' +
       'ProducerStateManager.removeExpiredProducers',
+  };
+}
+
+/**
+ * An idempotent producer's own epoch bump rewrites a batch already in the log. KAFKA-14034 is
+ * Kafka's in every release: a batch that failed with retries left and OUT_OF_ORDER_SEQUENCE_NUMBER
+ * both bump at once. With its proposed fix selected (the switch off, apache/kafka#13796) the bump
+ * after a failed batch waits for the batches it would rewrite, while the one after
+ * OUT_OF_ORDER_SEQUENCE_NUMBER does not (handleFailedBatch's OutOfOrderSequenceException branch and
+ * canRetry are unchanged), so only rewrites the checker traces to that route stay permitted.
+ */
+function epochBumpPermission(
+  scenario: ScenarioConfig,
+  idempotent: ReadonlyArray<{ readonly name: string }>,
+): Permission {
+  const setting = idempotent
+    .map(({ name }) => `idempotent, not transactional (${name})`)
+    .join(', ');
+  const rewrite =
+    'bumps its epoch itself and re-sends its in-flight batches from sequence 0; brokers ' +
+    'deduplicate only within one (producerId, producerEpoch), so a batch already appended but ' +
+    'never acknowledged is written again (the checker names only a copy with exactly that ' +
+    'history so)';
+  if (scenario.bugs['KAFKA-14034']) {
+    return {
+      id: 'idempotent-epoch-bump',
+      kinds: ['epoch-bump-duplicate'],
+      setting,
+      because:
+        'an idempotent producer whose batch failed (delivery.timeout.ms, or an error with ' +
+        `retries left) or met OUT_OF_ORDER_SEQUENCE_NUMBER ${rewrite}`,
+      source:
+        'KIP-360; TransactionManager.handleFailedBatch and ' +
+        'bumpIdempotentEpochAndResetIdIfNeeded; KAFKA-14034',
+    };
+  }
+  return {
+    id: 'idempotent-out-of-order-bump',
+    kinds: ['epoch-bump-duplicate'],
+    classifications: { 'epoch-bump-duplicate': ['rewritten-after-out-of-order-bump'] },
+    setting: `${setting}, bugs.KAFKA-14034=false`,
+    because:
+      'an idempotent producer whose next batch met OUT_OF_ORDER_SEQUENCE_NUMBER (a gap in its ' +
+      `sequence) ${rewrite}; the proposed fix makes only the bump after a failed batch wait`,
+    source:
+      'KIP-360; TransactionManager.handleFailedBatch (OutOfOrderSequenceException) and ' +
+      'canRetry; KAFKA-14034, apache/kafka#13796',
   };
 }

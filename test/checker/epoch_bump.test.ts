@@ -113,7 +113,7 @@ describe('epoch-bump-duplicate is judged per record from the history', () => {
     ]);
     const result = checkHistory(history, oracle);
     expect(result.anomalyCounts).toEqual([{ kind: 'epoch-bump-duplicate', count: 1 }]);
-    expect(result.anomalies[0]?.classification).toBe('rewritten-after-epoch-bump');
+    expect(result.anomalies[0]?.classification).toBe('rewritten-after-failed-batch-bump');
   });
 
   it('near-miss: the same copies without a failed batch or a fault are a duplicate', () => {
@@ -195,7 +195,7 @@ describe('epoch-bump-duplicate is judged per record from the history', () => {
   it('an earlier batch lost by a fault while the value was in flight: epoch-bump-duplicate', () => {
     const result = lostEarlierBatch(1400);
     expect(result.anomalyCounts).toEqual([{ kind: 'epoch-bump-duplicate', count: 1 }]);
-    expect(result.anomalies[0]?.classification).toBe('rewritten-after-epoch-bump');
+    expect(result.anomalies[0]?.classification).toBe('rewritten-after-out-of-order-bump');
   });
 
   it('near-miss: the earlier batch completed before the value was sent: a duplicate', () => {
@@ -240,7 +240,7 @@ describe('epoch-bump-duplicate is judged per record from the history', () => {
   it('a send never completed (its client stopped) was in flight: epoch-bump-duplicate', () => {
     const result = neverCompleted(true);
     expect(result.anomalyCounts).toEqual([{ kind: 'epoch-bump-duplicate', count: 1 }]);
-    expect(result.anomalies[0]?.classification).toBe('rewritten-after-epoch-bump');
+    expect(result.anomalies[0]?.classification).toBe('rewritten-after-out-of-order-bump');
   });
 
   it('near-miss: never completed, and nothing asked for a bump: a duplicate', () => {

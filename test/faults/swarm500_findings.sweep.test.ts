@@ -65,7 +65,7 @@ describe("an idempotent producer's epoch bump after an earlier batch was lost", 
     const { report } = runSwarm('270', 'scenarios/producer-id-expiration.yaml');
     expect(report.check.anomalyTypes).toEqual(['epoch-bump-duplicate']);
     expect(report.guarantee.verdicts[0]?.coveredBy).toBe('kafka:idempotent-epoch-bump');
-    expect(report.check.anomalies[0]?.classification).toBe('rewritten-after-epoch-bump');
+    expect(report.check.anomalies[0]?.classification).toBe('rewritten-after-out-of-order-bump');
     expect(report.outcome).toBe('pass');
   });
 });

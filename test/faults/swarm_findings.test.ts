@@ -29,7 +29,7 @@ describe('idempotent epoch bump (Sender.completeBatch, KIP-360)', () => {
     expect(report.check.anomalyCounts).toEqual([{ kind: 'epoch-bump-duplicate', count: 30 }]);
     for (const anomaly of report.check.anomalies) {
       expect(anomaly).toMatchObject({ topic: 'events', partition: 0, producerId: 1 });
-      expect(anomaly.classification).toBe('rewritten-after-epoch-bump');
+      expect(anomaly.classification).toBe('rewritten-after-out-of-order-bump');
     }
     const events1 = oracle.partitions.find((p) => p.topic === 'events' && p.partition === 1);
     const values = oracleRecords(events1).flatMap((record) =>

@@ -32,15 +32,18 @@ function withoutElr(scenario: ScenarioConfig): ScenarioConfig {
 }
 
 /** A check result holding only `duplicate` anomalies with these classification counts. */
-function duplicates(classifications: Record<string, number>): CheckResult {
+function duplicates(
+  classifications: Record<string, number>,
+  kind: 'duplicate' | 'epoch-bump-duplicate' = 'duplicate',
+): CheckResult {
   const count = Object.values(classifications).reduce((sum, value) => sum + value, 0);
   return {
     valid: false,
-    anomalyTypes: ['duplicate'],
+    anomalyTypes: [kind],
     anomalies: [],
-    anomalyCounts: [{ kind: 'duplicate', count }],
+    anomalyCounts: [{ kind, count }],
     classificationCounts: Object.entries(classifications).map(([classification, n]) => ({
-      kind: 'duplicate',
+      kind,
       classification,
       count: n,
     })),
@@ -217,5 +220,45 @@ describe('scripted expectations under swarm', () => {
     const kept = swarmExpectations(base, drawnWith(10_000, ['crash']));
     expect(kept.scenario.expect.fenced).toEqual([]);
     expect(kept.dropped[0]).toContain('the swarm may crash A');
+  });
+});
+
+describe("KAFKA-14034's proposed fix (apache/kafka#13796) leaves the out-of-order bump", () => {
+  const fixed = {
+    ...loadScenario(SAFE),
+    bugs: { ...loadScenario(SAFE).bugs, 'KAFKA-14034': false },
+  };
+  const permissions = kafkaPermissions({ scenario: fixed, faults: [] });
+
+  it('a rewrite after OUT_OF_ORDER_SEQUENCE_NUMBER stays permitted with the fix', () => {
+    const check = duplicates({ 'rewritten-after-out-of-order-bump': 1 }, 'epoch-bump-duplicate');
+    const [verdict] = judgeAnomalies(check, permissions, fixed.expect);
+    expect(verdict).toMatchObject({
+      verdict: 'permitted',
+      coveredBy: 'kafka:idempotent-out-of-order-bump',
+    });
+  });
+
+  it('a rewrite after a failed batch violates with the fix: that bump waits', () => {
+    const check = duplicates({ 'rewritten-after-failed-batch-bump': 1 }, 'epoch-bump-duplicate');
+    const [verdict] = judgeAnomalies(check, permissions, fixed.expect);
+    expect(verdict).toMatchObject({ verdict: 'violates' });
+  });
+
+  it('both routes are permitted with the bug, as every release has it', () => {
+    const scenario = loadScenario(SAFE);
+    const check = duplicates(
+      { 'rewritten-after-failed-batch-bump': 1, 'rewritten-after-out-of-order-bump': 1 },
+      'epoch-bump-duplicate',
+    );
+    const [verdict] = judgeAnomalies(
+      check,
+      kafkaPermissions({ scenario, faults: [] }),
+      scenario.expect,
+    );
+    expect(verdict).toMatchObject({
+      verdict: 'permitted',
+      coveredBy: 'kafka:idempotent-epoch-bump',
+    });
   });
 });
