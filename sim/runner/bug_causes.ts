@@ -6,7 +6,7 @@
  */
 import type { AnomalyKind } from '../checker';
 import { BUG_ROWS, type ScenarioConfig } from '../../scenarios';
-import { BUG_KINDS, switchesOf } from './kafka_guarantee';
+import { BUG_KINDS, bugsThatCanAct, switchesOf, type HappenedFault } from './kafka_guarantee';
 
 /** A switched-on bug and the kinds its mechanism makes. */
 export interface BugCause {
@@ -17,12 +17,12 @@ export interface BugCause {
 }
 
 /**
- * The switched-on bugs that make some kind, in the order the scenario lists them; a switch set
- * by `kafka.version` counts as one set by `bugs:`.
- * @example bugCauses(scenario)[0]?.id // 'redpanda-data/redpanda#3039'
+ * The switched-on bugs that make some kind and can have acted with the run's faults, in the
+ * order the scenario lists them; a switch set by `kafka.version` counts as one set by `bugs:`.
+ * @example bugCauses(scenario, faults)[0]?.id // 'redpanda-data/redpanda#3039'
  */
-export function bugCauses(scenario: ScenarioConfig): BugCause[] {
-  return switchesOf(scenario).bugs.flatMap((id) => {
+export function bugCauses(scenario: ScenarioConfig, faults: readonly HappenedFault[]): BugCause[] {
+  return bugsThatCanAct(switchesOf(scenario).bugs, faults).flatMap((id) => {
     const kinds = BUG_KINDS[id];
     if (kinds === undefined) return [];
     const row = BUG_ROWS.find((candidate) => candidate.id === id);

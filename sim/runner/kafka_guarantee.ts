@@ -156,6 +156,30 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
 };
 
 /**
+ * Bugs whose mechanism acts only through one fault kind: without such a fault in the run the
+ * switch changes nothing, so it neither causes an anomaly nor withdraws a permission (a release
+ * before 2.5 keeps acks=1's lost-write permission when no log directory failed).
+ */
+const BUG_TRIGGER_FAULTS: Readonly<Record<string, readonly string[]>> = {
+  // The coordinator drops markers only on KAFKA_STORAGE_ERROR, a failed log directory's answer.
+  'KAFKA-9749': ['log-dir-failure'],
+};
+
+/**
+ * The switched-on bugs that can have acted in a run with these faults.
+ * @example bugsThatCanAct(['KAFKA-9749'], []) // []
+ */
+export function bugsThatCanAct(
+  bugs: readonly string[],
+  faults: readonly HappenedFault[],
+): string[] {
+  return bugs.filter((bug) => {
+    const triggers = BUG_TRIGGER_FAULTS[bug];
+    return triggers === undefined || faults.some((fault) => triggers.includes(fault.kind));
+  });
+}
+
+/**
  * A switched-on bug's kinds leave the permissions its mechanism overlaps. That is every
  * permission the configuration alone grants (`idempotence-off`, `transaction-version-1`,
  * `end-txn-race`, `acks` ...): each covers its kinds wherever they are in the run, whoever made
@@ -241,7 +265,7 @@ export function kafkaPermissions(input: GuaranteeInput): Permission[] {
     ...transactionPermissions(input, switches),
     ...pipelinePermissions(input.scenario),
   ];
-  return withdrawBugKinds(all, switches.bugs);
+  return withdrawBugKinds(all, bugsThatCanAct(switches.bugs, input.faults));
 }
 
 /**

@@ -184,8 +184,10 @@ function guaranteeInputOf({ scenario, history, oracle }: ReportInput): Guarantee
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
-  const permissions = kafkaPermissions(guaranteeInputOf(input));
-  const verdicts = judgeAnomalies(check, permissions, scenario.expect, bugCauses(scenario));
+  const guarantee = guaranteeInputOf(input);
+  const permissions = kafkaPermissions(guarantee);
+  const causes = bugCauses(scenario, guarantee.faults);
+  const verdicts = judgeAnomalies(check, permissions, scenario.expect, causes);
   const unexpected = verdicts
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
     .map((verdict) => verdict.kind);

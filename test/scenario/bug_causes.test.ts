@@ -47,7 +47,7 @@ function checked(...found: Anomaly[]): CheckResult {
 
 function judge(scenario: ScenarioConfig, check: CheckResult, faults = [DROP]) {
   const permissions = kafkaPermissions({ scenario, faults });
-  return judgeAnomalies(check, permissions, scenario.expect, bugCauses(scenario));
+  return judgeAnomalies(check, permissions, scenario.expect, bugCauses(scenario, faults));
 }
 
 describe('a kind a switched-on bug makes', () => {
@@ -99,7 +99,7 @@ describe('a kind a switched-on bug makes', () => {
 
   it('a switch that kafka.version turns on counts as one the file sets', () => {
     const old = loadScenario('scenarios/known-bugs/timeout-abort-without-fence.yaml');
-    expect(bugCauses(old).find((cause) => cause.id === 'KAFKA-6119')?.kinds).toEqual([
+    expect(bugCauses(old, [DROP]).find((cause) => cause.id === 'KAFKA-6119')?.kinds).toEqual([
       'torn-transaction',
       'lost-write',
     ]);
@@ -146,11 +146,40 @@ describe('which permissions a switched-on bug withdraws its kinds from', () => {
     const check = checked(anomaly('duplicate', 'written-once', 'events'));
     const replication = { truncations: [cut], elections: [] };
     const placed = kafkaPermissions({ scenario, faults: [POWER_LOSS], replication });
-    const [permitted] = judgeAnomalies(check, placed, scenario.expect, bugCauses(scenario));
+    const [permitted] = judgeAnomalies(
+      check,
+      placed,
+      scenario.expect,
+      bugCauses(scenario, [POWER_LOSS]),
+    );
     expect(permitted).toMatchObject({ verdict: 'permitted', coveredBy: 'kafka:power-loss' });
     // Without the oracle's truncations the power loss is placed nowhere: withdrawn.
     const unplaced = kafkaPermissions({ scenario, faults: [POWER_LOSS] });
-    const [bugs] = judgeAnomalies(check, unplaced, scenario.expect, bugCauses(scenario));
+    const [bugs] = judgeAnomalies(
+      check,
+      unplaced,
+      scenario.expect,
+      bugCauses(scenario, [POWER_LOSS]),
+    );
     expect(bugs).toMatchObject({ verdict: 'violates', causedBy: { id: DEDUP_BUG } });
+  });
+});
+
+describe('a bug that acts only through one fault kind (KAFKA-9749, log-dir-failure)', () => {
+  // 2.0.1 has KAFKA-9749; the file writes with acks=1, whose lost-write Kafka permits.
+  const old = loadScenario('scenarios/known-bugs/zombie-fetch-after-same-leader-epoch.yaml');
+  const lost = checked(anomaly('lost-write', 'acknowledged-then-lost', 'orders'));
+
+  it('without a failed log directory it neither causes a kind nor withdraws a permission', () => {
+    expect(bugCauses(old, [DROP]).map((cause) => cause.id)).not.toContain('KAFKA-9749');
+    const [verdict] = judge(old, lost);
+    expect(verdict).toMatchObject({ kind: 'lost-write', verdict: 'permitted' });
+  });
+
+  it("with one the lost-write is the bug switch's, expected and not permitted", () => {
+    const failed = { kind: 'log-dir-failure', description: 'log directory failure of b1' };
+    expect(bugCauses(old, [failed]).map((cause) => cause.id)).toContain('KAFKA-9749');
+    const [verdict] = judge(old, lost, [failed]);
+    expect(verdict).toMatchObject({ verdict: 'violates', causedBy: { id: 'KAFKA-9749' } });
   });
 });
