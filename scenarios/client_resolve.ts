@@ -10,7 +10,7 @@ import {
   clientBugOf,
   clientHasBug,
   isModelledClientVersion,
-  LIBRDKAFKA_VERSIONS,
+  modelledClientLines,
   newestClientVersion,
   type ClientFlavour,
 } from './client_versions';
@@ -52,8 +52,12 @@ export function clientKeyProblems(
     const known =
       flavour === 'java'
         ? `the Java client is modelled as of Kafka ${newestClientVersion('java')} only`
-        : `must be a modelled librdkafka release: ${LIBRDKAFKA_VERSIONS.join(', ')}`;
+        : `must be a modelled ${flavour} release: ${modelledClientLines(flavour).join(', ')}`;
     problems.push({ key: 'client.version', detail: known });
+  }
+  if (flavour === 'sarama' && config['transactional.id'] !== undefined) {
+    const detail = 'sarama has no transactional producer before 1.37, the lines modelled';
+    problems.push({ key: 'transactional.id', detail });
   }
   if (config['enable.gapless.guarantee'] !== undefined && flavour !== 'librdkafka') {
     problems.push({ key: 'enable.gapless.guarantee', detail: 'is a librdkafka key' });
@@ -95,6 +99,8 @@ export function clientRulesOf(config: ClientKeys, fileBugs: FileBugs): ClientRul
     enableGaplessGuarantee: config['enable.gapless.guarantee'] ?? false,
     bumpOnSkippedSequence: on('confluentinc/librdkafka#4953'),
     bumpWithoutAbort: on('confluentinc/librdkafka#3575'),
+    reuseAmbiguousSequence: on('twmb/franz-go#1217'),
+    keepFailedSequence: on('IBM/sarama#1661'),
   };
 }
 
@@ -104,7 +110,10 @@ function withRules(
   config: ClientKeys,
   fileBugs: FileBugs,
 ): ProducerSettings {
-  if (config['client.flavour'] !== 'librdkafka') return settings;
+  const flavour = config['client.flavour'] ?? 'java';
+  if (flavour === 'java') return settings;
+  // The Go clients keep the Java defaults: only their sequence rules differ in the model.
+  if (flavour !== 'librdkafka') return { ...settings, client: clientRulesOf(config, fileBugs) };
   return {
     ...settings,
     enableIdempotence: config['enable.idempotence'] ?? config['transactional.id'] !== undefined,
@@ -158,19 +167,23 @@ export function clientBugSummary(
 }
 
 /**
- * `scenario` with every producer, pipelines' included, behaving as librdkafka (at its
+ * `scenario` with every producer, pipelines' included, behaving as `flavour` (at its
  * `client.version`, else the newest) with the client bug switches `bugs` (each not named is
  * off), and `bugs` in the scenario's switches too. `eos-sim mutants` tries a client bug on
  * these clients: on Java clients it would change nothing.
  */
-export function withLibrdkafkaClients(scenario: ScenarioConfig, bugs: FileBugs): ScenarioConfig {
+export function withClientFlavour(
+  scenario: ScenarioConfig,
+  flavour: Exclude<ClientFlavour, 'java'>,
+  bugs: FileBugs,
+): ScenarioConfig {
   const off: FileBugs = Object.fromEntries(
     CLIENT_BUG_RELEASES.map((release) => [release.id, false]),
   );
   const switches = { ...off, ...bugs };
   const rulesOf = (settings: ProducerSettings): ProducerSettings => {
-    const version = settings.client?.flavour === 'librdkafka' ? settings.client.version : undefined;
-    const keys: ClientKeys = { 'client.flavour': 'librdkafka', 'client.version': version };
+    const version = settings.client?.flavour === flavour ? settings.client.version : undefined;
+    const keys: ClientKeys = { 'client.flavour': flavour, 'client.version': version };
     return { ...settings, client: clientRulesOf(keys, switches) };
   };
   const clients = scenario.clients.map((client): ClientConfig => {
@@ -183,4 +196,9 @@ export function withLibrdkafkaClients(scenario: ScenarioConfig, bugs: FileBugs):
   });
   const bugsOn = Object.fromEntries(Object.entries(switches).map(([id, on]) => [id, on === true]));
   return { ...scenario, clients, bugs: { ...scenario.bugs, ...bugsOn } };
+}
+
+/** {@link withClientFlavour} for librdkafka. */
+export function withLibrdkafkaClients(scenario: ScenarioConfig, bugs: FileBugs): ScenarioConfig {
+  return withClientFlavour(scenario, 'librdkafka', bugs);
 }
