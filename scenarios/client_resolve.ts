@@ -28,6 +28,8 @@ export interface ClientKeys {
   readonly 'enable.idempotence'?: boolean | undefined;
   readonly 'delivery.timeout.ms'?: number | undefined;
   readonly 'linger.ms'?: number | undefined;
+  readonly 'max.in.flight.requests.per.connection'?: number | undefined;
+  readonly retries?: number | undefined;
   readonly 'transactional.id'?: string | undefined;
 }
 
@@ -40,6 +42,36 @@ export interface ClientKeys {
  * client's default is 0 before Kafka 4.0 (KIP-1030).
  */
 export const LIBRDKAFKA_DEFAULTS = { deliveryTimeoutMs: 300000, lingerMs: 5 } as const;
+
+/**
+ * Where the Go clients' defaults differ from the Java client's in what the model uses. Neither
+ * has a delivery timeout by default (franz-go `RecordDeliveryTimeout` 0, sarama none: its
+ * `Producer.Timeout` is the broker's ack timeout), written as the largest `delivery.timeout.ms`;
+ * sarama's `Producer.Retry.Max` is 3 and `Producer.Idempotent` false, and an idempotent sarama
+ * producer must have `Net.MaxOpenRequests` 1 (`Config.Validate`); franz-go is idempotent with
+ * unlimited `RecordRetries`, as the Java defaults are.
+ */
+export const GO_CLIENT_DEFAULTS = { deliveryTimeoutMs: 2147483647, saramaRetries: 3 } as const;
+
+/** `settings` with the Go client defaults the keys do not override. */
+function withGoDefaults(
+  settings: ProducerSettings,
+  config: ClientKeys,
+  fileBugs: FileBugs,
+): ProducerSettings {
+  const sarama = config['client.flavour'] === 'sarama';
+  const idempotent = sarama ? (config['enable.idempotence'] ?? false) : settings.enableIdempotence;
+  const inFlight = config['max.in.flight.requests.per.connection'];
+  return {
+    ...settings,
+    enableIdempotence: idempotent,
+    maxInFlightRequestsPerConnection:
+      sarama && idempotent ? (inFlight ?? 1) : settings.maxInFlightRequestsPerConnection,
+    retries: sarama ? (config.retries ?? GO_CLIENT_DEFAULTS.saramaRetries) : settings.retries,
+    deliveryTimeoutMs: config['delivery.timeout.ms'] ?? GO_CLIENT_DEFAULTS.deliveryTimeoutMs,
+    client: clientRulesOf(config, fileBugs),
+  };
+}
 
 /** Problems with the client keys of one client, as (key, detail) pairs. */
 export function clientKeyProblems(
@@ -54,6 +86,11 @@ export function clientKeyProblems(
         ? `the Java client is modelled as of Kafka ${newestClientVersion('java')} only`
         : `must be a modelled ${flavour} release: ${modelledClientLines(flavour).join(', ')}`;
     problems.push({ key: 'client.version', detail: known });
+  }
+  const inFlight = config['max.in.flight.requests.per.connection'];
+  if (flavour === 'sarama' && config['enable.idempotence'] === true && (inFlight ?? 1) !== 1) {
+    const detail = 'an idempotent sarama producer needs 1 (Net.MaxOpenRequests, Config.Validate)';
+    problems.push({ key: 'max.in.flight.requests.per.connection', detail });
   }
   if (flavour === 'sarama' && config['transactional.id'] !== undefined) {
     const detail = 'sarama has no transactional producer before 1.37, the lines modelled';
@@ -112,8 +149,7 @@ function withRules(
 ): ProducerSettings {
   const flavour = config['client.flavour'] ?? 'java';
   if (flavour === 'java') return settings;
-  // The Go clients keep the Java defaults: only their sequence rules differ in the model.
-  if (flavour !== 'librdkafka') return { ...settings, client: clientRulesOf(config, fileBugs) };
+  if (flavour !== 'librdkafka') return withGoDefaults(settings, config, fileBugs);
   return {
     ...settings,
     enableIdempotence: config['enable.idempotence'] ?? config['transactional.id'] !== undefined,
