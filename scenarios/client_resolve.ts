@@ -203,6 +203,23 @@ export function clientBugSummary(
 }
 
 /**
+ * A base's producer turned sarama: one request in flight (sarama requires it of an idempotent
+ * producer) and, where the base left Java's default `retries`, sarama's `Producer.Retry.Max` 3.
+ * Other flavours keep the base's values, which the base's application is taken to have set.
+ */
+function saramaLimits(
+  flavour: ClientFlavour,
+  settings: ProducerSettings,
+): Partial<ProducerSettings> {
+  if (flavour !== 'sarama') return {};
+  const javaRetries = settings.retries === 2147483647;
+  return {
+    maxInFlightRequestsPerConnection: 1,
+    retries: javaRetries ? GO_CLIENT_DEFAULTS.saramaRetries : settings.retries,
+  };
+}
+
+/**
  * `scenario` with every producer, pipelines' included, behaving as `flavour` (at its
  * `client.version`, else the newest) with the client bug switches `bugs` (each not named is
  * off), and `bugs` in the scenario's switches too. `eos-sim mutants` tries a client bug on
@@ -220,7 +237,11 @@ export function withClientFlavour(
   const rulesOf = (settings: ProducerSettings): ProducerSettings => {
     const version = settings.client?.flavour === flavour ? settings.client.version : undefined;
     const keys: ClientKeys = { 'client.flavour': flavour, 'client.version': version };
-    return { ...settings, client: clientRulesOf(keys, switches) };
+    return {
+      ...settings,
+      ...saramaLimits(flavour, settings),
+      client: clientRulesOf(keys, switches),
+    };
   };
   const clients = scenario.clients.map((client): ClientConfig => {
     if (client.role === 'producer') return { ...client, settings: rulesOf(client.settings) };
