@@ -8,12 +8,12 @@
  * The Java client is modelled as it is in the newest Kafka release only: its rules do not change
  * with `client.version`, so no other Java version is accepted. librdkafka is modelled from 1.7.0,
  * the first release whose transactional producer recovers from idempotence errors by aborting
- * (KIP-360 support, librdkafka CHANGELOG v1.7.0), to 2.15.0. The Go clients franz-go (twmb/franz-go,
- * package kgo) and sarama (IBM/sarama) are modelled only where their sequence bookkeeping
- * differs from the Java client's (sim/actors/producer/go_client_rules.ts); everything else they
- * do is the Java client's rules. franz-go is modelled from 1.17 to 1.21; sarama from 1.20.0,
- * which brought its idempotent producer, to the 1.26 line, without a transactional producer
- * (sarama has one from 1.37).
+ * (KIP-360 support, librdkafka CHANGELOG v1.7.0), to 2.15.0. The Go clients franz-go
+ * (twmb/franz-go, package kgo) and sarama (IBM/sarama) are modelled only where their sequence
+ * bookkeeping differs from the Java client's (sim/actors/producer/go_client_rules.ts); all
+ * else they do is the Java client's rules. franz-go is modelled from 1.17 to 1.21; sarama from
+ * 1.20.0, which brought its idempotent producer, to the 1.26 line, without a transactional
+ * producer (sarama has one from 1.37).
  */
 import { NEWEST_KAFKA_VERSION, compareVersions, type BugId } from './kafka_versions';
 

@@ -416,7 +416,8 @@ export const BUG_ROWS: readonly BugRow[] = [
       'OUT_OF_ORDER_SEQUENCE_NUMBER, which sarama does not retry, and so is every later one',
     source:
       'IBM/sarama#1661, commit 9df3038a in sarama 1.26.2 (sequence taken in ' +
-      'partitionProducer.dispatch, transactionManager.bumpEpoch on returnError); on by client.version',
+      'partitionProducer.dispatch, transactionManager.bumpEpoch on returnError); ' +
+      'on by client.version',
     notKafka: true,
   },
   {
