@@ -68,7 +68,7 @@ describe('eos-sim mutants bases', () => {
     expect(producer?.role === 'producer' && producer.settings.client?.flavour).toBe('librdkafka');
   });
 
-  it('tries a Go client bug with that client: franz-go on every base, sarama idempotent only', () => {
+  it('tries a Go client bug with its client: franz-go on every base, sarama idempotent', () => {
     const franzGo = basesOf('twmb/franz-go#1217', bases).map((base) => base.label);
     expect(franzGo).toEqual(['tv2-franz-go', 'tv0-franz-go', 'idempotent-franz-go']);
     const [sarama, ...others] = basesOf('IBM/sarama#1661', bases);
