@@ -24,7 +24,7 @@ import {
   NEWEST_KAFKA_VERSION,
   bugsOf,
   clientBugOf,
-  withLibrdkafkaClients,
+  withClientFlavour,
   type BugId,
   type ClientConfig,
   type ProducerClient,
@@ -160,20 +160,24 @@ function isTransactional(scenario: ScenarioConfig): boolean {
 
 /**
  * The bases switch `id` is tried on, in order. A Kafka bug: the generic bases that do not have
- * it on already (none for a bug every release has). A librdkafka bug:
- * those librdkafka can run (no transactional producer under transaction version 2, which
- * librdkafka does not speak), with librdkafka producers, labelled `<base>-librdkafka`.
+ * it on already (none for a bug every release has). A client bug: those its client can run,
+ * with that client's producers, labelled `<base>-<flavour>`: librdkafka has no transactional
+ * producer under transaction version 2 (it does not speak it), sarama none at all in the lines
+ * modelled; franz-go runs every base.
  */
 export function basesOf(id: BugId, bases: readonly MutantBase[]): MutantBase[] {
   const flavour = clientBugOf(id)?.flavour;
-  if (flavour !== 'librdkafka') return bases.filter((base) => !onInBase(id, base));
+  if (flavour === undefined || flavour === 'java')
+    return bases.filter((base) => !onInBase(id, base));
+  const runs = (scenario: ScenarioConfig): boolean => {
+    if (flavour === 'franz-go' || !isTransactional(scenario)) return true;
+    return flavour === 'librdkafka' && scenario.protocol.transactionVersion < 2;
+  };
   return bases
-    .filter(
-      (base) => base.scenario.protocol.transactionVersion < 2 || !isTransactional(base.scenario),
-    )
+    .filter((base) => runs(base.scenario))
     .map((base) => ({
-      label: `${base.label}-librdkafka`,
-      scenario: withLibrdkafkaClients(base.scenario, {}),
+      label: `${base.label}-${flavour}`,
+      scenario: withClientFlavour(base.scenario, flavour, {}),
     }));
 }
 
@@ -189,8 +193,9 @@ export function controlBases(ids: readonly BugId[], bases: readonly MutantBase[]
 /** `base` with switch `id` on alone (`null`: the base itself, the control). */
 export function mutantScenario(base: MutantBase, id: BugId | null): ScenarioConfig {
   if (id === null) return base.scenario;
-  if (clientBugOf(id)?.flavour === 'librdkafka') {
-    return withLibrdkafkaClients(base.scenario, { [id]: true });
+  const flavour = clientBugOf(id)?.flavour;
+  if (flavour !== undefined && flavour !== 'java') {
+    return withClientFlavour(base.scenario, flavour, { [id]: true });
   }
   return { ...base.scenario, bugs: { ...base.scenario.bugs, [id]: true } };
 }

@@ -1,7 +1,8 @@
 /**
  * Goal: pin how `client.flavour` and `client.version` resolve: librdkafka's defaults, each client
  * bug on by the releases that had it (confluentinc/librdkafka#3575 up to 1.8.0, #4953 in every
- * modelled release), an explicit `bugs:` value winning, Java clients untouched, and bad versions
+ * modelled release, twmb/franz-go#1217 before 1.20.7, IBM/sarama#1661 before 1.26.2), the Go
+ * clients' defaults, an explicit `bugs:` value winning, Java clients untouched, and bad versions
  * refused with the file, line and key. Method: small scenarios parsed from text.
  */
 import { describe, expect, it } from 'vitest';
@@ -138,5 +139,48 @@ describe('client.flavour', () => {
     });
     expect(mutant.bugs['confluentinc/librdkafka#3575']).toBe(true);
     expect(mutant.bugs['confluentinc/librdkafka#4953']).toBe(false);
+  });
+
+  it('turns the Go client bugs on by release, for their own flavour only', () => {
+    const rules = (config: string) => producerOf(config).settings.client;
+    expect(rules('      client.flavour: franz-go\n      client.version: 1.20.6')).toMatchObject({
+      reuseAmbiguousSequence: true,
+      keepFailedSequence: false,
+    });
+    expect(rules('      client.flavour: franz-go\n      client.version: 1.20.7')).toMatchObject({
+      reuseAmbiguousSequence: false,
+    });
+    expect(rules('      client.flavour: sarama\n      client.version: 1.26.1')).toMatchObject({
+      keepFailedSequence: true,
+      reuseAmbiguousSequence: false,
+    });
+    expect(rules('      client.flavour: sarama')).toMatchObject({
+      version: '1.26.4',
+      keepFailedSequence: false,
+    });
+    // A Java client cannot have them, even when the file asks.
+    expect(
+      producerOf('      acks: all', 'bugs:\n  IBM/sarama#1661: true\n').settings.client,
+    ).toBeUndefined();
+  });
+
+  it('gives the Go clients their defaults and refuses what sarama cannot do', () => {
+    const sarama = producerOf('      client.flavour: sarama\n      enable.idempotence: true');
+    expect(sarama.settings).toMatchObject({
+      retries: 3,
+      maxInFlightRequestsPerConnection: 1,
+      deliveryTimeoutMs: 2147483647,
+    });
+    expect(producerOf('      client.flavour: sarama').settings.enableIdempotence).toBe(false);
+    expect(producerOf('      client.flavour: franz-go').settings).toMatchObject({
+      enableIdempotence: true,
+      deliveryTimeoutMs: 2147483647,
+    });
+    expect(refusal('      client.flavour: sarama\n      transactional.id: t')).toContain(
+      'transactional.id',
+    );
+    expect(refusal('      client.flavour: franz-go\n      client.version: 1.16')).toContain(
+      'client.version',
+    );
   });
 });

@@ -10,7 +10,7 @@ import {
   clientBugOf,
   clientHasBug,
   isModelledClientVersion,
-  LIBRDKAFKA_VERSIONS,
+  modelledClientLines,
   newestClientVersion,
   type ClientFlavour,
 } from './client_versions';
@@ -28,6 +28,8 @@ export interface ClientKeys {
   readonly 'enable.idempotence'?: boolean | undefined;
   readonly 'delivery.timeout.ms'?: number | undefined;
   readonly 'linger.ms'?: number | undefined;
+  readonly 'max.in.flight.requests.per.connection'?: number | undefined;
+  readonly retries?: number | undefined;
   readonly 'transactional.id'?: string | undefined;
 }
 
@@ -41,6 +43,36 @@ export interface ClientKeys {
  */
 export const LIBRDKAFKA_DEFAULTS = { deliveryTimeoutMs: 300000, lingerMs: 5 } as const;
 
+/**
+ * Where the Go clients' defaults differ from the Java client's in what the model uses. Neither
+ * has a delivery timeout by default (franz-go `RecordDeliveryTimeout` 0, sarama none: its
+ * `Producer.Timeout` is the broker's ack timeout), written as the largest `delivery.timeout.ms`;
+ * sarama's `Producer.Retry.Max` is 3 and `Producer.Idempotent` false, and an idempotent sarama
+ * producer must have `Net.MaxOpenRequests` 1 (`Config.Validate`); franz-go is idempotent with
+ * unlimited `RecordRetries`, as the Java defaults are.
+ */
+export const GO_CLIENT_DEFAULTS = { deliveryTimeoutMs: 2147483647, saramaRetries: 3 } as const;
+
+/** `settings` with the Go client defaults the keys do not override. */
+function withGoDefaults(
+  settings: ProducerSettings,
+  config: ClientKeys,
+  fileBugs: FileBugs,
+): ProducerSettings {
+  const sarama = config['client.flavour'] === 'sarama';
+  const idempotent = sarama ? (config['enable.idempotence'] ?? false) : settings.enableIdempotence;
+  const inFlight = config['max.in.flight.requests.per.connection'];
+  return {
+    ...settings,
+    enableIdempotence: idempotent,
+    maxInFlightRequestsPerConnection:
+      sarama && idempotent ? (inFlight ?? 1) : settings.maxInFlightRequestsPerConnection,
+    retries: sarama ? (config.retries ?? GO_CLIENT_DEFAULTS.saramaRetries) : settings.retries,
+    deliveryTimeoutMs: config['delivery.timeout.ms'] ?? GO_CLIENT_DEFAULTS.deliveryTimeoutMs,
+    client: clientRulesOf(config, fileBugs),
+  };
+}
+
 /** Problems with the client keys of one client, as (key, detail) pairs. */
 export function clientKeyProblems(
   config: ClientKeys,
@@ -52,8 +84,17 @@ export function clientKeyProblems(
     const known =
       flavour === 'java'
         ? `the Java client is modelled as of Kafka ${newestClientVersion('java')} only`
-        : `must be a modelled librdkafka release: ${LIBRDKAFKA_VERSIONS.join(', ')}`;
+        : `must be a modelled ${flavour} release: ${modelledClientLines(flavour).join(', ')}`;
     problems.push({ key: 'client.version', detail: known });
+  }
+  const inFlight = config['max.in.flight.requests.per.connection'];
+  if (flavour === 'sarama' && config['enable.idempotence'] === true && (inFlight ?? 1) !== 1) {
+    const detail = 'an idempotent sarama producer needs 1 (Net.MaxOpenRequests, Config.Validate)';
+    problems.push({ key: 'max.in.flight.requests.per.connection', detail });
+  }
+  if (flavour === 'sarama' && config['transactional.id'] !== undefined) {
+    const detail = 'sarama has no transactional producer before 1.37, the lines modelled';
+    problems.push({ key: 'transactional.id', detail });
   }
   if (config['enable.gapless.guarantee'] !== undefined && flavour !== 'librdkafka') {
     problems.push({ key: 'enable.gapless.guarantee', detail: 'is a librdkafka key' });
@@ -95,6 +136,8 @@ export function clientRulesOf(config: ClientKeys, fileBugs: FileBugs): ClientRul
     enableGaplessGuarantee: config['enable.gapless.guarantee'] ?? false,
     bumpOnSkippedSequence: on('confluentinc/librdkafka#4953'),
     bumpWithoutAbort: on('confluentinc/librdkafka#3575'),
+    reuseAmbiguousSequence: on('twmb/franz-go#1217'),
+    keepFailedSequence: on('IBM/sarama#1661'),
   };
 }
 
@@ -104,7 +147,9 @@ function withRules(
   config: ClientKeys,
   fileBugs: FileBugs,
 ): ProducerSettings {
-  if (config['client.flavour'] !== 'librdkafka') return settings;
+  const flavour = config['client.flavour'] ?? 'java';
+  if (flavour === 'java') return settings;
+  if (flavour !== 'librdkafka') return withGoDefaults(settings, config, fileBugs);
   return {
     ...settings,
     enableIdempotence: config['enable.idempotence'] ?? config['transactional.id'] !== undefined,
@@ -158,20 +203,45 @@ export function clientBugSummary(
 }
 
 /**
- * `scenario` with every producer, pipelines' included, behaving as librdkafka (at its
+ * A base's producer turned sarama: one request in flight (sarama requires it of an idempotent
+ * producer) and, where the base left Java's default `retries`, sarama's `Producer.Retry.Max` 3.
+ * Other flavours keep the base's values, which the base's application is taken to have set.
+ */
+function saramaLimits(
+  flavour: ClientFlavour,
+  settings: ProducerSettings,
+): Partial<ProducerSettings> {
+  if (flavour !== 'sarama') return {};
+  const javaRetries = settings.retries === 2147483647;
+  return {
+    maxInFlightRequestsPerConnection: 1,
+    retries: javaRetries ? GO_CLIENT_DEFAULTS.saramaRetries : settings.retries,
+  };
+}
+
+/**
+ * `scenario` with every producer, pipelines' included, behaving as `flavour` (at its
  * `client.version`, else the newest) with the client bug switches `bugs` (each not named is
  * off), and `bugs` in the scenario's switches too. `eos-sim mutants` tries a client bug on
  * these clients: on Java clients it would change nothing.
  */
-export function withLibrdkafkaClients(scenario: ScenarioConfig, bugs: FileBugs): ScenarioConfig {
+export function withClientFlavour(
+  scenario: ScenarioConfig,
+  flavour: Exclude<ClientFlavour, 'java'>,
+  bugs: FileBugs,
+): ScenarioConfig {
   const off: FileBugs = Object.fromEntries(
     CLIENT_BUG_RELEASES.map((release) => [release.id, false]),
   );
   const switches = { ...off, ...bugs };
   const rulesOf = (settings: ProducerSettings): ProducerSettings => {
-    const version = settings.client?.flavour === 'librdkafka' ? settings.client.version : undefined;
-    const keys: ClientKeys = { 'client.flavour': 'librdkafka', 'client.version': version };
-    return { ...settings, client: clientRulesOf(keys, switches) };
+    const version = settings.client?.flavour === flavour ? settings.client.version : undefined;
+    const keys: ClientKeys = { 'client.flavour': flavour, 'client.version': version };
+    return {
+      ...settings,
+      ...saramaLimits(flavour, settings),
+      client: clientRulesOf(keys, switches),
+    };
   };
   const clients = scenario.clients.map((client): ClientConfig => {
     if (client.role === 'producer') return { ...client, settings: rulesOf(client.settings) };
@@ -183,4 +253,9 @@ export function withLibrdkafkaClients(scenario: ScenarioConfig, bugs: FileBugs):
   });
   const bugsOn = Object.fromEntries(Object.entries(switches).map(([id, on]) => [id, on === true]));
   return { ...scenario, clients, bugs: { ...scenario.bugs, ...bugsOn } };
+}
+
+/** {@link withClientFlavour} for librdkafka. */
+export function withLibrdkafkaClients(scenario: ScenarioConfig, bugs: FileBugs): ScenarioConfig {
+  return withClientFlavour(scenario, 'librdkafka', bugs);
 }

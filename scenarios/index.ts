@@ -28,4 +28,4 @@ export {
   clientBugOf,
   type ClientFlavour,
 } from './client_versions';
-export { withLibrdkafkaClients } from './client_resolve';
+export { withClientFlavour, withLibrdkafkaClients } from './client_resolve';

@@ -78,6 +78,8 @@ export const BUG_IDS = [
   'redpanda-data/redpanda#3039',
   'confluentinc/librdkafka#3575',
   'confluentinc/librdkafka#4953',
+  'twmb/franz-go#1217',
+  'IBM/sarama#1661',
   'partition.skip.producer.epoch.check',
 ] as const;
 
@@ -392,6 +394,30 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'confluentinc/librdkafka#4953, fix proposed in #4972 (unreleased): ' +
       'rd_kafka_handle_idempotent_Produce_error; on by client.version',
+    notKafka: true,
+  },
+  {
+    id: 'twmb/franz-go#1217',
+    changes:
+      'a franz-go idempotent producer lets a batch answered REQUEST_TIMED_OUT or ' +
+      'NOT_ENOUGH_REPLICAS_AFTER_APPEND (maybe written) fail at its retry or delivery limit and ' +
+      'rewinds the partition to its sequence: the next records reuse it and are acknowledged ' +
+      'as duplicates of the written batch without being written',
+    source:
+      'twmb/franz-go#1217, fix #1218 (commit 32e1580a, v1.20.7: unsureIfProduced in ' +
+      'pkg/kgo/sink.go); on by client.version',
+    notKafka: true,
+  },
+  {
+    id: 'IBM/sarama#1661',
+    changes:
+      'a sarama idempotent producer keeps the sequence numbers of messages that failed for ' +
+      'good and never bumps its epoch: the next batch leaves a gap, is refused ' +
+      'OUT_OF_ORDER_SEQUENCE_NUMBER, which sarama does not retry, and so is every later one',
+    source:
+      'IBM/sarama#1661, commit 9df3038a in sarama 1.26.2 (sequence taken in ' +
+      'partitionProducer.dispatch, transactionManager.bumpEpoch on returnError); ' +
+      'on by client.version',
     notKafka: true,
   },
   {

@@ -44,7 +44,9 @@ function producerConfigOf(settings: ProducerSettings): Mapping {
       : {
           'client.flavour': settings.client.flavour,
           'client.version': settings.client.version,
-          'enable.gapless.guarantee': settings.client.enableGaplessGuarantee,
+          ...(settings.client.flavour === 'librdkafka'
+            ? { 'enable.gapless.guarantee': settings.client.enableGaplessGuarantee }
+            : {}),
         }),
   });
 }

@@ -68,6 +68,20 @@ describe('eos-sim mutants bases', () => {
     expect(producer?.role === 'producer' && producer.settings.client?.flavour).toBe('librdkafka');
   });
 
+  it('tries a Go client bug with its client: franz-go on every base, sarama idempotent', () => {
+    const franzGo = basesOf('twmb/franz-go#1217', bases).map((base) => base.label);
+    expect(franzGo).toEqual(['tv2-franz-go', 'tv0-franz-go', 'idempotent-franz-go']);
+    const [sarama, ...others] = basesOf('IBM/sarama#1661', bases);
+    expect(others).toEqual([]);
+    expect(sarama?.label).toBe('idempotent-sarama');
+    const producer = sarama?.scenario.clients.find((client) => client.role === 'producer');
+    expect(producer?.role === 'producer' && producer.settings).toMatchObject({
+      maxInFlightRequestsPerConnection: 1,
+      retries: 3,
+      client: { flavour: 'sarama', keepFailedSequence: false },
+    });
+  });
+
   it('tries a Kafka bug on every base, and not at all one every release has', () => {
     expect(basesOf('KAFKA-6119', bases).map((base) => base.label)).toEqual(BASE_LABELS);
     expect(basesOf('KAFKA-14034', bases)).toEqual([]);

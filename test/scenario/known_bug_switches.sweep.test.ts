@@ -130,6 +130,20 @@ const PAIRS: readonly BugPair[] = [
     fixed: 'scenarios/known-bugs/failed-batch-bump-rewrites-in-flight-fixed.yaml',
     seeds: '1..10',
   },
+  {
+    // franz-go before v1.20.7 reuses the sequence of a batch answered after its append.
+    bug: 'twmb/franz-go#1217',
+    reproducer: 'scenarios/known-bugs/ambiguous-answer-sequence-reused.yaml',
+    fixed: 'scenarios/known-bugs/ambiguous-answer-sequence-reused-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
+    // sarama before 1.26.2 keeps a failed batch's sequence: every later batch is refused.
+    bug: 'IBM/sarama#1661',
+    reproducer: 'scenarios/known-bugs/failed-send-leaves-sequence-gap.yaml',
+    fixed: 'scenarios/known-bugs/failed-send-leaves-sequence-gap-fixed.yaml',
+    seeds: '1..5',
+  },
   // KAFKA-20310 and KAFKA-20090 have no end-to-end pair yet (their unit tests prove the
   // switches, test/coordinator/epoch_rotation.test.ts): each run commits 32,767 transactions.
 ];

@@ -10,7 +10,7 @@ import { NO_SEQUENCE, incrementSequence } from '../protocol';
 import type { PartitionSendState, ProducerBatch } from './producer_batch';
 
 /** The client library a producer behaves as (`client.flavour`). */
-export type ClientFlavour = 'java' | 'librdkafka';
+export type ClientFlavour = 'java' | 'librdkafka' | 'franz-go' | 'sarama';
 
 /** A producer's client library and the switches of that library. */
 export interface ClientRules {
@@ -34,6 +34,17 @@ export interface ClientRules {
    * fixed: the transaction becomes abortable and the bump follows the abort.
    */
   readonly bumpWithoutAbort: boolean;
+  /**
+   * twmb/franz-go#1217 (before v1.20.7): a batch answered REQUEST_TIMED_OUT or
+   * NOT_ENOUGH_REPLICAS_AFTER_APPEND may still fail at its limits, and its sequence is reused.
+   * @default false
+   */
+  readonly reuseAmbiguousSequence?: boolean;
+  /**
+   * IBM/sarama#1661 (before 1.26.2): a message that failed for good keeps its sequence number
+   * and the epoch is not bumped, so the partition's next batch leaves a gap. @default false
+   */
+  readonly keepFailedSequence?: boolean;
 }
 
 /** Whether a producer's config says it is librdkafka. */

@@ -4,7 +4,12 @@
  * shouldStopDrainBatchesForPartition). A batch gets its producerId, epoch and baseSequence when it
  * is first drained and keeps them across retries.
  */
-import type { KafkaErrorCode, ProduceRequest, TopicPartition } from '../protocol';
+import {
+  NO_SEQUENCE,
+  type KafkaErrorCode,
+  type ProduceRequest,
+  type TopicPartition,
+} from '../protocol';
 import type { ProducerConfig } from './producer_config';
 
 /** The outcome of one `send()`, handed to its callback. */
@@ -43,6 +48,10 @@ export interface ProducerBatch {
    * (ProducerBatch.sequenceHasBeenReset): an OUT_OF_ORDER_SEQUENCE_NUMBER on it then only retries.
    */
   sequenceReset: boolean;
+  /** franz-go: a broker answered its last request (recBatch.canFailFromLoadErrs). */
+  answered?: boolean;
+  /** franz-go from v1.20.7: once answered REQUEST_TIMED_OUT or NOT_ENOUGH_REPLICAS_AFTER_APPEND. */
+  unsureIfProduced?: boolean;
 }
 
 /** What the sender keeps per partition. */
@@ -123,4 +132,19 @@ export function failRecords(
     const { producerId, producerEpoch } = identity;
     record.callback({ error, offset: -1, producerId, producerEpoch });
   }
+}
+
+/** A partition's send state before its first batch. */
+export function newSendState(tp: TopicPartition): PartitionSendState {
+  return {
+    tp,
+    queue: [],
+    retries: [],
+    inFlight: [],
+    nextSequence: 0,
+    lastAckedSequence: NO_SEQUENCE,
+    producerId: -1,
+    producerEpoch: -1,
+    unresolvedNextSequence: NO_SEQUENCE,
+  };
 }

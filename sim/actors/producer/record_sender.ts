@@ -23,7 +23,8 @@ import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } fr
 import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../protocol';
 import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
 import type { PartitionSendState, PendingRecord, ProducerBatch } from './producer_batch';
-import { produceRequestOf } from './producer_batch';
+import { newSendState, produceRequestOf } from './producer_batch';
+import * as go from './go_client_rules';
 import { Linger } from './linger';
 import type { InFlightRequest, SenderPolicy, SenderTimer } from './sender_types';
 import * as librdkafkaRules from './client_rules';
@@ -256,7 +257,8 @@ export class RecordSender {
     if (LEADERSHIP_ERRORS.has(error)) this.metadata.requestRefresh();
     const state = this.stateOf(batch.tp);
     const retriesLeft = batch.attempts <= this.config.retries;
-    const withinLimits = retriesLeft && ctx.nowUs() < batch.deadlineUs;
+    const keep = go.franzGoKeepsRetrying(batch, error, this.config);
+    const withinLimits = keep || (retriesLeft && ctx.nowUs() < batch.deadlineUs);
     if (!withinLimits || !this.canRetry(batch, state, error)) {
       this.failBatch(batch, state, withinLimits ? error : 'REQUEST_TIMED_OUT', retriesLeft);
       return;
@@ -308,6 +310,7 @@ export class RecordSender {
   ): boolean {
     if (error !== 'OUT_OF_ORDER_SEQUENCE_NUMBER' || batch.baseSequence === NO_SEQUENCE)
       return isRetriable(error);
+    if (go.saramaRefusesRetry(this.config, error)) return false;
     if (isLibrdkafka(this.config)) {
       const action = librdkafkaRules.librdkafkaOutOfOrder(batch, state, this.config.client);
       if (action === 'fatal') this.policy.onFatal(error);
@@ -338,6 +341,9 @@ export class RecordSender {
     this.policy.onBatchFailed(batch, error);
     if (!this.idempotentOnly || batch.baseSequence === NO_SEQUENCE) return;
     if (isLibrdkafka(this.config)) return this.librdkafkaGap(error);
+    if (go.franzGoFailAll(this.config, batch, state, this.policy, error)) return;
+    const sarama = go.saramaAfterFailure(this.config);
+    if (sarama !== null) return sarama === 'bump' ? this.requestEpochBump(state) : undefined;
     if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') return this.requestEpochBump(state);
     if (!adjustSequences) return;
     if (this.config.bumpWithoutWaitingForInFlight !== false) return this.requestEpochBump(state);
@@ -362,8 +368,9 @@ export class RecordSender {
    */
   private expire(batch: ProducerBatch): void {
     this.policy.onBatchFailed(batch, 'REQUEST_TIMED_OUT');
-    if (!batch.inRetry || batch.baseSequence === NO_SEQUENCE) return;
     const state = this.stateOf(batch.tp);
+    if (go.franzGoFailAll(this.config, batch, state, this.policy, 'REQUEST_TIMED_OUT')) return;
+    if (!batch.inRetry || batch.baseSequence === NO_SEQUENCE) return;
     const next = incrementSequence(batch.baseSequence, batch.records.length);
     state.unresolvedNextSequence = Math.max(state.unresolvedNextSequence, next);
   }
@@ -478,7 +485,7 @@ export class RecordSender {
       const alone = isLibrdkafka(this.config) || state.inFlight.length === 0;
       if (!alone || ctx.nowUs() < retry.retryAfterUs) return false;
       state.retries.shift();
-      if (ctx.nowUs() >= retry.deadlineUs) {
+      if (ctx.nowUs() >= retry.deadlineUs && go.mayFail(retry, this.config)) {
         this.expire(retry);
         return true;
       }
@@ -561,7 +568,7 @@ export class RecordSender {
     } satisfies SenderTimer);
     this.requests.set(correlationId, { batch, broker, timerId });
     const expiryUs = batch.deadlineUs - ctx.nowUs();
-    if (expiryUs < this.config.requestTimeoutMs * 1000) {
+    if (expiryUs < this.config.requestTimeoutMs * 1000 && !go.isFranzGoIdempotent(this.config)) {
       ctx.setTimer(Math.max(0, expiryUs), {
         owner: 'producer',
         type: 'delivery-expiry',
@@ -581,17 +588,7 @@ export class RecordSender {
     const key = partitionKey(tp);
     let state = this.partitions.get(key);
     if (state === undefined) {
-      state = {
-        tp,
-        queue: [],
-        retries: [],
-        inFlight: [],
-        nextSequence: 0,
-        lastAckedSequence: NO_SEQUENCE,
-        producerId: -1,
-        producerEpoch: -1,
-        unresolvedNextSequence: NO_SEQUENCE,
-      };
+      state = newSendState(tp);
       this.partitions.set(key, state);
     }
     return state;
