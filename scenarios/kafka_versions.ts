@@ -379,8 +379,7 @@ export const BUG_ROWS: readonly BugRow[] = [
       'a partition leader with no state for a producer (its state expired after ' +
       'producer.id.expiration.ms) answers a non-zero first sequence OUT_OF_ORDER_SEQUENCE_NUMBER ' +
       'on every log: librdkafka takes that as fatal, the Java client bumps its epoch',
-    source:
-      'redpanda-data/redpanda#22670 (Redpanda 24.1.12), fix #22687, backport #22757 (24.2.x)',
+    source: 'redpanda-data/redpanda#22670 (Redpanda 24.1.12), fix #22687, backport #22757 (24.2.x)',
     notKafka: true,
   },
   {
