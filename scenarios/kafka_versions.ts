@@ -76,6 +76,7 @@ export const BUG_IDS = [
   'KAFKA-20310',
   'KAFKA-20357',
   'redpanda-data/redpanda#3039',
+  'redpanda-data/redpanda#22670',
   'confluentinc/librdkafka#3575',
   'confluentinc/librdkafka#4953',
   'twmb/franz-go#1217',
@@ -372,6 +373,15 @@ export const BUG_ROWS: readonly BugRow[] = [
       'the partition leader keeps only the last batch of a producer for deduplication instead of ' +
       'the last five, so a retry of an older in-flight batch is OUT_OF_ORDER_SEQUENCE_NUMBER',
     source: 'redpanda-data/redpanda#3039, fix #3077 (Redpanda 21.10.x); Jepsen Redpanda 21.10.1',
+    notKafka: true,
+  },
+  {
+    id: 'redpanda-data/redpanda#22670',
+    changes:
+      'a partition leader with no state for a producer (its state expired after ' +
+      'producer.id.expiration.ms) answers a non-zero first sequence OUT_OF_ORDER_SEQUENCE_NUMBER ' +
+      'on every log: librdkafka takes that as fatal, the Java client bumps its epoch',
+    source: 'redpanda-data/redpanda#22670 (Redpanda 24.1.12), fix #22687, backport #22757 (24.2.x)',
     notKafka: true,
   },
   {

@@ -14,6 +14,7 @@
 import type { Anomaly } from './anomaly_types';
 import type { EpochGrant, TransactionalIdExpiration } from '../history';
 import type { CheckContext } from './check_context';
+import { checkFatalIdempotentError } from './fatal_idempotent_error';
 
 /** The fatal error a well-behaved client never gets. */
 const UNEXPECTED_FATAL_ERROR = 'INVALID_TXN_STATE';
@@ -104,7 +105,8 @@ function isUnexpectedFatal(
 /**
  * One anomaly per init or txn operation that completed with INVALID_TXN_STATE, or with
  * INVALID_PRODUCER_ID_MAPPING while its producer was alone on its transactional.id, or
- * PRODUCER_FENCED by a fence of its own open transaction ({@link isSelfFence}).
+ * PRODUCER_FENCED by a fence of its own open transaction ({@link isSelfFence}); and, for an
+ * idempotent producer, each send refused after its state expired (checkFatalIdempotentError).
  */
 export function checkFatalTxnError(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
@@ -135,5 +137,5 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
       activeFaults: context.activeFaultsAt(op.timeUs),
     });
   }
-  return anomalies;
+  return [...anomalies, ...checkFatalIdempotentError(context)];
 }

@@ -149,6 +149,8 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-20357': ['fatal-txn-error'],
   // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.
   'redpanda-data/redpanda#3039': ['epoch-bump-duplicate', 'duplicate'],
+  // An expired producer's next sequence refused: librdkafka takes it as fatal.
+  'redpanda-data/redpanda#22670': ['fatal-txn-error'],
   // The bump renumbers partitions that never asked for one: their lost-answer batches rewritten.
   'confluentinc/librdkafka#4953': ['epoch-bump-duplicate', 'duplicate'],
   // The mid-transaction InitProducerId fences the producer's own open transaction.

@@ -467,6 +467,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       verificationGuardBeforeEpochCheck: scenario.bugs['KAFKA-19690'],
       acceptAnyFirstSequenceOnEmptyLog: scenario.bugs['KAFKA-15591'],
       singleBatchDedupWindow: scenario.bugs['redpanda-data/redpanda#3039'],
+      unknownProducerNeedsSequenceZero: scenario.bugs['redpanda-data/redpanda#22670'],
       markerTimestampIgnored: scenario.bugs['KAFKA-9144'],
       tv2MarkerEpochNotBumpedAccepted: scenario.bugs['KAFKA-19446'],
       tv2MarkerRetryRefused: scenario.bugs['KAFKA-19999'],

@@ -89,6 +89,13 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..5',
   },
   {
+    // An idle librdkafka producer's next sequence refused after its state expired: fatal.
+    bug: 'redpanda-data/redpanda#22670',
+    reproducer: 'scenarios/known-bugs/expired-producer-sequence-refused.yaml',
+    fixed: 'scenarios/known-bugs/expired-producer-sequence-refused-fixed.yaml',
+    seeds: '1..5',
+  },
+  {
     // librdkafka's bump after OUT_OF_ORDER_SEQUENCE_NUMBER behind a refused batch (produce-error).
     bug: 'confluentinc/librdkafka#4953',
     reproducer: 'scenarios/known-bugs/skipped-sequence-bump-rewrites-other-partition.yaml',

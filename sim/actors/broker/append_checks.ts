@@ -30,7 +30,9 @@ export interface VerificationEntry {
 
 /**
  * KAFKA-15591 (apache/kafka#23234, `ProducerAppendInfo.checkSequence`): on a log that never held
- * a record, a producer the leader has no state for must start at sequence 0.
+ * a record, a producer the leader has no state for must start at sequence 0. With
+ * redpanda-data/redpanda#22670 that holds on every log, so a producer whose state expired is
+ * refused its next sequence.
  */
 export function refusesFirstSequence(
   entry: ProducerStateEntry,
@@ -38,8 +40,9 @@ export function refusesFirstSequence(
   logEndOffset: number,
   bugs: PartitionBugs,
 ): boolean {
-  if (bugs.acceptAnyFirstSequenceOnEmptyLog || firstSequence <= 0) return false;
-  return entry.producerEpoch === NO_PRODUCER_EPOCH && logEndOffset === 0;
+  if (firstSequence <= 0 || entry.producerEpoch !== NO_PRODUCER_EPOCH) return false;
+  if (bugs.unknownProducerNeedsSequenceZero === true) return true;
+  return !bugs.acceptAnyFirstSequenceOnEmptyLog && logEndOffset === 0;
 }
 
 /**

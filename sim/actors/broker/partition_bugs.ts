@@ -27,6 +27,15 @@ export interface PartitionBugs {
    */
   readonly singleBatchDedupWindow: boolean;
   /**
+   * redpanda-data/redpanda#22670 (Redpanda 24.1, fixed by #22687, backported in #22757): a
+   * leader with no state for a producer, for instance after it expired the producer's state,
+   * refuses a first sequence other than 0 on every log, not only on one that never held a
+   * record, so an idle idempotent producer's next batch is OUT_OF_ORDER_SEQUENCE_NUMBER.
+   * Kafka (ProducerAppendInfo.checkSequence since KIP-360) accepts any sequence there.
+   * @default false
+   */
+  readonly unknownProducerNeedsSequenceZero?: boolean;
+  /**
    * Before KAFKA-9144 (fixed 2.5, apache/kafka#7687): a producer's last timestamp is that of its
    * last retained data batch (ProducerStateEntry.lastTimestamp), never a marker's. A marker that
    * bumps the epoch empties the batches, so the producer has no timestamp and expires at the
