@@ -50,9 +50,9 @@ interface FailedSend {
  * What asked for the bump that rewrote a value. `after-failed-batch`: a send of the partition
  * failed with an error other than OUT_OF_ORDER_SEQUENCE_NUMBER (handleFailedBatch with
  * adjustSequenceNumbers, the path KAFKA-14034's proposed fix, apache/kafka#13796, makes wait
- * for the in-flight batches). `after-out-of-order`: no such failure, only OUT_OF_ORDER_SEQUENCE_NUMBER
- * or a fault while the value was in flight (handleFailedBatch's OutOfOrderSequenceException
- * branch and canRetry bump at once, with or without that fix).
+ * for the in-flight batches). `after-out-of-order`: no such failure, only
+ * OUT_OF_ORDER_SEQUENCE_NUMBER or a fault while the value was in flight (handleFailedBatch's
+ * OutOfOrderSequenceException branch and canRetry bump at once, with or without that fix).
  */
 export type EpochBumpRoute = 'after-failed-batch' | 'after-out-of-order';
 

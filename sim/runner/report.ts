@@ -181,13 +181,21 @@ function guaranteeInputOf({ scenario, history, oracle }: ReportInput): Guarantee
   };
 }
 
+/** The permissions of the run's configuration and faults, and each anomaly kind's verdict. */
+function judgedOf(input: ReportInput): { permissions: Permission[]; verdicts: KindVerdict[] } {
+  const guarantee = guaranteeInputOf(input);
+  const permissions = kafkaPermissions(guarantee);
+  const causes = bugCauses(input.scenario, guarantee.faults);
+  return {
+    permissions,
+    verdicts: judgeAnomalies(input.check, permissions, input.scenario.expect, causes),
+  };
+}
+
 /** Builds the report of one run. */
 export function buildReport(input: ReportInput): RunReport {
   const { scenario, check, history, oracle } = input;
-  const guarantee = guaranteeInputOf(input);
-  const permissions = kafkaPermissions(guarantee);
-  const causes = bugCauses(scenario, guarantee.faults);
-  const verdicts = judgeAnomalies(check, permissions, scenario.expect, causes);
+  const { permissions, verdicts } = judgedOf(input);
   const unexpected = verdicts
     .filter((verdict) => verdict.verdict === 'violates' && verdict.expectedBy === null)
     .map((verdict) => verdict.kind);
