@@ -32,6 +32,11 @@ export interface GrantMisfit {
    * gone only after a power loss of unflushed replicas or an unclean election).
    */
   readonly earlierRecordTruncated: boolean;
+  /**
+   * The offset of the record placed before the new grant, when the new grant is the later of the
+   * two (it follows that record and does not fit after it); null when it is placed before one.
+   */
+  readonly precedingOffset: number | null;
 }
 
 /**
@@ -66,12 +71,14 @@ export class GrantOrder {
       misfit = {
         reason: `after ${describe(before)}${reusedNote(before, grant)}${lostNote(before, grant)}`,
         earlierRecordTruncated: truncatedBetween(before, grant),
+        precedingOffset: before.stateLogOffset,
       };
     } else if (after !== undefined && !this.follows(transactionalId, id, grant, grant, after)) {
       misfit = {
         reason:
           `placed before ${describe(after)}${reusedNote(grant, after)}` + lostNote(grant, after),
         earlierRecordTruncated: truncatedBetween(grant, after),
+        precedingOffset: null,
       };
     }
     id.sorted.splice(index, 0, grant);

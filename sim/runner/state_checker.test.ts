@@ -349,6 +349,35 @@ describe('StateChecker coordinators', () => {
     expect(kept.checker.found[0]?.classification).toBeUndefined();
   });
 
+  // Swarm seed 2900 of zombie-fencing-replicated: b3 lost power with offsets 4..9 unflushed and
+  // was elected its last known leader; under coordinator epoch 5 it wrote records 4..9 again, so
+  // its epoch-2 grant at offset 9 sits above the lost epoch-3 record at offset 8.
+  it('classifies a grant above the lost record when the granting replica was cut below it', () => {
+    const cut: KafkaObservation = {
+      kind: 'LogTruncated',
+      topic: '__transaction_state',
+      partition: 19,
+      broker: 'b3',
+      toOffset: 4,
+      logEndOffset: 4,
+      reason: 'power-loss',
+      removed: [batch({ baseOffset: 4 })],
+    };
+    const lost = harness();
+    lost.feed(grant(1000, 3, at(0, 8)), cut, grant(1000, 2, at(5, 9)));
+    expect(lost.checker.found[0]?.classification).toBe('grant-record-truncated');
+    // A cut of another replica, or above the record, leaves the granting log holding it.
+    for (const other of [
+      { ...cut, broker: 'b1' },
+      { ...cut, toOffset: 9 },
+    ]) {
+      const kept = harness();
+      kept.feed(grant(1000, 3, at(0, 8)), other, grant(1000, 2, at(5, 9)));
+      expect(names(kept.checker)).toEqual(['producer-identity-grows']);
+      expect(kept.checker.found[0]?.classification).toBeUndefined();
+    }
+  });
+
   it('judges a producerId change by place: new after a rotation, reused when placed later', () => {
     const rotated = harness();
     // Rotation to 2000 at offset 12; the late answer of 1000's last epoch fits before it.

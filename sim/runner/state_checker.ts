@@ -366,7 +366,9 @@ export class StateChecker {
         // it only where that partition lost records.
         topic: TRANSACTION_STATE_TOPIC,
         partition: observation.stateLogPartition,
-        ...(misfit.earlierRecordTruncated ? { classification: 'grant-record-truncated' } : {}),
+        ...(misfit.earlierRecordTruncated || this.cutBelow(observation, misfit.precedingOffset)
+          ? { classification: 'grant-record-truncated' }
+          : {}),
         description:
           `coordinator ${observation.coordinator} granted producerId ${producerId} epoch ` +
           `${producerEpoch} to ${transactionalId} by the record at offset ${stateLogOffset} ` +
@@ -374,6 +376,28 @@ export class StateChecker {
           misfit.reason,
       });
     }
+  }
+
+  /**
+   * Whether the granting coordinator's own replica of the id's `__transaction_state` partition
+   * was truncated to at or below `offset` (the record the grant does not fit after) before this
+   * grant: the coordinator's log then no longer held that record, and the coordinator loaded the
+   * state without it (TransactionStateManager.loadTransactionsForTxnTopicPartition). The newer
+   * coordinator may have written past that offset since, so the offsets alone do not show it.
+   */
+  private cutBelow(
+    observation: Extract<KafkaObservation, { kind: 'ProducerEpochGranted' }>,
+    offset: number | null,
+  ): boolean {
+    if (offset === null) return false;
+    return this.cluster.truncations.some(
+      (truncation) =>
+        truncation.topic === TRANSACTION_STATE_TOPIC &&
+        truncation.partition === observation.stateLogPartition &&
+        truncation.broker === observation.coordinator &&
+        truncation.toOffset <= offset &&
+        truncation.removed.length > 0,
+    );
   }
 
   private notePrepared(

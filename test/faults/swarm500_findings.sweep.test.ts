@@ -110,3 +110,14 @@ describe('messages held for a broker that lost power', () => {
     expect(report.outcome).toBe('pass');
   });
 });
+
+describe('a grant above a record the granting replica lost (state checker)', () => {
+  it('swarm seed 2900 of zombie-fencing-replicated: permitted by the power loss', () => {
+    // b3 lost offsets 4..9 of __transaction_state-48 with its power and, elected its last known
+    // leader, wrote them again; its epoch-2 grant at offset 9 sits above the lost epoch 3 at 8.
+    const { report } = runSwarm('2900', 'scenarios/zombie-fencing-replicated.yaml');
+    const invariant = report.guarantee.verdicts.find((verdict) => verdict.kind === 'invariant');
+    expect(invariant?.verdict).toBe('permitted');
+    expect(report.outcome).toBe('pass');
+  });
+});
