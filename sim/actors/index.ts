@@ -55,8 +55,10 @@ export {
   type ConsumerTimer,
 } from './consumer/kafka_consumer';
 export type { ConsumerConfig, ConsumerGroupMetadata } from './consumer/consumer_config';
+export { resolveConsumerConfig } from './consumer/consumer_config';
 export {
   ConsumerCoordinator,
+  JOIN_GROUP_TIMEOUT_LAPSE_MS,
   type MemberState,
   type RebalanceListener,
 } from './consumer/consumer_coordinator';

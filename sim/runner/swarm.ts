@@ -17,6 +17,7 @@
  * would not recover from, not one cut short by a drawn delivery.timeout.ms.
  */
 import { Rng, ratio } from '../kernel';
+import { JOIN_GROUP_TIMEOUT_LAPSE_MS, resolveConsumerConfig, type ConsumerConfig } from '../actors';
 import {
   groupIdsOf,
   scenarioTimeoutsMs,
@@ -135,6 +136,22 @@ function configsOf(scenario: ScenarioConfig): Record<string, number> {
   return configs;
 }
 
+/** A consumer's part of the bound: its request timeout, and a group member's JoinGroup wait. */
+function consumerBoundMs(consumer: ConsumerConfig): number {
+  const { maxPollIntervalMs, requestTimeoutMs } = resolveConsumerConfig(consumer);
+  const member = (consumer.groupId ?? null) !== null;
+  return member
+    ? Math.max(requestTimeoutMs, maxPollIntervalMs + JOIN_GROUP_TIMEOUT_LAPSE_MS)
+    : requestTimeoutMs;
+}
+
+/** The consumer settings of a consumer or a pipeline's consumer. */
+function consumerOf(client: Exclude<ClientConfig, { role: 'producer' }>): ConsumerConfig {
+  return client.role === 'pipeline'
+    ? client.settings.consumer
+    : (client.settings as ConsumerConfig);
+}
+
 /**
  * How long, in ms, Kafka may take after the faults heal before every client can make progress
  * again: a batch whose retries cannot succeed (OUT_OF_ORDER_SEQUENCE_NUMBER on a batch that is not
@@ -142,16 +159,16 @@ function configsOf(scenario: ScenarioConfig): Record<string, number> {
  * last attempt up to `request.timeout.ms` later; a transaction left open ends only after
  * `transaction.timeout.ms` plus one `transaction.abort.timed.out.transaction.cleanup.interval.ms`
  * (TransactionCoordinator.abortTimedOutTransactions); a consumer whose fetch was lost asks again
- * only after its `request.timeout.ms`.
+ * only after its `request.timeout.ms`; a group member whose JoinGroup went to a coordinator that
+ * lost power (a half-open connection) gives up on it only after `max.poll.interval.ms` plus 5 s
+ * (AbstractCoordinator.sendJoinGroupRequest, JOIN_GROUP_TIMEOUT_LAPSE) and then rejoins.
  * @example recoveryBoundMs(drawSwarm(base, '528').scenario) // 247485
  */
 export function recoveryBoundMs(scenario: ScenarioConfig): number {
   let bound = 0;
   for (const client of scenario.clients) {
-    if (client.role === 'consumer') {
-      bound = Math.max(bound, client.settings.requestTimeoutMs);
-      continue;
-    }
+    if (client.role !== 'producer') bound = Math.max(bound, consumerBoundMs(consumerOf(client)));
+    if (client.role === 'consumer') continue;
     // A pipeline's consumer shares its producer's request.timeout.ms.
     const settings = client.role === 'pipeline' ? client.settings.producer : client.settings;
     bound = Math.max(bound, settings.deliveryTimeoutMs + settings.requestTimeoutMs);

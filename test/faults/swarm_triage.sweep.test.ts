@@ -107,3 +107,14 @@ describe('a linger wakeup stamped in a clock that ran ahead (RecordAccumulator.r
     expect(report.outcome).toBe('pass');
   });
 });
+
+describe('a JoinGroup sent to a coordinator that lost power waits its whole timeout', () => {
+  it('eos-pipeline swarm seed 3555: the group rejoins after max.poll.interval.ms + 5 s', () => {
+    // P1, P2 and P3 joined at b1 from 23 s to 28 s; b1 lost power at 30.8 s, so the JoinGroups
+    // sat on half-open connections until 305 s passed (AbstractCoordinator, JOIN_GROUP_TIMEOUT_
+    // LAPSE). The probe window now covers that wait, and the group catches up at 332 s.
+    const { report } = runSwarm('3555', 'scenarios/eos-pipeline.yaml');
+    expect(report.liveness.converged).toBe(true);
+    expect(report.outcome).toBe('pass');
+  });
+});

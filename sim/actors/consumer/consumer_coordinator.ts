@@ -71,7 +71,7 @@ const IMMEDIATE_REJOIN = new Set<KafkaErrorCode>([
 ]);
 
 /** Java's `JOIN_GROUP_TIMEOUT_LAPSE`: JoinGroup may wait the rebalance timeout plus this. */
-const JOIN_GROUP_TIMEOUT_LAPSE_MS = 5000;
+export const JOIN_GROUP_TIMEOUT_LAPSE_MS = 5000;
 
 /** The membership of one consumer in its group. */
 export class ConsumerCoordinator {
