@@ -80,7 +80,7 @@ function stoppedFirst(
  * the id's `__transaction_state` partition removed records, and the coordinator's entry at the
  * end of the run is below the highest epoch granted for its producerId.
  */
-export function forgottenFence(input: FencedExpectationInput, client: string): string | null {
+function forgottenFence(input: FencedExpectationInput, client: string): string | null {
   const transactionalId = transactionalIdOf(input.history, client);
   if (transactionalId === null) return null;
   const { oracle } = input;
