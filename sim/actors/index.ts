@@ -58,7 +58,7 @@ export type { ConsumerConfig, ConsumerGroupMetadata } from './consumer/consumer_
 export { resolveConsumerConfig } from './consumer/consumer_config';
 export {
   ConsumerCoordinator,
-  JOIN_GROUP_TIMEOUT_LAPSE_MS,
+  joinGroupTimeoutMs,
   type MemberState,
   type RebalanceListener,
 } from './consumer/consumer_coordinator';

@@ -17,7 +17,7 @@
  * would not recover from, not one cut short by a drawn delivery.timeout.ms.
  */
 import { Rng, ratio } from '../kernel';
-import { JOIN_GROUP_TIMEOUT_LAPSE_MS, resolveConsumerConfig, type ConsumerConfig } from '../actors';
+import { joinGroupTimeoutMs, resolveConsumerConfig, type ConsumerConfig } from '../actors';
 import {
   groupIdsOf,
   scenarioTimeoutsMs,
@@ -138,18 +138,14 @@ function configsOf(scenario: ScenarioConfig): Record<string, number> {
 
 /** A consumer's part of the bound: its request timeout, and a group member's JoinGroup wait. */
 function consumerBoundMs(consumer: ConsumerConfig): number {
-  const { maxPollIntervalMs, requestTimeoutMs } = resolveConsumerConfig(consumer);
-  const member = (consumer.groupId ?? null) !== null;
-  return member
-    ? Math.max(requestTimeoutMs, maxPollIntervalMs + JOIN_GROUP_TIMEOUT_LAPSE_MS)
-    : requestTimeoutMs;
+  const resolved = resolveConsumerConfig(consumer);
+  const member = resolved.groupId !== null;
+  return Math.max(resolved.requestTimeoutMs, member ? joinGroupTimeoutMs(resolved) : 0);
 }
 
 /** The consumer settings of a consumer or a pipeline's consumer. */
 function consumerOf(client: Exclude<ClientConfig, { role: 'producer' }>): ConsumerConfig {
-  return client.role === 'pipeline'
-    ? client.settings.consumer
-    : (client.settings as ConsumerConfig);
+  return client.role === 'pipeline' ? client.settings.consumer : client.settings;
 }
 
 /**

@@ -71,7 +71,17 @@ const IMMEDIATE_REJOIN = new Set<KafkaErrorCode>([
 ]);
 
 /** Java's `JOIN_GROUP_TIMEOUT_LAPSE`: JoinGroup may wait the rebalance timeout plus this. */
-export const JOIN_GROUP_TIMEOUT_LAPSE_MS = 5000;
+const JOIN_GROUP_TIMEOUT_LAPSE_MS = 5000;
+
+/**
+ * How long a JoinGroup may wait for its answer, in ms: the rebalance timeout
+ * (`max.poll.interval.ms`) plus JOIN_GROUP_TIMEOUT_LAPSE
+ * (AbstractCoordinator.sendJoinGroupRequest).
+ * @example joinGroupTimeoutMs({ maxPollIntervalMs: 300000 }) // 305000
+ */
+export function joinGroupTimeoutMs(config: { readonly maxPollIntervalMs: number }): number {
+  return config.maxPollIntervalMs + JOIN_GROUP_TIMEOUT_LAPSE_MS;
+}
 
 /** The membership of one consumer in its group. */
 export class ConsumerCoordinator {
@@ -285,7 +295,7 @@ export class ConsumerCoordinator {
         },
         onFailure: () => this.retryJoin(true),
       },
-      config.maxPollIntervalMs + JOIN_GROUP_TIMEOUT_LAPSE_MS,
+      joinGroupTimeoutMs(config),
     );
   }
 
