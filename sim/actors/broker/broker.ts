@@ -96,8 +96,10 @@ export class Broker implements Actor<KafkaMessage> {
   private producerIdsAllocated = 0;
   private crashed: { mode: CrashMode; atUs: number } | null = null;
   private started = false;
-  /** True after a restart until the controller answered a heartbeat. */
+  /** True after a restart until the controller's answer to its registration is applied. */
   private registering = false;
+  /** The correlationId of the first heartbeat sent since the last restart. */
+  private registrationFrom = 0;
   /**
    * The controller metadata offset up to which every change was applied (0: the initial states),
    * reported in every heartbeat. A change that arrives after a lost one does not advance it, so
@@ -203,6 +205,7 @@ export class Broker implements Actor<KafkaMessage> {
     }
     // After a restart the broker registers anew and needs the controller's full metadata.
     this.registering = restarted;
+    this.registrationFrom = this.heartbeatIds;
     this.replicaManager.onStart(ctx, restarted);
     this.coordinator.onStart(ctx);
     // Without __consumer_offsets no group can load, and the expiry check would find none.
@@ -318,7 +321,6 @@ export class Broker implements Actor<KafkaMessage> {
         this.verifier.onConnectionReset(message.peer as NodeId, ctx);
         return;
       case 'BrokerHeartbeatResponse':
-        this.registering = false;
         return;
       default:
         if (!forwardTopicAdmin(message, source, ctx)) ctx.trace(`ignored ${message.kind}`);
@@ -365,6 +367,16 @@ export class Broker implements Actor<KafkaMessage> {
    * behind, so the next heartbeat asks for the full state.
    */
   private onPartitionChange(message: PartitionChangeNotice, ctx: Ctx): void {
+    // A restarted broker serves nothing and takes no role until the controller has registered it
+    // and it has caught up (BrokerServer.startup waits on BrokerLifecycleManager's
+    // initialCatchUpFuture before it enables request processing): metadata that reaches it
+    // before that, such as a change published while the controller still counted it alive, would
+    // make it lead again in the leader epoch it led before the crash, on a log it may have lost.
+    if (this.registering && (message.registrationOf ?? -1) < this.registrationFrom) {
+      ctx.trace('ignored PartitionChange before registration');
+      return;
+    }
+    this.registering = false;
     this.replicaManager.onPartitionChange(message.partitions, ctx);
     if (message.metadataOffset >= this.metadataOffset) {
       this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);

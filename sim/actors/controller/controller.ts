@@ -219,6 +219,7 @@ export class Controller implements Actor<KafkaMessage> {
         fencedBrokers: [...this.fenced],
         metadataOffset: this.metadataOffset,
         snapshot: true,
+        ...(request.starting ? { registrationOf: request.correlationId } : {}),
       });
     }
     ctx.send(broker as NodeId, {

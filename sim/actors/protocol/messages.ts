@@ -366,6 +366,11 @@ export interface PartitionChangeNotice {
   readonly metadataOffset: number;
   /** True when `partitions` is every partition (the full state), not one change. */
   readonly snapshot: boolean;
+  /**
+   * On the full state answering a restarted broker's heartbeat with `starting` set (its
+   * registration): that heartbeat's correlationId. The first metadata the broker may act on.
+   */
+  readonly registrationOf?: number;
 }
 
 /** Every request a client or broker sends. */
