@@ -97,3 +97,19 @@ export function describeTransactions(
     transactions,
   };
 }
+
+/** The KIP-664 Admin APIs (kafka-transactions.sh), answered by this broker. */
+export function answerAdmin(
+  request: DescribeProducersRequest | ListTransactionsRequest | DescribeTransactionsRequest,
+  replicaManager: ReplicaManager,
+  coordinator: TransactionCoordinator,
+): DescribeProducersResponse | ListTransactionsResponse | DescribeTransactionsResponse {
+  switch (request.kind) {
+    case 'DescribeProducers':
+      return describeProducers(request, replicaManager);
+    case 'ListTransactions':
+      return listTransactions(request, coordinator);
+    case 'DescribeTransactions':
+      return describeTransactions(request, coordinator);
+  }
+}

@@ -37,7 +37,8 @@ import {
 } from '../group/group_coordinator';
 import type { GroupTimer } from '../group/group_membership';
 import type { ClusterMetadata } from './cluster_metadata';
-import { describeProducers, describeTransactions, listTransactions } from './admin_handlers';
+import { answerAdmin } from './admin_handlers';
+import { BrokerRegistration } from './broker_registration';
 import { InjectedProduceErrors } from './injected_produce_errors';
 import { LogDirState } from './log_dir_failure';
 import type { PartitionBugs } from './partition_log';
@@ -96,10 +97,7 @@ export class Broker implements Actor<KafkaMessage> {
   private producerIdsAllocated = 0;
   private crashed: { mode: CrashMode; atUs: number } | null = null;
   private started = false;
-  /** True after a restart until the controller's answer to its registration is applied. */
-  private registering = false;
-  /** The correlationId of the first heartbeat sent since the last restart. */
-  private registrationFrom = 0;
+  private readonly registration = new BrokerRegistration();
   /**
    * The controller metadata offset up to which every change was applied (0: the initial states),
    * reported in every heartbeat. A change that arrives after a lost one does not advance it, so
@@ -204,8 +202,7 @@ export class Broker implements Actor<KafkaMessage> {
       this.crashed = null;
     }
     // After a restart the broker registers anew and needs the controller's full metadata.
-    this.registering = restarted;
-    this.registrationFrom = this.heartbeatIds;
+    this.registration.started(restarted, this.heartbeatIds);
     this.replicaManager.onStart(ctx, restarted);
     this.coordinator.onStart(ctx);
     // Without __consumer_offsets no group can load, and the expiry check would find none.
@@ -307,7 +304,7 @@ export class Broker implements Actor<KafkaMessage> {
       case 'DescribeProducers':
       case 'ListTransactions':
       case 'DescribeTransactions':
-        return ctx.send(source, this.answerAdmin(message));
+        return ctx.send(source, answerAdmin(message, this.replicaManager, this.coordinator));
       case 'WriteTxnMarkersResponse':
         return this.coordinator.onWriteTxnMarkersResponse(message, ctx);
       case 'PartitionChange':
@@ -344,39 +341,16 @@ export class Broker implements Actor<KafkaMessage> {
     );
   }
 
-  /** The KIP-664 Admin APIs (kafka-transactions.sh). */
-  private answerAdmin(
-    request: Extract<
-      KafkaMessage,
-      { kind: 'DescribeProducers' | 'ListTransactions' | 'DescribeTransactions' }
-    >,
-  ): KafkaMessage {
-    switch (request.kind) {
-      case 'DescribeProducers':
-        return describeProducers(request, this.replicaManager);
-      case 'ListTransactions':
-        return listTransactions(request, this.coordinator);
-      case 'DescribeTransactions':
-        return describeTransactions(request, this.coordinator);
-    }
-  }
-
   /**
    * A metadata change from the controller. Partition states are ordered by their epochs, the
    * fenced set by the metadata offset; a change after a lost one leaves the applied offset
    * behind, so the next heartbeat asks for the full state.
    */
   private onPartitionChange(message: PartitionChangeNotice, ctx: Ctx): void {
-    // A restarted broker serves nothing and takes no role until the controller has registered it
-    // and it has caught up (BrokerServer.startup waits on BrokerLifecycleManager's
-    // initialCatchUpFuture before it enables request processing): metadata that reaches it
-    // before that, such as a change published while the controller still counted it alive, would
-    // make it lead again in the leader epoch it led before the crash, on a log it may have lost.
-    if (this.registering && (message.registrationOf ?? -1) < this.registrationFrom) {
+    if (!this.registration.admits(message)) {
       ctx.trace('ignored PartitionChange before registration');
       return;
     }
-    this.registering = false;
     this.replicaManager.onPartitionChange(message.partitions, ctx);
     if (message.metadataOffset >= this.metadataOffset) {
       this.replicaManager.onFencedBrokers(message.fencedBrokers, ctx);
@@ -392,7 +366,7 @@ export class Broker implements Actor<KafkaMessage> {
       kind: 'BrokerHeartbeat',
       correlationId: this.heartbeatIds++,
       brokerId: this.options.id,
-      starting: this.registering,
+      starting: this.registration.starting,
       metadataOffset: this.metadataOffset,
     });
     ctx.setTimer(BROKER_HEARTBEAT_INTERVAL_US, { owner: 'heartbeat' } satisfies BrokerTimer);
