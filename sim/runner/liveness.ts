@@ -18,6 +18,7 @@ import {
   isFencingError,
   partitionKey,
 } from '../actors';
+import type { LogBatch } from '../actors';
 import type { Simulation } from '../kernel';
 import type { History } from '../history';
 import type { ClientActor } from '../workload';
@@ -104,6 +105,11 @@ export function lostMarkers(observed: ObservedCluster, key: string): string[] {
         ),
     );
     if (truncation === undefined) {
+      const fence = erasedFence(observed, partition, replica.batches, { producerId, firstOffset });
+      if (fence !== null) {
+        found.push(`${hanging}: ${fence}`);
+        continue;
+      }
       const forgotten = forgottenByCoordinator(observed, producerId);
       if (forgotten !== null) {
         found.push(`${hanging}: ${forgotten}`);
@@ -117,6 +123,42 @@ export function lostMarkers(observed: ObservedCluster, key: string): string[] {
     );
   }
   return found;
+}
+
+/**
+ * Why an open transaction began after the marker that ended its producer epoch: a truncation
+ * removed a COMMIT or ABORT marker of a newer epoch of the same producerId before the batch at
+ * `firstOffset` was appended, so the partition no longer knew that epoch and took the late batch
+ * (a produce or retry of the older epoch) as a new transaction, which no coordinator will end.
+ * Null when no such truncation came first.
+ */
+function erasedFence(
+  observed: ObservedCluster,
+  at: { readonly topic: string; readonly partition: number },
+  batches: readonly LogBatch[],
+  { producerId, firstOffset }: { producerId: number; firstOffset: number },
+): string | null {
+  const opening = batches.find((batch) => batch.baseOffset === firstOffset);
+  if (opening === undefined) return null;
+  for (const truncation of observed.truncations) {
+    if (truncation.topic !== at.topic || truncation.partition !== at.partition) continue;
+    if (truncation.timeUs > opening.appendUs) continue;
+    const marker = truncation.removed.find(
+      (batch) =>
+        batch.control !== undefined &&
+        batch.producerId === producerId &&
+        batch.producerEpoch > opening.producerEpoch,
+    );
+    if (marker === undefined) continue;
+    return (
+      `the ${marker.control} marker of epoch ${marker.producerEpoch} was truncated away on ` +
+      `${truncation.broker} at ${truncation.timeUs / 1e6} s (${truncation.reason}), before the ` +
+      `epoch-${opening.producerEpoch} batch that opens it was appended at ` +
+      `${opening.appendUs / 1e6} s; Kafka writes a marker once (TransactionMarkerChannelManager; ` +
+      'KIP-664)'
+    );
+  }
+  return null;
 }
 
 /** Consumers whose position is behind the offset their isolation level may read up to. */
