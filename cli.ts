@@ -125,6 +125,8 @@ function addMutantsCommand(
     .option('--switch <ids>', 'only these bug switches, comma-separated')
     .option('--workers <n>', 'worker threads; default: every core')
     .option('--seed-timeout-ms <ms>', 'wall-clock budget of one run; default: 600000')
+    .option('--out <dir>', 'stream every run to DIR/runs.jsonl, the table to DIR/table.md')
+    .option('--resume', 'with --out: do not run again the runs DIR/runs.jsonl records')
     .action(
       async (flags: {
         seeds?: string;
@@ -132,6 +134,8 @@ function addMutantsCommand(
         switch?: string;
         workers?: string;
         seedTimeoutMs?: string;
+        out?: string;
+        resume?: boolean;
       }) =>
         setExitCode(
           await mutantsCommand(
@@ -141,6 +145,8 @@ function addMutantsCommand(
               switches: flags.switch,
               workers: flags.workers,
               seedTimeoutMs: flags.seedTimeoutMs,
+              out: flags.out,
+              resume: flags.resume === true,
             },
             context,
           ),

@@ -26,10 +26,18 @@ export { scenariosCommand } from './commands/scenarios';
 export { AUDIT_OUT_DEFAULT, AUDIT_SEEDS_DEFAULT, auditCommand } from './commands/audit';
 export {
   MUTANT_SEED_TIMEOUT_MS_DEFAULT,
+  mutantSettingsOf,
   mutantsCommand,
   searchMutantsOnPool,
   type MutantsCommandOptions,
 } from './commands/mutants';
+export {
+  RUNS_FILE_NAME,
+  TABLE_FILE_NAMES,
+  openMutantOut,
+  type MutantOut,
+  type MutantSettings,
+} from './mutant_runs';
 export { compareRuns, firstDivergence, type Divergence } from './determinism';
 export { UsageError, describeInternalError, errorMessage } from './errors';
 export { OutputFileError } from './file_io';

@@ -56,7 +56,10 @@ export interface MutantSearchInput {
   readonly ids: readonly BugId[];
   readonly bases: readonly MutantBase[];
   readonly seeds: readonly string[];
-  /** Runs one task; must not reject (a failure is a run with outcome `internal-error`). */
+  /**
+   * Runs one task. A failure of the run is a run with outcome `internal-error`; a rejection
+   * stops the search (see {@link searchMutants}).
+   */
   readonly run: (task: MutantTask) => Promise<MutantRun>;
   /** How many runs may be under way at once. */
   readonly concurrency: number;
@@ -301,30 +304,51 @@ class Search {
 
 /**
  * Searches every switch of `input.ids` and returns the first catch of each, the bases' own
- * checks and the number of runs.
+ * checks and the number of runs. When a run rejects (a runner stopped on purpose) or the
+ * search throws, no further run is started, and the search rejects with that error once the
+ * runs under way have ended, so a caller recording finished runs has them all.
  * @example await searchMutants({ ids: ['KAFKA-6119'], bases, seeds, run, concurrency: 2 })
  */
 export async function searchMutants(input: MutantSearchInput): Promise<MutantSearchOutput> {
   const search = new Search(input);
   await new Promise<void>((resolve, reject) => {
+    let failure: Error | undefined;
+    const fail = (error: unknown): void => {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+    };
     const pump = (): void => {
       try {
-        for (let task = search.next(); task !== undefined; task = search.next()) {
+        for (let task = failure ? undefined : search.next(); task !== undefined;) {
           const started = task;
           search.inFlight += 1;
-          void input.run(started).then((run) => {
-            try {
-              search.finish(started, run);
-              pump();
-            } catch (error) {
-              reject(error instanceof Error ? error : new Error(String(error)));
-            }
-          });
+          // A runner that throws instead of rejecting stops the search the same way.
+          void Promise.resolve(started)
+            .then(input.run)
+            .then(
+              (run) => {
+                try {
+                  if (failure === undefined) search.finish(started, run);
+                  else search.inFlight -= 1;
+                } catch (error) {
+                  fail(error);
+                }
+                pump();
+              },
+              (error: unknown) => {
+                search.inFlight -= 1;
+                fail(error);
+                pump();
+              },
+            );
           if (search.inFlight >= input.concurrency) return;
+          task = failure ? undefined : search.next();
         }
-        if (search.inFlight === 0) resolve();
       } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
+        fail(error);
+      }
+      if (search.inFlight === 0) {
+        if (failure === undefined) resolve();
+        else reject(failure);
       }
     };
     pump();

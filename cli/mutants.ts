@@ -32,6 +32,7 @@ import {
   type ScenarioConfig,
 } from '../scenarios';
 import type { SweepResultLine } from '../reports';
+import type { BaseCheck } from './mutant_search';
 
 /** One base the switches are tried on. */
 export interface MutantBase {
@@ -270,4 +271,18 @@ export function renderMutantTable(results: readonly MutantResult[]): string {
       .join(' | ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** The lines on each base's own runs: clean, or the seeds it failed at without any switch. */
+export function renderBaseChecks(checks: readonly BaseCheck[], seeds: readonly string[]): string {
+  return checks
+    .map((check) => {
+      const range =
+        check.seedsRun === 0 ? 'no seeds' : `seeds ${seeds[0]}..${seeds[check.seedsRun - 1]}`;
+      if (check.failures.length === 0) return `base ${check.label}: clean over ${range}\n`;
+      const failed = check.failures.map((failure) => `${failure.seed} (${failure.kind})`);
+      const at = failed.join(', ');
+      return `base ${check.label}: FAILED without any switch over ${range} at seeds ${at}\n`;
+    })
+    .join('');
 }

@@ -81,16 +81,26 @@ export interface ResultsRead {
   readonly truncatedTailBytes: number;
 }
 
+/** Options of {@link readLineFile}. */
+export interface LineFileOptions {
+  /** Cut a truncated last line off the file, so appends start on a fresh line. */
+  readonly repair: boolean;
+  /** A missing file reads as empty. */
+  readonly missingOk: boolean;
+}
+
 /**
- * Reads a results file. A missing file reads as empty when `missingOk`.
- * @param repair - Cut a truncated last line off the file, so appends start on a fresh line.
- * @throws {@link UsageError} for a line that is not a result line, or a missing file.
- * @example readResults('.eos-sim/sweep/results.jsonl', { repair: true, missingOk: true })
+ * Reads a file of JSON lines written as {@link ResultsWriter} writes them: each complete line is
+ * parsed by `parse` (given the line and `path:line` for its error), and an incomplete last line
+ * (a kill during a write) is ignored, and with `repair` cut off the file.
+ * @throws {@link UsageError} for a missing file (unless `missingOk`), or what `parse` throws.
+ * @example readLineFile('out/runs.jsonl', { repair: true, missingOk: true }, parseRunLine)
  */
-export function readResults(
+export function readLineFile<T>(
   path: string,
-  options: { readonly repair: boolean; readonly missingOk: boolean },
-): ResultsRead {
+  options: LineFileOptions,
+  parse: (raw: string, where: string) => T,
+): { readonly lines: T[]; readonly truncatedTailBytes: number } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -107,8 +117,18 @@ export function readResults(
     .slice(0, end)
     .split('\n')
     .slice(0, -1)
-    .map((raw, index) => parseLine(raw, `${path}:${index + 1}`));
+    .map((raw, index) => parse(raw, `${path}:${index + 1}`));
   return { lines, truncatedTailBytes: Buffer.byteLength(tail) };
+}
+
+/**
+ * Reads a results file. A missing file reads as empty when `missingOk`.
+ * @param repair - Cut a truncated last line off the file, so appends start on a fresh line.
+ * @throws {@link UsageError} for a line that is not a result line, or a missing file.
+ * @example readResults('.eos-sim/sweep/results.jsonl', { repair: true, missingOk: true })
+ */
+export function readResults(path: string, options: LineFileOptions): ResultsRead {
+  return readLineFile(path, options, parseLine);
 }
 
 function parseLine(raw: string, where: string): SweepResultLine {

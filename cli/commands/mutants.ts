@@ -1,12 +1,15 @@
 /**
  * `eos-sim mutants [--seeds A..B] [--base FILE] [--switch ID,...] [--workers N]
- * [--seed-timeout-ms MS]`: for every bug switch (or the ones named), the seeds to its first
- * catch in the generic bases of one scenario under swarm mode (cli/mutants.ts), searched on the
- * sweep worker pool (cli/mutant_search.ts) and printed as a table, then each base's own runs.
- * Progress goes to stderr as it happens: each switch when it is settled, each seed when every
- * run of it is done. The table is the same for any `--workers`. Exits 1 when some switch is
- * never caught within the seeds, or when a base fails without any switch (then its catches may
- * be the base's own failure).
+ * [--seed-timeout-ms MS] [--out DIR [--resume]]`: for every bug switch (or the ones named), the
+ * seeds to its first catch in the generic bases of one scenario under swarm mode
+ * (cli/mutants.ts), searched on the sweep worker pool (cli/mutant_search.ts) and printed as a
+ * table, then each base's own runs. Progress goes to stderr as it happens: each switch when it
+ * is settled, each seed when every run of it is done. With `--out` every finished run is
+ * streamed to `DIR/runs.jsonl` and the table written to `DIR/table.md` and `table.json`;
+ * `--resume` carries on a killed search without running again what it recorded
+ * (cli/mutant_runs.ts). The table is the same for any `--workers` and after any kill and
+ * resume. Exits 1 when some switch is never caught within the seeds, or when a base fails
+ * without any switch (then its catches may be the base's own failure).
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +17,9 @@ import { BUG_IDS, loadScenario, type BugId } from '../../scenarios';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';
 import { UsageError } from '../errors';
 import type { CliContext } from '../io';
+import { EOS_SIM_VERSION } from '../../sim/runner';
+import { interruptible } from '../interrupt';
+import { openMutantOut, type MutantRunner, type MutantSettings } from '../mutant_runs';
 import {
   searchMutants,
   type BaseCheck,
@@ -22,14 +28,17 @@ import {
   type SearchEvent,
 } from '../mutant_search';
 import {
+  controlBases,
   genericBases,
   mutantRunOf,
+  renderBaseChecks,
   renderMutantTable,
   type MutantResult,
   type MutantRun,
 } from '../mutants';
+import { makeOutputFolder } from '../output_paths';
 import { bundledScenarioDir } from '../paths';
-import { parseSeedRange, seedsOf } from '../seeds';
+import { parseSeedRange, seedsOf, type SeedRange } from '../seeds';
 import { lineScenarioOf } from '../sweep';
 import { parsePositiveInteger } from '../sweep_output';
 import { SeedPool } from '../sweep_pool';
@@ -46,6 +55,10 @@ export interface MutantsCommandOptions {
   readonly workers?: string | undefined;
   /** `--seed-timeout-ms MS`: wall-clock budget of one run. @default 600000 */
   readonly seedTimeoutMs?: string | undefined;
+  /** `--out DIR`: stream every run to `DIR/runs.jsonl`, the table to `DIR/table.md`. */
+  readonly out?: string | undefined;
+  /** `--resume`: do not run again the runs `<out>/runs.jsonl` records. @default false */
+  readonly resume?: boolean | undefined;
 }
 
 /** The seed budget unless `--seeds` says otherwise. */
@@ -92,22 +105,50 @@ function progressLine(event: SearchEvent, total: number, startedMs: number): str
   );
 }
 
-/** The lines on each base's own runs: clean, or the seeds it failed at without any switch. */
-export function renderBaseChecks(checks: readonly BaseCheck[], seeds: readonly string[]): string {
-  return checks
-    .map((check) => {
-      const range =
-        check.seedsRun === 0 ? 'no seeds' : `seeds ${seeds[0]}..${seeds[check.seedsRun - 1]}`;
-      if (check.failures.length === 0) return `base ${check.label}: clean over ${range}\n`;
-      const failed = check.failures.map((failure) => `${failure.seed} (${failure.kind})`);
-      const at = failed.join(', ');
-      return `base ${check.label}: FAILED without any switch over ${range} at seeds ${at}\n`;
-    })
-    .join('');
+/** The validated settings of `eos-sim mutants`. */
+function settingsOf(options: MutantsCommandOptions) {
+  if (options.resume === true && options.out === undefined) {
+    throw new UsageError('--resume needs --out DIR: the folder whose runs.jsonl to carry on');
+  }
+  return {
+    range: parseSeedRange(options.seeds ?? MUTANT_SEEDS_DEFAULT),
+    ids: switchesOf(options.switches),
+    workers:
+      options.workers === undefined
+        ? availableParallelism()
+        : parsePositiveInteger('--workers', options.workers, WORKERS_MAX),
+    seedTimeoutMs:
+      options.seedTimeoutMs === undefined
+        ? MUTANT_SEED_TIMEOUT_MS_DEFAULT
+        : parsePositiveInteger('--seed-timeout-ms', options.seedTimeoutMs, SEED_TIMEOUT_MS_MAX),
+    file: options.base ?? join(bundledScenarioDir(), 'transactions-random-faults.yaml'),
+  };
 }
 
 /**
- * Runs `eos-sim mutants` and returns its exit code.
+ * The settings line of `runs.jsonl` for a search of `ids` over `range` on the bases of `file`.
+ * @example mutantSettingsOf('scenarios/transactions-random-faults.yaml', ids, range)
+ */
+export function mutantSettingsOf(
+  file: string,
+  ids: readonly BugId[],
+  range: SeedRange,
+): MutantSettings {
+  const scenario = loadScenario(file);
+  return {
+    version: EOS_SIM_VERSION,
+    file,
+    hash: scenario.hash,
+    seeds: { first: range.first, last: range.last },
+    switches: [...ids],
+    bases: controlBases(ids, genericBases(scenario)).map((base) => base.label),
+  };
+}
+
+/**
+ * Runs `eos-sim mutants` and returns its exit code. With `--out` every finished run is
+ * appended to `<out>/runs.jsonl` and the table written to `<out>/table.md` and `table.json`;
+ * with `--resume` the runs recorded there are not run again (cli/mutant_runs.ts).
  * @example await mutantsCommand({ seeds: '1..5', switches: 'KAFKA-6119' }, context)
  */
 export async function mutantsCommand(
@@ -115,40 +156,61 @@ export async function mutantsCommand(
   context: CliContext,
 ): Promise<ExitCode> {
   const { stdout, stderr } = context.io;
-  const seeds = [...seedsOf(parseSeedRange(options.seeds ?? MUTANT_SEEDS_DEFAULT))];
-  const ids = switchesOf(options.switches);
-  const workers =
-    options.workers === undefined
-      ? availableParallelism()
-      : parsePositiveInteger('--workers', options.workers, WORKERS_MAX);
-  const seedTimeoutMs =
-    options.seedTimeoutMs === undefined
-      ? MUTANT_SEED_TIMEOUT_MS_DEFAULT
-      : parsePositiveInteger('--seed-timeout-ms', options.seedTimeoutMs, SEED_TIMEOUT_MS_MAX);
-  const file = options.base ?? join(bundledScenarioDir(), 'transactions-random-faults.yaml');
-  const startedMs = performance.now();
-  stderr.write(
-    `mutants: ${ids.length} switches, seeds ${seeds[0]}..${seeds.at(-1)}, ${workers} workers\n`,
+  const { range, ids, workers, seedTimeoutMs, file } = settingsOf(options);
+  const seeds = [...seedsOf(range)];
+  if (options.out !== undefined) makeOutputFolder('--out', options.out);
+  const out =
+    options.out === undefined
+      ? undefined
+      : openMutantOut({
+          out: options.out,
+          resume: options.resume === true,
+          settings: mutantSettingsOf(file, ids, range),
+        });
+  try {
+    const startedMs = performance.now();
+    stderr.write(
+      `mutants: ${ids.length} switches, seeds ${seeds[0]}..${seeds.at(-1)}, ${workers} workers` +
+        `${out === undefined ? '' : `, ${out.recordedRuns} runs recorded in ${out.path}`}\n`,
+    );
+    const search = (): Promise<MutantSearchOutput> =>
+      searchMutantsOnPool({
+        file,
+        ids,
+        seeds,
+        workers,
+        seedTimeoutMs,
+        onEvent: (event) => stderr.write(progressLine(event, seeds.length, startedMs)),
+        onUnjudged: (task, run) => stderr.write(unjudgedLine(task, run)),
+        ...(out === undefined ? {} : { record: out.record }),
+      });
+    const output =
+      out === undefined
+        ? await search()
+        : await interruptible(search, { results: out.path, what: 'runs', stderr, stop: noop });
+    const labels = output.controls.map((check) => check.label).join(', ');
+    const replayed = out === undefined ? '' : ` (${out.replayed()} of them read from ${out.path})`;
+    stdout.write(`base ${file} (${labels}), swarm mode, ${output.runs} runs${replayed}\n`);
+    stdout.write(renderMutantTable(output.results));
+    stdout.write(renderBaseChecks(output.controls, seeds));
+    if (out !== undefined) {
+      stdout.write(`runs: ${out.path}; table: ${out.writeTables(output, seeds).join(', ')}\n`);
+    }
+    return verdictOf(output.results, output.controls, seeds.length, stdout);
+  } finally {
+    out?.close();
+  }
+}
+
+function noop(): void {}
+
+/** The stderr line of a run stopped by the wall clock or an internal error. */
+function unjudgedLine(task: MutantTask, run: MutantRun): string {
+  return (
+    `${task.bug ?? 'control'} on ${task.base} at seed ${task.seed} not judged: ` +
+    `${run.error ?? run.outcome}` +
+    `${run.eventHash === '' ? ' (raise --seed-timeout-ms)' : ''}\n`
   );
-  const output = await searchMutantsOnPool({
-    file,
-    ids,
-    seeds,
-    workers,
-    seedTimeoutMs,
-    onEvent: (event) => stderr.write(progressLine(event, seeds.length, startedMs)),
-    onUnjudged: (task, run) =>
-      stderr.write(
-        `${task.bug ?? 'control'} on ${task.base} at seed ${task.seed} not judged: ` +
-          `${run.error ?? run.outcome}` +
-          `${run.eventHash === '' ? ' (raise --seed-timeout-ms)' : ''}\n`,
-      ),
-  });
-  const labels = output.controls.map((check) => check.label).join(', ');
-  stdout.write(`base ${file} (${labels}), swarm mode, ${output.runs} runs\n`);
-  stdout.write(renderMutantTable(output.results));
-  stdout.write(renderBaseChecks(output.controls, seeds));
-  return verdictOf(output.results, output.controls, seeds.length, stdout);
 }
 
 /** The input of {@link searchMutantsOnPool}. */
@@ -162,6 +224,8 @@ export interface PoolSearchInput {
   readonly onEvent?: (event: SearchEvent) => void;
   /** Called for a run stopped by the wall clock or an internal error (never judged). */
   readonly onUnjudged?: (task: MutantTask, run: MutantRun) => void;
+  /** Wraps the pool's runner, e.g. to record its runs and answer recorded ones (`--out`). */
+  readonly record?: (run: MutantRunner) => MutantRunner;
 }
 
 /**
@@ -173,23 +237,26 @@ export async function searchMutantsOnPool(input: PoolSearchInput): Promise<Mutan
   const scenario = loadScenario(input.file);
   const line = lineScenarioOf(scenario, true);
   const pool = new SeedPool({ workers: input.workers, seedTimeoutMs: input.seedTimeoutMs });
+  const run: MutantRunner = async (task) => {
+    const result = mutantRunOf(
+      await pool.run({
+        scenario: { ...line, mutant: { base: task.base, bug: task.bug } },
+        seed: task.seed,
+        out: undefined,
+      }),
+    );
+    if (result.eventHash === '' || result.outcome === 'internal-error') {
+      input.onUnjudged?.(task, result);
+    }
+    return result;
+  };
   try {
     return await searchMutants({
       ids: input.ids,
       bases: genericBases(scenario),
       seeds: input.seeds,
       concurrency: input.workers * 2,
-      run: async (task) => {
-        const run = mutantRunOf(
-          await pool.run({
-            scenario: { ...line, mutant: { base: task.base, bug: task.bug } },
-            seed: task.seed,
-            out: undefined,
-          }),
-        );
-        if (run.eventHash === '' || run.outcome === 'internal-error') input.onUnjudged?.(task, run);
-        return run;
-      },
+      run: input.record === undefined ? run : input.record(run),
       ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
     });
   } finally {

@@ -16,6 +16,7 @@ import { exitCodeForSweep, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
 import { mainJobEnding } from '../main_job_next';
 import { bundledScenarioDir } from '../paths';
+import { interruptible } from '../interrupt';
 import { createProgress } from '../progress';
 import { RESULTS_FILE_NAME } from '../results_file';
 import { parseSeedRange } from '../seeds';
@@ -79,39 +80,6 @@ function inCi(): boolean {
   return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false';
 }
 
-/** The exit codes of a sweep stopped by a signal: 128 + the signal's number, as a shell's. */
-const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
-
-/**
- * While `run` is pending, SIGINT (Ctrl-C), SIGTERM (a CI cancel, a pod eviction) and SIGHUP (the
- * terminal closed, or the npm wrapper gone: cli/wrapper_watch.ts) stop the sweep with one line
- * saying where the results are and how to carry on, and the shell's exit code; the lock of
- * `out` is removed on exit (see `lockOut`). Without this Node died silently.
- */
-async function interruptible<T>(
-  run: () => Promise<T>,
-  notice: { out: string; stderr: CliContext['io']['stderr']; stop: () => void },
-): Promise<T> {
-  const handlers = Object.entries(SIGNAL_EXIT_CODES).map(([signal, code]) => {
-    const handler = (): void => {
-      notice.stop();
-      const results = join(notice.out, RESULTS_FILE_NAME);
-      notice.stderr.write(
-        `Interrupted by ${signal}: the seeds finished so far are in ${results}; ` +
-          'run the same command with --resume to carry on\n',
-      );
-      process.exit(code);
-    };
-    process.once(signal, handler);
-    return { signal, handler };
-  });
-  try {
-    return await run();
-  } finally {
-    for (const { signal, handler } of handlers) process.off(signal, handler);
-  }
-}
-
 /** The validated settings of a sweep. */
 function settingsOf(options: SweepCommandOptions) {
   return {
@@ -151,7 +119,8 @@ export async function sweepCommand(
   const lines = options.json ? stderr : stdout;
   const colour = options.json ? false : context.colour;
   const progress = createProgress(stderr, { ci: inCi() });
-  const notice = { out: settings.out, stderr, stop: () => progress.stop() };
+  const results = join(settings.out, RESULTS_FILE_NAME);
+  const notice = { results, what: 'seeds', stderr, stop: () => progress.stop() };
   const output = await interruptible(
     () =>
       runSweep({
