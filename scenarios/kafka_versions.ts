@@ -69,6 +69,7 @@ export const BUG_IDS = [
   'KAFKA-15583',
   'KAFKA-15591',
   'KAFKA-16352',
+  'KAFKA-16386',
   'KAFKA-19446',
   'KAFKA-19690',
   'KAFKA-19999',
@@ -300,6 +301,20 @@ export const BUG_ROWS: readonly BugRow[] = [
       'completion of the reloaded transaction, which then stays in PrepareCommit/PrepareAbort',
     fixed: '3.8',
     source: 'KAFKA-16352, apache/kafka#15524 (TransactionMarkerChannelManager.removeMarkersForTxn)',
+  },
+  {
+    id: 'KAFKA-16386',
+    changes:
+      'a TxnOffsetCommit whose KIP-890 verification died in transport is answered ' +
+      'NETWORK_EXCEPTION (maybeConvertOffsetCommitError has no case for it), and the Java ' +
+      "producer's TxnOffsetCommitHandler of the same release, which retries only the errors " +
+      'it lists, fails fatally on it ("Unexpected error in TxnOffsetCommitResponse")',
+    introduced: '3.7',
+    fixed: '3.7.1',
+    source:
+      'KAFKA-16386, apache/kafka#15559 (GroupMetadataManager.maybeConvertOffsetCommitError; ' +
+      'in 3.7.1 and 3.8.0); client half apache/kafka#15266 (TransactionManager.' +
+      'TxnOffsetCommitHandler, in 3.8.0); verification of TxnOffsetCommit from 3.7.0 (KAFKA-15449)',
   },
   {
     id: 'KAFKA-19446',

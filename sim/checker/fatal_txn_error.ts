@@ -1,6 +1,7 @@
 /**
  * `fatal-txn-error`: a transactional producer that follows Kafka's client rules was told
- * INVALID_TXN_STATE, the fatal "not part of an ongoing transaction" error, or, alone on its
+ * INVALID_TXN_STATE, the fatal "not part of an ongoing transaction" error, ended a transaction
+ * on a transport error it should have retried (NETWORK_EXCEPTION), or, alone on its
  * transactional.id, INVALID_PRODUCER_ID_MAPPING. Kafka promises such a
  * client only fencing (PRODUCER_FENCED, INVALID_PRODUCER_EPOCH), abortable and retriable errors:
  * a producer whose transaction timed out during a pause must get the abortable
@@ -30,6 +31,14 @@ const UNEXPECTED_FATAL_ERROR = 'INVALID_TXN_STATE';
  * (TransactionManager.abortableErrorIfPossible, KIP-360) and re-initialises.
  */
 const UNKNOWN_IDENTITY_ERROR = 'INVALID_PRODUCER_ID_MAPPING';
+
+/**
+ * A transport error, NetworkException, which Kafka's clients retry (it is a RetriableException):
+ * a transaction that ends with it was ended by a client rule that did not retry what the broker
+ * answered, the Java TxnOffsetCommitHandler before apache/kafka#15266 meeting a TxnOffsetCommit
+ * answered NETWORK_EXCEPTION by a 3.7.0 broker (KAFKA-16386). Counted for `txn` operations only.
+ */
+const TRANSPORT_ERROR = 'NETWORK_EXCEPTION';
 
 /**
  * Fenced, and by its own open transaction: the epoch that fenced the producer was granted by an
@@ -79,6 +88,7 @@ function isSelfFence(
 /** Whether `op`'s error is one a well-behaved producer alone on its id never gets. */
 function isUnexpectedFatal(
   op: {
+    f: 'txn' | 'init';
     error?: string;
     process: string;
     timeUs: number;
@@ -88,6 +98,7 @@ function isUnexpectedFatal(
   expirations: readonly TransactionalIdExpiration[],
 ): boolean {
   if (op.error === UNEXPECTED_FATAL_ERROR) return true;
+  if (op.error === TRANSPORT_ERROR) return op.f === 'txn';
   if (op.error !== UNKNOWN_IDENTITY_ERROR) return false;
   const expired = expirations.some(
     (expiration) =>
@@ -103,7 +114,8 @@ function isUnexpectedFatal(
 }
 
 /**
- * One anomaly per init or txn operation that completed with INVALID_TXN_STATE, or with
+ * One anomaly per init or txn operation that completed with INVALID_TXN_STATE, a txn operation
+ * that completed with NETWORK_EXCEPTION, or an init or txn operation with
  * INVALID_PRODUCER_ID_MAPPING while its producer was alone on its transactional.id, or
  * PRODUCER_FENCED by a fence of its own open transaction ({@link isSelfFence}); and, for an
  * idempotent producer, each send refused after its state expired (checkFatalIdempotentError).

@@ -145,6 +145,8 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'KAFKA-9749': ['lost-write', 'hanging-transaction'],
   // A retried initTransactions after its answer came in the background throws.
   'KAFKA-13412': ['fatal-txn-error'],
+  // A TxnOffsetCommit answered NETWORK_EXCEPTION kills the 3.7 Java producer.
+  'KAFKA-16386': ['fatal-txn-error'],
   'KAFKA-20310': ['fatal-txn-error'],
   'KAFKA-20357': ['fatal-txn-error'],
   // The client's epoch bump on OUT_OF_ORDER_SEQUENCE_NUMBER is Kafka's, the refused retry is not.

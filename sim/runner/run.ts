@@ -210,6 +210,7 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const bumpRule = {
     bumpWithoutWaitingForInFlight: scenario.bugs['KAFKA-14034'],
     initRetryAfterAnswerThrows: scenario.bugs['KAFKA-13412'],
+    txnOffsetCommitRetriesListedOnly: scenario.bugs['KAFKA-16386'],
   };
   const clients = scenario.clients.map(
     (spec) => new ClientActor(withProducerBugs(spec, bumpRule), deps),
@@ -485,6 +486,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
         compareVersions(scenario.broker.interBrokerProtocolVersion, '2.1') < 0 ? 1 : 3,
       defaultExpireTimestampKept: scenario.bugs['KAFKA-8069'],
       commitExpiresWhateverState: scenario.bugs['KAFKA-4682'],
+      networkExceptionUnconverted: scenario.bugs['KAFKA-16386'],
     },
   });
 }
@@ -516,7 +518,11 @@ function unstableLeaders(observed: ObservedCluster, describe: boolean): number |
 /** `spec` with the Java producer rules its Kafka release picks (KAFKA-14034). */
 function withProducerBugs(
   spec: ClientConfig,
-  rules: { readonly bumpWithoutWaitingForInFlight: boolean; initRetryAfterAnswerThrows: boolean },
+  rules: {
+    readonly bumpWithoutWaitingForInFlight: boolean;
+    readonly initRetryAfterAnswerThrows: boolean;
+    readonly txnOffsetCommitRetriesListedOnly: boolean;
+  },
 ): ClientConfig {
   if (spec.role === 'producer') return { ...spec, settings: { ...spec.settings, ...rules } };
   if (spec.role === 'pipeline') {

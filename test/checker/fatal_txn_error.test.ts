@@ -7,7 +7,9 @@
  * TransactionStateManager.removeExpiredTransactionalIds). PRODUCER_FENCED only when the epoch
  * that fenced it was granted by an InitProducerId fencing its open transaction while it was alone
  * on the id (its own mid-transaction InitProducerId, confluentinc/librdkafka#3575), not after a
- * transaction timeout nor another instance's init. Method: hand-built histories through
+ * transaction timeout nor another instance's init. NETWORK_EXCEPTION, a transport error every
+ * client retries, when it ends a transaction (the 3.7 Java client's TxnOffsetCommitHandler,
+ * KAFKA-16386), not when it ends an init. Method: hand-built histories through
  * checkHistory with an empty oracle, or one that lists an expiration or epoch grants.
  */
 import { describe, expect, it } from 'vitest';
@@ -65,6 +67,23 @@ describe('fatal-txn-error', () => {
       failedTxn('INVALID_PRODUCER_ID_MAPPING', 100),
     );
     expect(fatalKinds(history)).toEqual([]);
+  });
+
+  it('counts a transaction ended by NETWORK_EXCEPTION (KAFKA-16386)', () => {
+    const messages = fatalKinds(
+      historyOf(init('A#0', 'tx', 0), failedTxn('NETWORK_EXCEPTION', 100)),
+    );
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('NETWORK_EXCEPTION');
+  });
+
+  it('near-miss: not an init that ended with NETWORK_EXCEPTION, nor a retriable timeout', () => {
+    const [invoke, done] = init('A#0', 'tx', 0);
+    const failedInit = [invoke, { ...done, type: 'fail', error: 'NETWORK_EXCEPTION' }] as OpDraft[];
+    expect(fatalKinds(historyOf(failedInit))).toEqual([]);
+    expect(
+      fatalKinds(historyOf(init('A#0', 'tx', 0), failedTxn('REQUEST_TIMED_OUT', 100))),
+    ).toEqual([]);
   });
 
   it('still counts INVALID_TXN_STATE with another instance around', () => {

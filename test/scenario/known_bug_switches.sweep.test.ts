@@ -70,6 +70,13 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..10',
   },
   {
+    // A TxnOffsetCommit verification times out; 3.7.0 answers NETWORK_EXCEPTION, the client dies.
+    bug: 'KAFKA-16386',
+    reproducer: 'scenarios/known-bugs/txn-offset-commit-network-exception.yaml',
+    fixed: 'scenarios/known-bugs/txn-offset-commit-network-exception-fixed.yaml',
+    seeds: '1..5',
+  },
+  {
     bug: 'KAFKA-9144',
     reproducer: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration.yaml',
     fixed: 'scenarios/known-bugs/marker-timestamp-early-producer-expiration-fixed.yaml',

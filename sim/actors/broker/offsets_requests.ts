@@ -107,7 +107,11 @@ export function verifyOffsetsTransaction(
     batch: { producerId, producerEpoch },
   };
   const coordinator = broker.transactionCoordinatorOf(request.transactionalId);
-  broker.verifier.verify(verification, coordinator, ctx, (error) =>
-    error === 'NONE' ? done('NONE', guard) : done(error, null),
+  broker.verifier.verify(
+    verification,
+    coordinator,
+    ctx,
+    (error) => (error === 'NONE' ? done('NONE', guard) : done(error, null)),
+    'offsets',
   );
 }

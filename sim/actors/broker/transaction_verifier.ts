@@ -6,7 +6,9 @@
  * coordinator of the transactional.id: with part 1 (`transaction.partition.verification.enable`)
  * whether the partition is in the transaction (`verifyOnly`), and for a transaction version 2
  * client it adds the partition on the client's behalf. The coordinator's answer is translated to a
- * produce error (ReplicaManager.postVerificationCallback).
+ * produce error (ReplicaManager.postVerificationCallback); a TxnOffsetCommit gets it as
+ * AddPartitionsToTxnManager hands it over (GroupCoordinator.handleTxnCommitOffsets'
+ * postVerificationCallback converts it with maybeConvertOffsetCommitError, group_offsets.ts).
  */
 import type { ActorContext, NodeId } from '../../kernel';
 import { BoundedMap } from '../../kernel';
@@ -65,6 +67,18 @@ function produceErrorForVerification(error: KafkaErrorCode): KafkaErrorCode {
   }
 }
 
+/**
+ * The error AddPartitionsToTxnManager hands to the verification's callback: the coordinator's
+ * answer with PRODUCER_FENCED as INVALID_PRODUCER_EPOCH (AddPartitionsToTxnManager.onComplete),
+ * NETWORK_EXCEPTION for a request that died in transport.
+ */
+function managerErrorFor(error: KafkaErrorCode): KafkaErrorCode {
+  return error === 'PRODUCER_FENCED' ? 'INVALID_PRODUCER_EPOCH' : error;
+}
+
+/** Who waits for a verification: a Produce, or a TxnOffsetCommit (its raw error). */
+export type VerificationCaller = 'produce' | 'offsets';
+
 /** The verification requests of one broker. */
 export class TransactionVerifier {
   private pending = new BoundedMap<
@@ -80,16 +94,20 @@ export class TransactionVerifier {
 
   /**
    * Sends AddPartitionsToTxn for the partition of `request` to `coordinator` (null: none known,
-   * answered COORDINATOR_NOT_AVAILABLE); `done` gets the produce-level error.
+   * answered COORDINATOR_NOT_AVAILABLE); `done` gets the produce-level error, or for `offsets`
+   * the error as AddPartitionsToTxnManager passes it on.
    */
   verify(
     request: VerificationRequest,
     coordinator: NodeId | null,
     ctx: Ctx,
-    done: (error: KafkaErrorCode) => void,
+    answer: (error: KafkaErrorCode) => void,
+    caller: VerificationCaller = 'produce',
   ): void {
+    const done = (error: KafkaErrorCode): void =>
+      answer(caller === 'produce' ? produceErrorForVerification(error) : managerErrorFor(error));
     if (coordinator === null || request.transactionalId === null) {
-      return done(produceErrorForVerification('COORDINATOR_NOT_AVAILABLE'));
+      return done('COORDINATOR_NOT_AVAILABLE');
     }
     const correlationId = this.correlationIds++;
     const timerId = ctx.setTimer(VERIFICATION_TIMEOUT_US, {
@@ -118,7 +136,7 @@ export class TransactionVerifier {
     if (request === undefined) return;
     this.pending.delete(response.correlationId);
     ctx.cancelTimer(request.timerId);
-    request.done(produceErrorForVerification(response.results[0]?.error ?? 'UNKNOWN_SERVER_ERROR'));
+    request.done(response.results[0]?.error ?? 'UNKNOWN_SERVER_ERROR');
   }
 
   /**
@@ -145,6 +163,6 @@ export class TransactionVerifier {
     const request = this.pending.get(correlationId);
     if (request === undefined) return;
     this.pending.delete(correlationId);
-    request.done(produceErrorForVerification('NETWORK_EXCEPTION'));
+    request.done('NETWORK_EXCEPTION');
   }
 }

@@ -84,6 +84,11 @@ export interface GroupCoordinatorSettings {
    * in a group with members (offset_expiration.ts).
    */
   readonly commitExpiresWhateverState: boolean;
+  /**
+   * KAFKA-16386 on (3.7.0): a TxnOffsetCommit whose verification died in transport is answered
+   * NETWORK_EXCEPTION (maybeConvertOffsetCommitError without its first case, group_offsets.ts).
+   */
+  readonly networkExceptionUnconverted: boolean;
 }
 
 /** Kafka's defaults for {@link GroupCoordinatorSettings}. */
@@ -97,6 +102,7 @@ export const DEFAULT_GROUP_COORDINATOR_SETTINGS: GroupCoordinatorSettings = {
   recordValueVersion: 3,
   defaultExpireTimestampKept: false,
   commitExpiresWhateverState: false,
+  networkExceptionUnconverted: false,
 };
 
 /** What the group coordinator needs from its broker. */
@@ -399,7 +405,9 @@ export class GroupCoordinator {
     if (request.kind === 'OffsetCommit') return commitOffsets(host, request, ctx, respond);
     const partition = this.partitionFor(request.groupId);
     this.host.verifyTransaction(partition, request, ctx, (error, guard) => {
-      if (error !== 'NONE') return all(offsetCommitErrorFor(error));
+      if (error !== 'NONE') {
+        return all(offsetCommitErrorFor(error, this.settings.networkExceptionUnconverted));
+      }
       // Ownership may have changed while the transaction coordinator answered.
       const now = this.status(request.groupId);
       if (now !== 'NONE') return all(now);

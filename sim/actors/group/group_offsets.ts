@@ -73,11 +73,20 @@ export interface OffsetsHost {
   ): void;
 }
 
-/** Kafka's maybeConvertOffsetCommitError: append and verification errors as commit errors. */
-export function offsetCommitErrorFor(error: KafkaErrorCode): KafkaErrorCode {
+/**
+ * Kafka's maybeConvertOffsetCommitError: append and verification errors as commit errors. A
+ * verification that died in transport (NETWORK_EXCEPTION, KIP-890 part 1 on TxnOffsetCommit from
+ * 3.7.0, KAFKA-15449) is answered COORDINATOR_LOAD_IN_PROGRESS, which every client retries
+ * without a coordinator lookup, since KAFKA-16386 (apache/kafka#15559, 3.7.1 and 3.8.0). With
+ * `networkExceptionUnconverted` (the bug, 3.7.0) it goes to the client as it is.
+ */
+export function offsetCommitErrorFor(
+  error: KafkaErrorCode,
+  networkExceptionUnconverted = false,
+): KafkaErrorCode {
   switch (error) {
     case 'NETWORK_EXCEPTION':
-      return 'COORDINATOR_LOAD_IN_PROGRESS';
+      return networkExceptionUnconverted ? error : 'COORDINATOR_LOAD_IN_PROGRESS';
     case 'UNKNOWN_TOPIC_OR_PARTITION':
     case 'NOT_ENOUGH_REPLICAS':
     case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':

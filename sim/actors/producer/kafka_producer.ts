@@ -245,7 +245,7 @@ export class KafkaProducer {
         this.onOffsetsOutcome(this.txnOffsets.onAddOffsetsToTxn(response.error));
         break;
       case 'TxnOffsetCommitResponse':
-        this.onOffsetsOutcome(this.txnOffsets.onTxnOffsetCommit(response.results));
+        this.onOffsetsOutcome(this.txnOffsets.onTxnOffsetCommit(response.results, this.config));
         break;
       case 'InitProducerIdResponse':
         this.onInitProducerIdResponse(response.error, response.producerId, response.producerEpoch);

@@ -52,6 +52,12 @@ export interface ProducerConfig {
    * InitProducerId came back in the background, throws (init_transactions_call.ts). @default false
    */
   readonly initRetryAfterAnswerThrows?: boolean;
+  /**
+   * KAFKA-16386 on (3.7.0): the Java TxnOffsetCommitHandler before apache/kafka#15266 (3.8.0)
+   * retries only the errors it lists and fails fatally on any other, NETWORK_EXCEPTION included
+   * (txn_offsets.ts). @default false
+   */
+  readonly txnOffsetCommitRetriesListedOnly?: boolean;
 }
 
 /** `max.block.ms`'s default (ProducerConfig). */

@@ -12,7 +12,7 @@
  */
 import type { NodeId } from '../../kernel';
 import { pushWithin } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { COLLECTION_BOUNDS, isRetriable } from '../protocol';
 import type { KafkaErrorCode, OffsetCommitResults, OffsetToCommit } from '../protocol';
 import { partitionKey } from '../protocol';
 
@@ -116,10 +116,18 @@ export class TxnOffsets {
 
   /**
    * Java's TxnOffsetCommitHandler: committed partitions leave the entry; coordinator errors
-   * retry the rest (NOT_COORDINATOR-like ones after a new FindCoordinator); a stale generation
-   * or member (KIP-447 fencing) is abortable (CommitFailedException); fencing is fatal.
+   * retry the rest (NOT_COORDINATOR-like ones after a new FindCoordinator), as does any other
+   * retriable error since apache/kafka#15266 (3.8.0); a stale generation or member (KIP-447
+   * fencing) is abortable (CommitFailedException); fencing is fatal. With
+   * `txnOffsetCommitRetriesListedOnly` (KAFKA-16386 on: the 3.7 client beside the 3.7.0
+   * broker) only UNKNOWN_TOPIC_OR_PARTITION and COORDINATOR_LOAD_IN_PROGRESS retry at once, and
+   * any error not listed, retriable or not, is fatal ("Unexpected error in
+   * TxnOffsetCommitResponse").
    */
-  onTxnOffsetCommit(results: OffsetCommitResults): OffsetsOutcome {
+  onTxnOffsetCommit(
+    results: OffsetCommitResults,
+    rules: { readonly txnOffsetCommitRetriesListedOnly?: boolean } = {},
+  ): OffsetsOutcome {
     const head = this.queue[0];
     if (head === undefined) return { type: 'progress' };
     const failed = new Set(
@@ -139,7 +147,6 @@ export class TxnOffsets {
         return { type: 'retry', rediscover: 'group' };
       case 'UNKNOWN_TOPIC_OR_PARTITION':
       case 'COORDINATOR_LOAD_IN_PROGRESS':
-      case 'CONCURRENT_TRANSACTIONS':
         return { type: 'retry', rediscover: null };
       case 'ILLEGAL_GENERATION':
       case 'UNKNOWN_MEMBER_ID':
@@ -150,6 +157,9 @@ export class TxnOffsets {
       case 'PRODUCER_FENCED':
         return { type: 'fatal', error: 'PRODUCER_FENCED' };
       default:
+        if (isRetriable(error) && rules.txnOffsetCommitRetriesListedOnly !== true) {
+          return { type: 'retry', rediscover: null };
+        }
         return { type: 'fatal', error };
     }
   }
