@@ -69,6 +69,7 @@ export const BUG_IDS = [
   'KAFKA-15583',
   'KAFKA-15591',
   'KAFKA-16352',
+  'KAFKA-19367',
   'KAFKA-19446',
   'KAFKA-19690',
   'KAFKA-19999',
@@ -300,6 +301,18 @@ export const BUG_ROWS: readonly BugRow[] = [
       'completion of the reloaded transaction, which then stays in PrepareCommit/PrepareAbort',
     fixed: '3.8',
     source: 'KAFKA-16352, apache/kafka#15524 (TransactionMarkerChannelManager.removeMarkersForTxn)',
+  },
+  {
+    id: 'KAFKA-19367',
+    changes:
+      'under transaction version 2 the abort after an epoch fence (InitProducerId on an Ongoing ' +
+      'transaction, a timeout) bumps the epoch again: one epoch skipped, and from a fenced 32767 ' +
+      'the bump overflows, the abort fails (UNKNOWN_SERVER_ERROR) and the transaction hangs',
+    introduced: '4.0',
+    fixed: '4.1',
+    source:
+      'KAFKA-19367, apache/kafka#19910 and follow-up #19976 (merged June 2025; the follow-up was ' +
+      'cherry-picked to 4.0 as #19991, so 4.0.1 likely has the fix; 4.1.0 is the first minor)',
   },
   {
     id: 'KAFKA-19446',
