@@ -70,6 +70,7 @@ export const BUG_IDS = [
   'KAFKA-15591',
   'KAFKA-16352',
   'KAFKA-16386',
+  'KAFKA-19367',
   'KAFKA-19446',
   'KAFKA-19690',
   'KAFKA-19999',
@@ -315,6 +316,18 @@ export const BUG_ROWS: readonly BugRow[] = [
       'KAFKA-16386, apache/kafka#15559 (GroupMetadataManager.maybeConvertOffsetCommitError; ' +
       'in 3.7.1 and 3.8.0); client half apache/kafka#15266 (TransactionManager.' +
       'TxnOffsetCommitHandler, in 3.8.0); verification of TxnOffsetCommit from 3.7.0 (KAFKA-15449)',
+  },
+  {
+    id: 'KAFKA-19367',
+    changes:
+      'under transaction version 2 the abort after an epoch fence (InitProducerId on an Ongoing ' +
+      'transaction, a timeout) bumps the epoch again: one epoch skipped, and from a fenced 32767 ' +
+      'the bump overflows, the abort fails (UNKNOWN_SERVER_ERROR) and the transaction hangs',
+    introduced: '4.0',
+    fixed: '4.1',
+    source:
+      'KAFKA-19367, apache/kafka#19910 and follow-up #19976 (merged June 2025; the follow-up was ' +
+      'cherry-picked to 4.0 as #19991, so 4.0.1 likely has the fix; 4.1.0 is the first minor)',
   },
   {
     id: 'KAFKA-19446',

@@ -133,6 +133,8 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   // A follower keeps a tail it was never sent through truncation for: the replicas diverge.
   'KAFKA-7395': ['inconsistent-offsets'],
   'KAFKA-20090': ['fatal-txn-error', 'hanging-transaction'],
+  // The timed-out or fenced transaction cannot be aborted at 32767: it stays Ongoing for good.
+  'KAFKA-19367': ['hanging-transaction'],
   // Offsets expired early: the group restarts from auto.offset.reset and reprocesses its input.
   'KAFKA-8069': ['eos-violation'],
   // Offsets of a live group expired: its next rebalance restarts from auto.offset.reset.

@@ -441,6 +441,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
       rotationNotLogged: scenario.bugs['KAFKA-20310'],
       lastProducerEpochNotLogged: scenario.bugs['KAFKA-20357'],
       noRotationOnFenceAbort: scenario.bugs['KAFKA-20090'],
+      fenceAbortBumpsTwice: scenario.bugs['KAFKA-19367'],
       timeoutAbortKeepsEpoch: scenario.bugs['KAFKA-6119'],
       fenceBumpsAfterFailedFence: scenario.bugs['KAFKA-9666'],
       failedTombstoneKeepsPendingDead: scenario.bugs['KAFKA-7519'],

@@ -30,6 +30,8 @@ export const SLOW_SCENARIOS: ReadonlySet<string> = new Set([
   'scenarios/epoch-exhaustion-lost-endtxn-response.yaml',
   'scenarios/known-bugs/failed-fence-write-bumps-epoch.yaml',
   'scenarios/known-bugs/failed-fence-write-bumps-epoch-fixed.yaml',
+  'scenarios/known-bugs/timeout-fence-bumps-epoch-twice.yaml',
+  'scenarios/known-bugs/timeout-fence-bumps-epoch-twice-fixed.yaml',
 ]);
 
 /** The one scenario of {@link SLOW_SCENARIOS} too large for `--check-determinism` in any tier. */

@@ -54,6 +54,12 @@ export interface CoordinatorSettings {
    */
   readonly noRotationOnFenceAbort?: boolean;
   /**
+   * KAFKA-19367 (4.0.0): under TV2 the abort after an epoch fence (InitProducerId on an Ongoing
+   * transaction, or a timeout) bumps the epoch a second time; from a fenced 32767 the bump
+   * overflows and the request fails. @default false
+   */
+  readonly fenceAbortBumpsTwice?: boolean;
+  /**
    * KAFKA-6119 (0.11.0.0 and 0.11.0.1): a timed-out transaction is aborted at its current epoch
    * instead of being fenced with a bump. @default false
    */

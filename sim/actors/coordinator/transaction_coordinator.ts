@@ -26,6 +26,7 @@ import type {
 } from '../protocol';
 import { partitionKey } from '../protocol';
 import { decideEndTxn } from './end_txn_rules';
+import { bumpAgainAfterFence } from './fence_double_bump';
 import { grantObservation, transitionObservation, viewOf } from './coordinator_observations';
 import type { StateLogPlace } from './coordinator_observations';
 import { MarkerSender } from './marker_sender';
@@ -364,8 +365,7 @@ export class TransactionCoordinator {
    * abortTimedOutTransactions and handleInitProducerId on an Ongoing transaction: PrepareEpochFence
    * bumps the epoch in memory at once (not again after a failed fence write), so requests with the
    * old epoch are fenced while PrepareAbort is written with the bumped epoch; then markers. The
-   * cluster's transaction version rules the abort; with TV2 there is one bump, not two
-   * (KAFKA-19367).
+   * cluster's transaction version rules the abort: TV2 bumps once (KAFKA-19367's fix).
    */
   private fenceAndAbort(
     metadata: TransactionMetadata,
@@ -393,6 +393,8 @@ export class TransactionCoordinator {
     this.observeTransition({ ...fence, metadata, coordinatorEpoch }, ctx);
     metadata.pendingState = 'PrepareEpochFence';
     const version2 = this.settings.transactionVersion >= 2;
+    const twice = version2 && this.settings.fenceAbortBumpsTwice === true; // KAFKA-19367
+    if (twice && !bumpAgainAfterFence(metadata, ctx)) return onDurable('UNKNOWN_SERVER_ERROR');
     // KAFKA-20090's fix: a fence that leaves the epoch exhausted rotates the producerId at
     // completion too (endTransaction without the !isEpochFence guard).
     const rotate =
