@@ -15,8 +15,9 @@
  * - the application sent the value once (one `send` invoke);
  * - no copy but the last was acknowledged: the send was still in flight when the last copy was
  *   appended (the rewrite takes only in-flight batches; a send never completed, its client
- *   stopped first, was in flight throughout), and an `ok` completion carries the last copy's
- *   epoch;
+ *   stopped first, was in flight throughout, and so was one its client gave up on, an `info`
+ *   completion, since bytes already sent may still land), and an `ok` completion carries the
+ *   last copy's epoch;
  * - what makes the client ask for the bump happened: a send of the same client, producerId and
  *   partition failed (`fail` or `info` with an error) under an epoch from the earlier copy's up
  *   to the later one's before the later copy was appended (handleFailedBatch,
@@ -146,8 +147,12 @@ export function epochBumpRoute(
   // A send without a completion was still outstanding when the history ended (its client lost
   // power or the run ended first): as Jepsen reads an op with no completion, it was in flight
   // through every copy, and nothing acknowledged any of them.
+  // An `info` completion is indeterminate: the client gave up on the request (request.timeout.ms,
+  // delivery.timeout.ms) but bytes already sent may still be appended after it, so only a
+  // definite `ok` or `fail` ends the flight before the last copy.
   const completion = sent.completion;
-  if (completion !== undefined && completion.timeUs < last.record.appendUs) return null;
+  const definite = completion !== undefined && completion.type !== 'info';
+  if (definite && completion.timeUs < last.record.appendUs) return null;
   if (completion?.f === 'send' && completion.type === 'ok') {
     if (completion.value.producerEpoch !== last.record.producerEpoch) return null;
   }

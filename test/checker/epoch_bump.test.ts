@@ -247,3 +247,38 @@ describe('epoch-bump-duplicate is judged per record from the history', () => {
     expect(neverCompleted(false).anomalyCounts).toEqual([{ kind: 'duplicate', count: 1 }]);
   });
 });
+
+describe('a rewrite appended after its client gave up on it (info)', () => {
+  // eos-pipeline swarm seed 3451 (100k safe sweep): value 36, appended under epoch 0 and never
+  // acknowledged, was rewritten under epoch 1 after value 31's batch timed out; that request
+  // timed out too (info at 101.497 s), and its bytes were appended 1.6 ms later.
+  function rewriteDoneAt(type: 'info' | 'ok') {
+    const history = historyOf(
+      sendOf({ value: 1, atUs: 100, doneUs: 900, type: 'info', producerEpoch: 0 }),
+      sendOf({ value: 2, atUs: 110, doneUs: 1100, type, producerEpoch: 1, offset: 1 }),
+      finalRead('final', {
+        isolationLevel: READ_UNCOMMITTED,
+        records: [
+          [0, 0, 2],
+          [0, 1, 2],
+        ],
+        atUs: 5000,
+      }),
+    );
+    const oracle = oracleOfPartition0([
+      data({ offset: 0, value: 2, producerId: PRODUCER_ID, producerEpoch: 0, appendUs: 300 }),
+      data({ offset: 1, value: 2, producerId: PRODUCER_ID, producerEpoch: 1, appendUs: 1200 }),
+    ]);
+    return checkHistory(history, oracle);
+  }
+
+  it('an info completion before the last copy: still in flight, epoch-bump-duplicate', () => {
+    const result = rewriteDoneAt('info');
+    expect(result.anomalyCounts).toEqual([{ kind: 'epoch-bump-duplicate', count: 1 }]);
+    expect(result.anomalies[0]?.classification).toBe('rewritten-after-failed-batch-bump');
+  });
+
+  it('near-miss: an ok completion before the last copy is a duplicate', () => {
+    expect(rewriteDoneAt('ok').anomalyCounts).toEqual([{ kind: 'duplicate', count: 1 }]);
+  });
+});

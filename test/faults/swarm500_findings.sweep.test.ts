@@ -134,3 +134,13 @@ describe('a leader restarted before the controller noticed (100k safe sweep)', (
     expect(report.outcome).toBe('pass');
   });
 });
+
+describe('an epoch-bump rewrite appended after its client gave up on it (100k safe sweep)', () => {
+  it('swarm seed 3451 of eos-pipeline: epoch-bump-duplicate, permitted; the seed passes', () => {
+    // source's rewrite of value 36 under epoch 1 timed out (info at 101.497 s) and its bytes
+    // were appended at 101.4986 s: an indeterminate send is in flight until its copy lands.
+    const { report } = runSwarm('3451', 'scenarios/eos-pipeline.yaml');
+    expect(report.check.anomalyTypes).toEqual(['epoch-bump-duplicate']);
+    expect(report.outcome).toBe('pass');
+  });
+});
