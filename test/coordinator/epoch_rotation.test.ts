@@ -14,20 +14,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CoordinatorSettings } from '../../sim/actors';
-import { CoordinatorHarness, LOG_WRITE_US, T0, TXN_ID } from './harness';
+import { CoordinatorHarness, LOG_WRITE_US, T0, TXN_ID, ongoingAt } from './harness';
 
 const V2 = { transactionVersion: 2 } as const;
 
 /** A TV2 coordinator whose transaction on T0 is Ongoing at `epoch` under producerId 0. */
-function ongoingAt(epoch: number, settings: Partial<CoordinatorSettings> = {}): CoordinatorHarness {
-  const h = new CoordinatorHarness({ transactionVersion: 2, ...settings });
-  h.initProducerId();
-  h.advanceBy(LOG_WRITE_US);
-  const metadata = h.coordinator.metadataOf(TXN_ID);
-  if (metadata === undefined) throw new Error('no metadata');
-  (metadata as { producerEpoch: number }).producerEpoch = epoch;
-  h.addPartitions(epoch, [T0]);
-  h.advanceBy(LOG_WRITE_US);
+function ongoing(epoch: number, settings: Partial<CoordinatorSettings> = {}): CoordinatorHarness {
+  const h = ongoingAt(epoch, settings);
   expect(h.state()).toEqual({ state: 'Ongoing', pendingState: null, producerEpoch: epoch });
   return h;
 }
@@ -40,7 +33,7 @@ function identity(h: CoordinatorHarness): { producerId: number; producerEpoch: n
 
 describe('EndTxn at the exhausted epoch (retryOnOverflow)', () => {
   it('answers a retried EndTxn after the rotation with the new identity', () => {
-    const h = ongoingAt(32_766);
+    const h = ongoing(32_766);
     const first = h.endTxn(32_766, true, V2);
     h.advanceBy(LOG_WRITE_US);
     expect(first).toEqual({ error: 'NONE', producerId: 1, producerEpoch: 0 });
@@ -62,7 +55,7 @@ describe('EndTxn at the exhausted epoch (retryOnOverflow)', () => {
   });
 
   it('refuses a bump past Short.MAX_VALUE instead of granting 32768', () => {
-    const h = ongoingAt(32_767);
+    const h = ongoing(32_767);
     expect(h.endTxn(32_767, true, V2).error).toBe('UNKNOWN_SERVER_ERROR');
     h.advanceBy(LOG_WRITE_US);
     expect(h.state()).toMatchObject({ state: 'Ongoing', producerEpoch: 32_767 });
@@ -73,7 +66,7 @@ describe('EndTxn at the exhausted epoch (retryOnOverflow)', () => {
 describe('KAFKA-20310: previousProducerId and nextProducerId in __transaction_state', () => {
   /** Crashes the coordinator once PrepareCommit at 32767 is durable, before the markers land. */
   function failoverInPrepareCommit(settings: Partial<CoordinatorSettings>): CoordinatorHarness {
-    const h = ongoingAt(32_766, settings);
+    const h = ongoing(32_766, settings);
     h.endTxn(32_766, true, V2);
     h.advanceBy(LOG_WRITE_US);
     h.crashAndRestart();
@@ -107,7 +100,7 @@ describe('KAFKA-20357: lastProducerEpoch in __transaction_state', () => {
     producerId?: number;
     producerEpoch?: number;
   } {
-    const h = ongoingAt(32_765, settings);
+    const h = ongoing(32_765, settings);
     h.endTxn(32_765, false, V2);
     h.advanceBy(LOG_WRITE_US);
     h.answerMarkers('NONE');
@@ -139,7 +132,7 @@ describe('KAFKA-20357: lastProducerEpoch in __transaction_state', () => {
 describe('KAFKA-20090: a timed-out transaction at the exhausted epoch', () => {
   /** Ongoing at 32766 past its timeout; the coordinator's scan fences and aborts it. */
   function timedOut(settings: Partial<CoordinatorSettings>): CoordinatorHarness {
-    const h = ongoingAt(32_766, settings);
+    const h = ongoing(32_766, settings);
     h.advanceBy(61_000_000);
     h.answerMarkers('NONE');
     h.advanceBy(LOG_WRITE_US);

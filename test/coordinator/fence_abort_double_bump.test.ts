@@ -8,22 +8,9 @@
  * unit-test shortcut; the scenarios reach it by committing 32,766 transactions).
  */
 import { describe, expect, it } from 'vitest';
-import type { CoordinatorSettings } from '../../sim/actors';
-import { CoordinatorHarness, LOG_WRITE_US, T0, TXN_ID } from './harness';
+import { CoordinatorHarness, LOG_WRITE_US, ongoingAt } from './harness';
 
 const BUG = { fenceAbortBumpsTwice: true } as const;
-
-function ongoingAt(epoch: number, settings: Partial<CoordinatorSettings> = {}): CoordinatorHarness {
-  const h = new CoordinatorHarness({ transactionVersion: 2, ...settings });
-  h.initProducerId();
-  h.advanceBy(LOG_WRITE_US);
-  const metadata = h.coordinator.metadataOf(TXN_ID);
-  if (metadata === undefined) throw new Error('no metadata');
-  (metadata as { producerEpoch: number }).producerEpoch = epoch;
-  h.addPartitions(epoch, [T0]);
-  h.advanceBy(LOG_WRITE_US);
-  return h;
-}
 
 /** A new instance's InitProducerId while the transaction is open; then the markers go out. */
 function fence(h: CoordinatorHarness): string | undefined {

@@ -285,3 +285,22 @@ export class CoordinatorHarness implements ActorContext<KafkaMessage> {
     return id;
   }
 }
+
+/**
+ * A TV2 coordinator whose transaction on T0 is Ongoing at `epoch` under producerId 0 (the epoch
+ * set directly, so a test reaches 32766 without 32,766 commits).
+ */
+export function ongoingAt(
+  epoch: number,
+  settings: Partial<CoordinatorSettings> = {},
+): CoordinatorHarness {
+  const h = new CoordinatorHarness({ transactionVersion: 2, ...settings });
+  h.initProducerId();
+  h.advanceBy(LOG_WRITE_US);
+  const metadata = h.coordinator.metadataOf(TXN_ID);
+  if (metadata === undefined) throw new Error('no metadata');
+  (metadata as { producerEpoch: number }).producerEpoch = epoch;
+  h.addPartitions(epoch, [T0]);
+  h.advanceBy(LOG_WRITE_US);
+  return h;
+}
