@@ -122,6 +122,31 @@ export interface OracleTruncation {
    */
   readonly reason: 'diverging-epoch' | 'high-watermark' | 'power-loss' | 'leader-behind';
   readonly removed: readonly OracleRecord[];
+  /**
+   * For a `__transaction_state` truncation: the removed records of an open transaction that a
+   * coordinator had loaded before the truncation and so answered from. Absent when there were
+   * none, and outside the simulator.
+   */
+  readonly loadedTransactions?: readonly OracleLoadedTransaction[];
+}
+
+/**
+ * A `__transaction_state` record a coordinator loaded (TransactionStateManager
+ * .loadTransactionMetadata reads to the log end, FetchIsolation.LOG_END) that a later truncation
+ * removed: the coordinator had held this transaction, with these partitions, though the
+ * transaction log no longer does.
+ */
+export interface OracleLoadedTransaction {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  /** Kafka's TransactionState name of the removed record, e.g. `Ongoing`. */
+  readonly state: string;
+  /** The partitions the removed record listed. */
+  readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
+  /** The coordinator that loaded it, and when its load finished (true virtual µs). */
+  readonly loadedBy: string;
+  readonly loadedUs: number;
 }
 
 /** A coordinator granting a producerEpoch for a transactional.id: lower epochs are fenced. */

@@ -24,6 +24,7 @@ import {
 } from './fault_scope';
 import type { ScenarioConfig } from '../../scenarios';
 import { idempotencePermissions, producersOf } from './idempotence_permissions';
+import { coordinatorLoadPermission } from './coordinator_load_permission';
 
 /** One thing Kafka permits under this configuration, and why. */
 export interface Permission {
@@ -501,6 +502,8 @@ function transactionPermissions(input: GuaranteeInput, switches: GuaranteeSwitch
       source: 'KAFKA-20785 (fixed the race with CompleteAbort only)',
     });
   }
+  const loaded = coordinatorLoadPermission(input.replication);
+  if (loaded !== null) permissions.push(loaded);
   const late = faults.some(delaysRequests);
   if (switches.transactionVersion < 2 && late) {
     permissions.push({

@@ -25,6 +25,7 @@ import type { ClientActor } from '../workload';
 import type { ClientConfig } from '../../scenarios';
 import type { ObservedCluster } from './observed_cluster';
 import { refusedMarkers } from './refused_markers';
+import { loadedTransactionsOf } from './loaded_transactions';
 
 /** The parts of a run the probe looks at. */
 export interface LivenessWorld {
@@ -461,9 +462,19 @@ function forgottenByCoordinator(observed: ObservedCluster, producerId: number): 
       candidate.removed.some((batch) => batch.transactionLog?.value?.producerId === producerId),
   );
   if (truncation === undefined) return null;
+  // A coordinator that loaded the record answered from it before it was truncated.
+  const loaded = loadedTransactionsOf(observed, truncation).find(
+    (candidate) => candidate.producerId === producerId,
+  );
+  const answered =
+    loaded === undefined
+      ? ''
+      : ` after coordinator ${loaded.loadedBy} had loaded it at ` +
+        `${loaded.loadedUs / 1e6} s and answered from it`;
   return (
     `the coordinator's record of it was truncated away from ` +
     `${truncation.topic}-${truncation.partition} on ${truncation.broker} at ` +
-    `${truncation.timeUs / 1e6} s (${truncation.reason}), so no coordinator will write its marker`
+    `${truncation.timeUs / 1e6} s (${truncation.reason})${answered}, so no coordinator will ` +
+    `write its marker`
   );
 }

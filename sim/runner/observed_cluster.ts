@@ -66,6 +66,17 @@ export interface ObservedTruncation {
   readonly removed: readonly LogBatch[];
 }
 
+/**
+ * A coordinator's finished load of a `__transaction_state` partition, keeping only the open
+ * transactions (a partition set) it loaded: what a later truncation may take from under it.
+ */
+export interface ObservedTransactionLogLoad {
+  readonly timeUs: number;
+  readonly coordinator: string;
+  readonly stateLogPartition: number;
+  readonly open: readonly TransactionView[];
+}
+
 /** A coordinator's view of one transactional.id and the state log partition that holds it. */
 interface HeldTransaction {
   readonly stateLogPartition: number;
@@ -77,6 +88,8 @@ export class ObservedCluster {
   readonly replicas = new Map<string, ObservedReplica>();
   readonly partitions = new Map<string, ObservedPartition>();
   readonly truncations: ObservedTruncation[] = [];
+  /** One per finished load with an open transaction: a load per leader change at most. */
+  readonly transactionLogLoads: ObservedTransactionLogLoad[] = [];
   readonly fetchFailures: OracleFetchFailure[] = [];
   readonly elections: OracleElection[] = [];
   readonly epochGrants: EpochGrant[] = [];
@@ -285,6 +298,11 @@ export class ObservedCluster {
       case 'TransactionMetadataCreated':
         return this.hold(observation.coordinator, observation.stateLogPartition, observation.view);
       case 'TransactionLogLoaded': {
+        const { coordinator, stateLogPartition } = observation;
+        const open = observation.transactions.filter((view) => view.partitions.length > 0);
+        if (open.length > 0) {
+          this.transactionLogLoads.push({ timeUs, coordinator, stateLogPartition, open });
+        }
         this.release(observation.coordinator, observation.stateLogPartition);
         for (const view of observation.transactions) {
           this.hold(observation.coordinator, observation.stateLogPartition, view);

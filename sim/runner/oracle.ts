@@ -21,10 +21,19 @@ import type {
   OracleGroup,
   OracleBatch,
   OracleInvariantViolation,
+  OracleLoadedTransaction,
   OraclePartition,
 } from '../history';
 import { oracleRecordsOf } from '../history';
 import type { ObservedCluster, ObservedReplica } from './observed_cluster';
+import { loadedTransactionsOf } from './loaded_transactions';
+
+/** The optional field, absent when empty so an oracle without such records is unchanged. */
+function loadedField(loaded: OracleLoadedTransaction[]): {
+  loadedTransactions?: OracleLoadedTransaction[];
+} {
+  return loaded.length === 0 ? {} : { loadedTransactions: loaded };
+}
 
 /** Everything the oracle is read from. */
 export interface OracleSources {
@@ -83,15 +92,12 @@ export function buildOracle(sources: OracleSources): Oracle {
   partitions.sort((a, b) =>
     a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
   );
-  const truncations = cluster.truncations.map((truncation) => ({
-    timeUs: truncation.timeUs,
-    topic: truncation.topic,
-    partition: truncation.partition,
-    broker: truncation.broker,
-    toOffset: truncation.toOffset,
-    reason: truncation.reason,
-    removed: oracleRecordsOf(truncation.removed.map(toOracle)),
-  }));
+  const truncations = cluster.truncations.map((truncation) => {
+    const { timeUs, topic, partition, broker, toOffset, reason } = truncation;
+    const removed = oracleRecordsOf(truncation.removed.map(toOracle));
+    const loaded = loadedField(loadedTransactionsOf(cluster, truncation));
+    return { timeUs, topic, partition, broker, toOffset, reason, removed, ...loaded };
+  });
   return {
     partitions,
     epochGrants: [...cluster.epochGrants],

@@ -144,3 +144,26 @@ describe('an epoch-bump rewrite appended after its client gave up on it (100k sa
     expect(report.outcome).toBe('pass');
   });
 });
+
+describe('a coordinator answered from a record a clean election truncated (100k sweep)', () => {
+  it('swarm seed 32 of replicated-random-faults: a hanging transaction, permitted', () => {
+    // b3 appended tx-random's Ongoing [events-1, events-2] at __transaction_state-12 offset 31
+    // and crashed; b2 loaded it to the log end (22.44 s) and answered events-2's KIP-890 add
+    // from it; b1, still in the ISR without it, was elected cleanly (34.94 s) and committed
+    // [events-1] only: events-2 offset 71 hangs and holds back P's records after it.
+    const { report } = runSwarm('32', 'scenarios/replicated-random-faults.yaml');
+    const lost = report.guarantee.verdicts.find((verdict) => verdict.kind === 'lost-write');
+    expect(lost).toMatchObject({
+      verdict: 'permitted',
+      count: 115,
+      coveredBy: 'kafka:coordinator-loaded-uncommitted',
+    });
+    expect(report.check.classificationCounts).toEqual([
+      { kind: 'lost-write', classification: 'held-back-by-last-stable-offset', count: 115 },
+    ]);
+    expect(report.outcome).toBe('liveness');
+    expect(report.liveness?.detail).toContain(
+      'events-2 on b1 (LSO 71, LEO 186; a hanging transaction of producerId 1000 from offset 71',
+    );
+  });
+});
