@@ -138,6 +138,7 @@ export function clientRulesOf(config: ClientKeys, fileBugs: FileBugs): ClientRul
     bumpWithoutAbort: on('confluentinc/librdkafka#3575'),
     reuseAmbiguousSequence: on('twmb/franz-go#1217'),
     keepFailedSequence: on('IBM/sarama#1661'),
+    advanceAckOnPossiblyPersisted: on('confluentinc/librdkafka#4438'),
   };
 }
 

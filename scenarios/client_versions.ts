@@ -104,12 +104,15 @@ export interface ClientBugRelease {
  * "Transactional producer: Fix possible message loss on OUT_OF_ORDER_SEQ error"; there was no
  * 1.8.1). confluentinc/librdkafka#4953 has a fix proposed (pull request #4972, not merged in
  * any release up to 2.15.0), so every modelled release has it; the fixed counterpart turns it
- * off by hand. twmb/franz-go#1217 was fixed in v1.20.7 (commit 32e1580a, pull request #1218);
+ * off by hand. confluentinc/librdkafka#4438 was fixed in 2.3.0 (commit 0fd8e30e5, "Fix for
+ * idempotent producer fatal errors, triggered after a possibly persisted message state").
+ * twmb/franz-go#1217 was fixed in v1.20.7 (commit 32e1580a, pull request #1218);
  * IBM/sarama#1661 in v1.26.2 (commit 9df3038a, `git tag --contains` in the sarama mirror).
  */
 export const CLIENT_BUG_RELEASES: readonly ClientBugRelease[] = [
   { id: 'confluentinc/librdkafka#3575', flavour: 'librdkafka', fixed: '1.8.2' },
   { id: 'confluentinc/librdkafka#4953', flavour: 'librdkafka' },
+  { id: 'confluentinc/librdkafka#4438', flavour: 'librdkafka', fixed: '2.3.0' },
   { id: 'twmb/franz-go#1217', flavour: 'franz-go', fixed: '1.20.7' },
   { id: 'IBM/sarama#1661', flavour: 'sarama', fixed: '1.26.2' },
 ];

@@ -81,6 +81,7 @@ export const BUG_IDS = [
   'redpanda-data/redpanda#22670',
   'confluentinc/librdkafka#3575',
   'confluentinc/librdkafka#4953',
+  'confluentinc/librdkafka#4438',
   'twmb/franz-go#1217',
   'IBM/sarama#1661',
   'partition.skip.producer.epoch.check',
@@ -432,6 +433,18 @@ export const BUG_ROWS: readonly BugRow[] = [
     source:
       'confluentinc/librdkafka#4953, fix proposed in #4972 (unreleased): ' +
       'rd_kafka_handle_idempotent_Produce_error; on by client.version',
+    notKafka: true,
+  },
+  {
+    id: 'confluentinc/librdkafka#4438',
+    changes:
+      'a librdkafka idempotent producer retrying a batch that may be in the log (a transport ' +
+      'failure or timeout, REQUEST_TIMED_OUT, NOT_ENOUGH_REPLICAS_AFTER_APPEND) moves its next ' +
+      'expected acknowledgement past it: a later batch refused OUT_OF_ORDER_SEQUENCE_NUMBER ' +
+      'behind a refused retry reads as a rewound sequence, a fatal error',
+    source:
+      'confluentinc/librdkafka#4438, fix 0fd8e30e5 in librdkafka 2.3.0 ' +
+      '(rd_kafka_handle_Produce_error: update_next_ack false); on by client.version',
     notKafka: true,
   },
   {

@@ -1,15 +1,19 @@
 /**
  * The idempotent (non-transactional) side of `fatal-txn-error`: a producer's send that ended
- * with OUT_OF_ORDER_SEQUENCE_NUMBER on a partition whose leader had dropped the producer's
- * state (`producer.id.expiration.ms`, ProducerStateManager.removeExpiredProducers) after the
+ * with OUT_OF_ORDER_SEQUENCE_NUMBER on a partition that lost nothing (no truncation) since the
  * producer's last acknowledged write there. Since KIP-360 (Kafka 2.5) a leader with no state for
  * a producer accepts any first sequence on a log that holds records
- * (ProducerAppendInfo.checkSequence; only a never-written log wants sequence 0, KAFKA-15591), so
- * Kafka never refuses that batch, and a client that reads the answer as fatal (librdkafka's
- * "sequence desynchronization", rd_kafka_handle_idempotent_Produce_error) is killed by the
- * broker, not by its own misuse: redpanda-data/redpanda#22670. The Java client bumps its epoch
- * and retries, so its sends never end with this error. A truncation of the partition in the
- * window may lose acknowledged records and so excuses the answer; the op is then not counted.
+ * (ProducerAppendInfo.checkSequence; only a never-written log wants sequence 0, KAFKA-15591),
+ * and a leader that holds the producer's state refuses only a batch that is not next in line,
+ * which a correct client retries behind the one before it (Java's Sender.canRetry;
+ * librdkafka's "not the next in line" branch of rd_kafka_handle_idempotent_Produce_error). So
+ * without a loss Kafka never answers in a way that should end the send, and a client that reads
+ * the answer as fatal is killed either by the broker having dropped its state
+ * (`producer.id.expiration.ms`, ProducerStateManager.removeExpiredProducers;
+ * redpanda-data/redpanda#22670) or by its own bookkeeping (librdkafka before 2.3.0 counting a
+ * possibly persisted batch as acknowledged, confluentinc/librdkafka#4438). The Java client bumps
+ * its epoch and retries, so its sends never end with this error. A truncation of the partition in
+ * the window may lose acknowledged records and so excuses the answer; the op is then not counted.
  */
 import type { HistoryOp, ProducerStateExpiration } from '../history';
 import type { Anomaly } from './anomaly_types';
@@ -53,11 +57,25 @@ function expiredBetween(
   );
 }
 
-/** One anomaly per send refused after its producer's state expired ({@link this module}). */
+/** What the message says of the refusal: an expiration before it, or none. */
+function because(expiration: ProducerStateExpiration | undefined): string {
+  if (expiration !== undefined) {
+    return (
+      ` after ${expiration.broker} expired the producer's state at ${expiration.timeUs}us: ` +
+      'Kafka accepts any sequence from a producer it has no state for'
+    );
+  }
+  return (
+    ' while the partition had lost nothing since its last acknowledged write there and its ' +
+    "leader still held the producer's state: Kafka refuses only a batch that is not next in " +
+    'line, which a client retries, yet the client ended it as fatal'
+  );
+}
+
+/** One anomaly per send ended by an out-of-order answer without a loss ({@link this module}). */
 export function checkFatalIdempotentError(context: CheckContext): Anomaly[] {
   const anomalies: Anomaly[] = [];
   const expirations = context.oracle.producerStateExpirations ?? [];
-  if (expirations.length === 0) return anomalies;
   const truncations = context.oracle.truncations ?? [];
   for (const op of context.history) {
     if (op.f !== 'send' || op.type === 'invoke' || op.error !== REFUSED) continue;
@@ -66,7 +84,6 @@ export function checkFatalIdempotentError(context: CheckContext): Anomaly[] {
     if (tp === undefined || producerId === undefined) continue;
     const sinceUs = lastAckUs(context, op, tp);
     const expiration = expiredBetween(expirations, tp, producerId, { sinceUs, untilUs: op.timeUs });
-    if (expiration === undefined) continue;
     const truncated = truncations.some(
       (truncation) =>
         truncation.topic === tp.topic &&
@@ -79,9 +96,7 @@ export function checkFatalIdempotentError(context: CheckContext): Anomaly[] {
       kind: 'fatal-txn-error',
       message:
         `Client ${op.client}'s send to ${tp.topic}-${tp.partition} (producerId ${producerId}) ` +
-        `failed with ${REFUSED} at ${op.timeUs}us after ${expiration.broker} expired the ` +
-        `producer's state at ${expiration.timeUs}us: Kafka accepts any sequence from a producer ` +
-        'it has no state for',
+        `failed with ${REFUSED} at ${op.timeUs}us${because(expiration)}`,
       client: op.client,
       process: op.process,
       timeUs: op.timeUs,

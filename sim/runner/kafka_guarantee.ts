@@ -160,6 +160,8 @@ export const BUG_KINDS: Readonly<Record<string, readonly AnomalyKind[]>> = {
   'confluentinc/librdkafka#4953': ['epoch-bump-duplicate', 'duplicate'],
   // The mid-transaction InitProducerId fences the producer's own open transaction.
   'confluentinc/librdkafka#3575': ['fatal-txn-error'],
+  // A later batch's OUT_OF_ORDER_SEQUENCE_NUMBER read as a rewound sequence: a fatal error.
+  'confluentinc/librdkafka#4438': ['fatal-txn-error'],
   // New records acknowledged as duplicates of a written batch whose sequence was reused.
   'twmb/franz-go#1217': ['lost-write'],
   // The gap stalls the partition (a liveness problem, no anomaly kind): nothing to withdraw.

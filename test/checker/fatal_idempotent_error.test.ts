@@ -1,11 +1,12 @@
 /**
- * Goal: pin the idempotent side of `fatal-txn-error` (redpanda-data/redpanda#22670): a send that
- * ends with OUT_OF_ORDER_SEQUENCE_NUMBER after the leader expired its producer's state
- * (`producer.id.expiration.ms`) following the producer's last acknowledged write there, which
- * Kafka never answers (KIP-360: any sequence from a producer it has no state for). Not counted:
- * no expiration, an expiration of another producer or before the last acknowledged write, or a
- * truncation of the partition in between (acknowledged records may have been lost). Method:
- * hand-built histories with an oracle listing expirations and truncations.
+ * Goal: pin the idempotent side of `fatal-txn-error`: a send that ends with
+ * OUT_OF_ORDER_SEQUENCE_NUMBER although the partition lost nothing since the producer's last
+ * acknowledged write there, either after the leader expired its producer's state
+ * (`producer.id.expiration.ms`; redpanda-data/redpanda#22670; KIP-360: any sequence from a
+ * producer it has no state for) or without any expiration (the client read a not-next-in-line
+ * refusal as fatal; confluentinc/librdkafka#4438). Not counted: another error, or a truncation of
+ * the partition in between (acknowledged records may have been lost). Method: hand-built
+ * histories with an oracle listing expirations and truncations.
  */
 import { describe, expect, it } from 'vitest';
 import { CheckContext } from '../../sim/checker/check_context';
@@ -39,13 +40,18 @@ describe('fatal-txn-error for an idempotent producer', () => {
     expect(anomalies[0]?.message).toContain('expired the producer');
   });
 
-  it('does not count it without an expiration, or of another producer, or before the ack', () => {
-    expect(found(refusedAfterIdle(), oracleOf({}))).toBe(0);
+  it('without an expiration, counts it as the client misreading a not-next-in-line refusal', () => {
+    // librdkafka before 2.3.0 (confluentinc/librdkafka#4438): nothing expired, nothing lost.
+    const plain = checkFatalIdempotentError(new CheckContext(refusedAfterIdle(), oracleOf({})));
+    expect(plain.map((anomaly) => anomaly.kind)).toEqual(['fatal-txn-error']);
+    expect(plain[0]?.message).toContain('refuses only a batch that is not next in line');
+    // An expiration of another producer, or before the ack at 10us, is not this refusal's cause.
     const other = { ...oracleOf({}), producerStateExpirations: [expiration(5_000, 9)] };
-    expect(found(refusedAfterIdle(), other)).toBe(0);
-    // The ack at 10us follows the expiration at 5us: the leader knew the producer again.
     const early = { ...oracleOf({}), producerStateExpirations: [expiration(5)] };
-    expect(found(refusedAfterIdle(), early)).toBe(0);
+    for (const oracle of [other, early]) {
+      const [anomaly] = checkFatalIdempotentError(new CheckContext(refusedAfterIdle(), oracle));
+      expect(anomaly?.message).not.toContain('expired the producer');
+    }
   });
 
   it('does not count another error, nor one after a truncation of the partition', () => {

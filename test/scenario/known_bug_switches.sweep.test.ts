@@ -124,6 +124,13 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..10',
   },
   {
+    // librdkafka 2.2.0 counts a timed-out batch as acknowledged: a later OOOS reads as rewound.
+    bug: 'confluentinc/librdkafka#4438',
+    reproducer: 'scenarios/known-bugs/possibly-persisted-rewound-sequence.yaml',
+    fixed: 'scenarios/known-bugs/possibly-persisted-rewound-sequence-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
     // A held COMMIT of transaction 1 commits part of transaction 2 (same epoch under TV2).
     bug: 'KAFKA-19446',
     reproducer: 'scenarios/known-bugs/late-marker-ends-next-transaction.yaml',

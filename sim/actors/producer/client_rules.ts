@@ -6,7 +6,7 @@
  * rules stay in record_sender.ts; this file holds librdkafka's, so a Java run takes none of
  * these paths.
  */
-import { NO_SEQUENCE, incrementSequence } from '../protocol';
+import { NO_SEQUENCE, incrementSequence, type KafkaErrorCode } from '../protocol';
 import type { PartitionSendState, ProducerBatch } from './producer_batch';
 
 /** The client library a producer behaves as (`client.flavour`). */
@@ -45,6 +45,13 @@ export interface ClientRules {
    * and the epoch is not bumped, so the partition's next batch leaves a gap. @default false
    */
   readonly keepFailedSequence?: boolean;
+  /**
+   * confluentinc/librdkafka#4438 (before 2.3.0): a retried batch whose error leaves it possibly
+   * persisted moves the sequence librdkafka next expects acknowledged past it
+   * (`update_next_ack` in rd_kafka_handle_Produce_error), so a later batch refused
+   * OUT_OF_ORDER_SEQUENCE_NUMBER is read as "rewound" or "desynchronized": fatal. @default false
+   */
+  readonly advanceAckOnPossiblyPersisted?: boolean;
 }
 
 /** Whether a producer's config says it is librdkafka. */
@@ -91,9 +98,57 @@ export function librdkafkaOutOfOrder(
   state: PartitionSendState,
   rules: ClientRules | undefined,
 ): OutOfOrderAction {
-  const nextAck = incrementSequence(state.lastAckedSequence, 1);
-  if (batch.baseSequence <= nextAck) return 'fatal';
+  if (batch.baseSequence <= librdkafkaNextAck(state)) return 'fatal';
   return rules?.bumpOnSkippedSequence === true ? 'retry-and-bump' : 'retry';
+}
+
+/**
+ * The sequence librdkafka expects acknowledged next on `state` (rktp_eos.next_ack_seq): the one
+ * after the last acknowledged, unless a possibly persisted error moved it further under the
+ * partition's current producerId and epoch (#4438; an epoch bump renumbers from 0).
+ */
+export function librdkafkaNextAck(state: PartitionSendState): number {
+  const moved = state.possiblyAckedNext;
+  const current =
+    moved !== undefined &&
+    moved.producerId === state.producerId &&
+    moved.producerEpoch === state.producerEpoch;
+  return current ? moved.sequence : incrementSequence(state.lastAckedSequence, 1);
+}
+
+/**
+ * Errors after which librdkafka counts a Produce's messages as possibly persisted
+ * (RD_KAFKA_ERR_ACTION_MSG_POSSIBLY_PERSISTED in rd_kafka_err_action and the Produce error
+ * table): a transport failure or client-side timeout (the model's NETWORK_EXCEPTION: the
+ * producer closed the connection), REQUEST_TIMED_OUT and NOT_ENOUGH_REPLICAS_AFTER_APPEND.
+ */
+const POSSIBLY_PERSISTED: ReadonlySet<KafkaErrorCode> = new Set<KafkaErrorCode>([
+  'NETWORK_EXCEPTION',
+  'REQUEST_TIMED_OUT',
+  'NOT_ENOUGH_REPLICAS_AFTER_APPEND',
+]);
+
+/**
+ * librdkafka retries `batch` after `error` (rd_kafka_handle_Produce_error, retry branch): the
+ * partition drains first (rd_kafka_idemp_drain_toppar), and before 2.3.0 (#4438, fix 0fd8e30e5)
+ * a possibly persisted batch moves the next expected acknowledgement past itself, as if its
+ * retry were sure to be answered as a duplicate. 2.3.0 leaves it, expecting
+ * DUPLICATE_SEQUENCE_NUMBER if the batch was written and success if it was not.
+ */
+export function librdkafkaOnRetry(
+  batch: ProducerBatch,
+  state: PartitionSendState,
+  error: KafkaErrorCode,
+  rules: ClientRules | undefined,
+): void {
+  state.waitDrain = true;
+  if (rules?.advanceAckOnPossiblyPersisted !== true || !POSSIBLY_PERSISTED.has(error)) return;
+  if (batch.baseSequence === NO_SEQUENCE) return;
+  state.possiblyAckedNext = {
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    sequence: incrementSequence(batch.baseSequence, batch.records.length),
+  };
 }
 
 /**

@@ -62,3 +62,36 @@ describe('librdkafka OUT_OF_ORDER_SEQUENCE_NUMBER', () => {
     expect(run.fatal).toEqual(['OUT_OF_ORDER_SEQUENCE_NUMBER']);
   });
 });
+
+/**
+ * librdkafka's do_test_idempo_possibly_persisted_not_causing_fatal_error on the sender: three
+ * batches of events-0 in flight, the connection drops (possibly persisted), and after the
+ * backoff the first retry is refused NOT_ENOUGH_REPLICAS and the second
+ * OUT_OF_ORDER_SEQUENCE_NUMBER (it is not next in line).
+ */
+function refusedRetryAfterDisconnect(rules: ClientRules) {
+  const run = handDrivenSender({ config: { client: rules } });
+  const originals = [run.send(0), run.send(0), run.send(0)];
+  run.reset('b1');
+  run.later(200_000);
+  const retries = run.sent.map((entry) => entry.request).filter((r) => !originals.includes(r));
+  run.answer(retries[0]!, 'NOT_ENOUGH_REPLICAS');
+  run.answer(retries[1]!, 'OUT_OF_ORDER_SEQUENCE_NUMBER');
+  return { run, retries };
+}
+
+describe('confluentinc/librdkafka#4438: a possibly persisted batch and the next ack', () => {
+  it('before 2.3.0: the refused retry behind them is a rewound sequence, fatal', () => {
+    const { run, retries } = refusedRetryAfterDisconnect({
+      ...LIBRDKAFKA,
+      advanceAckOnPossiblyPersisted: true,
+    });
+    expect(retries.map((r) => r.batch.baseSequence)).toEqual([0, 1, 2]);
+    expect(run.fatal).toEqual(['OUT_OF_ORDER_SEQUENCE_NUMBER']);
+  });
+
+  it('2.3.0 (0fd8e30e5): the same answers are skipped sequence numbers, retried', () => {
+    const { run } = refusedRetryAfterDisconnect(LIBRDKAFKA);
+    expect(run.fatal).toEqual([]);
+  });
+});

@@ -64,6 +64,12 @@ export interface PartitionSendState {
   nextSequence: number;
   lastAckedSequence: number;
   /**
+   * librdkafka before 2.3.0 (confluentinc/librdkafka#4438): the next sequence it expects
+   * acknowledged (rktp_eos.next_ack_seq) once a possibly persisted error moved it past the
+   * failed batch, under that batch's producerId and epoch; cleared by the next success.
+   */
+  possiblyAckedNext?: { producerId: number; producerEpoch: number; sequence: number } | undefined;
+  /**
    * The producerId and epoch the partition's sequences run under (TransactionManager's per
    * partition producerIdAndEpoch); -1 before the first batch. When the producer's epoch moves on,
    * the partition keeps its old identity until its in-flight batches complete

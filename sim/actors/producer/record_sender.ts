@@ -177,6 +177,7 @@ export class RecordSender {
         const last = incrementSequence(batch.baseSequence, batch.records.length - 1);
         state.lastAckedSequence = Math.max(state.lastAckedSequence, last);
       }
+      state.possiblyAckedNext = undefined; // librdkafka: next_ack_seq follows this success
       this.policy.onBatchSucceeded(batch, response.baseOffset);
     } else {
       this.onBatchError(batch, response.error, ctx);
@@ -264,7 +265,8 @@ export class RecordSender {
       return;
     }
     batch.inRetry = true;
-    if (isLibrdkafka(this.config)) state.waitDrain = true; // rd_kafka_idemp_drain_toppar
+    if (isLibrdkafka(this.config))
+      librdkafkaRules.librdkafkaOnRetry(batch, state, error, this.config.client);
     batch.retryAfterUs = ctx.nowUs() + this.config.retryBackoffMs * 1000;
     const position = state.retries.findIndex(
       (waiting) => waiting.baseSequence > batch.baseSequence,
