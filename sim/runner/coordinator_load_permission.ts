@@ -16,7 +16,7 @@
 import type { OracleLoadedTransaction, OracleTruncation } from '../history';
 import type { Permission } from './kafka_guarantee';
 import type { ReplicationFacts } from './fault_scope';
-import { UNPLACED_KINDS, partitionNames } from './fault_scope';
+import { UNPLACED_KINDS, partitionNames, uniquePartitions } from './fault_scope';
 
 /** `tx-random's Ongoing record [events-1, events-2], loaded by b2 at 22.44 s, …`. */
 function describe(loaded: OracleLoadedTransaction, truncation: OracleTruncation): string {
@@ -43,8 +43,7 @@ export function coordinatorLoadPermission(
   );
   const [first] = found;
   if (first === undefined) return null;
-  const partitions = found.flatMap(({ loaded }) => loaded.partitions);
-  const unique = [...new Map(partitions.map((p) => [`${p.topic}-${p.partition}`, p])).values()];
+  const unique = uniquePartitions(found.flatMap(({ loaded }) => loaded.partitions));
   const more = found.length > 1 ? ` (and ${found.length - 1} more)` : '';
   return {
     id: 'coordinator-loaded-uncommitted',

@@ -45,7 +45,7 @@ export interface PermissionScope {
 export const UNPLACED_KINDS: readonly AnomalyKind[] = ['eos-violation', 'g1c'];
 
 /** The unique partitions, sorted by topic then partition. */
-function uniquePartitions(found: readonly InvolvedPartition[]): InvolvedPartition[] {
+export function uniquePartitions(found: readonly InvolvedPartition[]): InvolvedPartition[] {
   const byName = new Map<string, InvolvedPartition>();
   for (const { topic, partition } of found) {
     byName.set(JSON.stringify([topic, partition]), { topic, partition });
