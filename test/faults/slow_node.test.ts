@@ -6,7 +6,7 @@
  * heal waits for the longest delay; (2) a scenario with `slow-node` on a partition leader loads,
  * refuses an unknown target with its key, writes back to the same entry, and a run passes with
  * the acknowledged Produce latency raised by the delay; (3) the docs table rows equal the
- * modules' rows, in registry order.
+ * modules' rows, in registry order; (4) swarm's inbound `delay` is the same run as `slow-node`.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -160,6 +160,29 @@ describe('slow-node in a scenario', () => {
     expect(plainLatencies.length).toBeGreaterThan(0);
     expect(Math.min(...slowLatencies)).toBeGreaterThanOrEqual(300_000);
     expect(Math.max(...plainLatencies)).toBeLessThan(300_000);
+  });
+});
+
+describe('slow-node under swarm mode', () => {
+  it('is the inbound delay swarm already draws: the same run as delay * -> the node', () => {
+    // Swarm does not draw slow-node by name (it would move every earlier seed's draws): its
+    // `delay` kind draws `* -> target` half the time, the same kernel rule (a delay on every
+    // message the node receives, FIFO). The two runs are one run.
+    const delayed = SCENARIO.replace(
+      /  - kind: slow-node\n    target: leader:orders-0/,
+      '  - kind: delay\n    to: leader:orders-0',
+    );
+    expect(delayed).not.toBe(SCENARIO);
+    const slow = runScenario(parseScenario(SCENARIO, 'slow.yaml'), { seed: '1' });
+    const delay = runScenario(parseScenario(delayed, 'delay.yaml'), { seed: '1' });
+    // The event hash covers the fault's description too, which names the kind: compare the
+    // messages themselves, each with its send and arrival time.
+    const wire = (messages: typeof slow.messages) =>
+      messages.map((entry) => [entry.sentUs, entry.timeUs, entry.kind, entry.source, entry.target]);
+    expect(slow.messages.length).toBeGreaterThan(100);
+    expect(wire(delay.messages)).toEqual(wire(slow.messages));
+    expect(delay.report.eventsRun).toBe(slow.report.eventsRun);
+    expect(delay.report.outcome).toBe('pass');
   });
 });
 
