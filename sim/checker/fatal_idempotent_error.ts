@@ -94,6 +94,7 @@ export function checkFatalIdempotentError(context: CheckContext): Anomaly[] {
     if (truncated) continue;
     anomalies.push({
       kind: 'fatal-txn-error',
+      classification: REFUSED,
       message:
         `Client ${op.client}'s send to ${tp.topic}-${tp.partition} (producerId ${producerId}) ` +
         `failed with ${REFUSED} at ${op.timeUs}us${because(expiration)}`,

@@ -50,6 +50,23 @@ const TRANSPORT_ERROR = 'NETWORK_EXCEPTION';
  */
 const FENCED_ERROR = 'PRODUCER_FENCED';
 
+/**
+ * Whether a truncation of `__transaction_state` (a truncation naming transactional.ids) removed a
+ * record of `op`'s transactional.id before `op` ended: its coordinator then loads a log without
+ * that record (TransactionStateManager.loadTransactionsForTxnTopicPartition), and may not know the
+ * producerId it handed out.
+ */
+function logLostRecordOf(
+  context: CheckContext,
+  op: { timeUs: number; value: { transactionalId: string } },
+): boolean {
+  return (context.oracle.truncations ?? []).some(
+    (truncation) =>
+      truncation.timeUs <= op.timeUs &&
+      (truncation.transactionalIds ?? []).includes(op.value.transactionalId),
+  );
+}
+
 /** transactionalId → when another process than `process` first invoked an init of it. */
 function sharedSince(context: CheckContext): Map<string, Map<string, number>> {
   const firstInit = new Map<string, Map<string, number>>();
@@ -132,6 +149,7 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
       op.value.producerId === undefined
         ? ''
         : ` (producerId ${op.value.producerId}, epoch ${op.value.producerEpoch ?? -1})`;
+    const forgotten = op.error === UNKNOWN_IDENTITY_ERROR && logLostRecordOf(context, op);
     anomalies.push({
       kind: 'fatal-txn-error',
       message:
@@ -139,7 +157,15 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
         `${identity} failed with the fatal ${op.error ?? ''} at ${op.timeUs}us, where ` +
         (selfFence
           ? 'its own InitProducerId fenced its open transaction while it was alone on the id'
-          : 'Kafka gives a client that follows the protocol an abortable or fencing error'),
+          : forgotten
+            ? "__transaction_state had lost a record of the id, so its coordinator no longer " +
+              'knew the producerId it had handed out'
+            : 'Kafka gives a client that follows the protocol an abortable or fencing error'),
+      classification: selfFence
+        ? 'self-fence'
+        : forgotten
+          ? 'transaction-log-truncated'
+          : (op.error ?? ''),
       client: op.client,
       process: op.process,
       transactionalId: op.value.transactionalId,

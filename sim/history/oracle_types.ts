@@ -128,6 +128,11 @@ export interface OracleTruncation {
    * none, and outside the simulator.
    */
   readonly loadedTransactions?: readonly OracleLoadedTransaction[];
+  /**
+   * For a `__transaction_state` truncation: the transactional.ids whose records it removed,
+   * sorted. Absent when it removed none, and outside the simulator.
+   */
+  readonly transactionalIds?: readonly string[];
 }
 
 /**

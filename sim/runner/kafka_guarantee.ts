@@ -60,7 +60,9 @@ export interface Permission {
  * bump a fence wrote with it) holds that transaction open again, so the producer state it
  * rebuilds from its log accepts the fenced epoch (a zombie write, joined to the next commit of
  * that producerId), the last stable offset moves back (a read above it), an aborted
- * transaction's records can be committed by a later marker, or nothing ever closes it.
+ * transaction's records can be committed by a later marker, or nothing ever closes it. A
+ * coordinator whose `__transaction_state` lost a transactional.id's record no longer knows the
+ * producerId it handed out, and answers INVALID_PRODUCER_ID_MAPPING, fatal to the producer.
  */
 const DATA_LOSS_KINDS: readonly AnomalyKind[] = [
   'lost-write',
@@ -77,6 +79,7 @@ const DATA_LOSS_KINDS: readonly AnomalyKind[] = [
   'uncommitted-read',
   'hanging-transaction',
   'invariant',
+  'fatal-txn-error',
 ];
 
 /**
@@ -88,6 +91,8 @@ const DATA_LOSS_KINDS: readonly AnomalyKind[] = [
 const DATA_LOSS_CLASSIFICATIONS = {
   duplicate: ['written-once', 'not-in-log'],
   invariant: ['grant-record-truncated'],
+  // INVALID_PRODUCER_ID_MAPPING from a coordinator whose __transaction_state lost the id's record.
+  'fatal-txn-error': ['transaction-log-truncated'],
 } as const;
 
 /** The switches the guarantee depends on, read from wherever the scenario keeps them. */
@@ -492,6 +497,7 @@ function transactionPermissions(input: GuaranteeInput, switches: GuaranteeSwitch
     permissions.push({
       id: 'end-txn-race',
       kinds: ['fatal-txn-error'],
+      classifications: { 'fatal-txn-error': ['INVALID_TXN_STATE'] },
       setting: `transaction.version=${switches.transactionVersion} with ${
         shared ? 'a shared transactional.id' : 'faults'
       }`,

@@ -28,6 +28,15 @@ import { oracleRecordsOf } from '../history';
 import type { ObservedCluster, ObservedReplica } from './observed_cluster';
 import { loadedTransactionsOf } from './loaded_transactions';
 
+/** The transactional.ids of the removed `__transaction_state` records, absent when none. */
+function transactionalIdsField(removed: readonly LogBatch[]): { transactionalIds?: string[] } {
+  const ids = new Set<string>();
+  for (const batch of removed) {
+    if (batch.transactionLog !== undefined) ids.add(batch.transactionLog.transactionalId);
+  }
+  return ids.size === 0 ? {} : { transactionalIds: [...ids].sort() };
+}
+
 /** The optional field, absent when empty so an oracle without such records is unchanged. */
 function loadedField(loaded: OracleLoadedTransaction[]): {
   loadedTransactions?: OracleLoadedTransaction[];
@@ -96,7 +105,8 @@ export function buildOracle(sources: OracleSources): Oracle {
     const { timeUs, topic, partition, broker, toOffset, reason } = truncation;
     const removed = oracleRecordsOf(truncation.removed.map(toOracle));
     const loaded = loadedField(loadedTransactionsOf(cluster, truncation));
-    return { timeUs, topic, partition, broker, toOffset, reason, removed, ...loaded };
+    const ids = transactionalIdsField(truncation.removed);
+    return { timeUs, topic, partition, broker, toOffset, reason, removed, ...loaded, ...ids };
   });
   return {
     partitions,

@@ -133,4 +133,34 @@ describe('fatal-txn-error', () => {
     );
     expect(fatal).toEqual([]);
   });
+
+  it('classifies each by its error, and an unknown producerId after a lost record apart', () => {
+    const classes = (history: ReturnType<typeof historyOf>, oracle: Oracle): unknown[] =>
+      checkHistory(history, oracle)
+        .anomalies.filter((anomaly) => anomaly.kind === 'fatal-txn-error')
+        .map((anomaly) => anomaly.classification);
+    const mapping = historyOf(init('A#0', 'tx', 0), failedTxn('INVALID_PRODUCER_ID_MAPPING', 100));
+    const state = historyOf(init('A#0', 'tx', 0), failedTxn('INVALID_TXN_STATE', 100));
+    expect(classes(mapping, oracleOf({}))).toEqual(['INVALID_PRODUCER_ID_MAPPING']);
+    expect(classes(state, oracleOf({}))).toEqual(['INVALID_TXN_STATE']);
+    // A __transaction_state truncation that removed a record of tx before the error.
+    const cut = {
+      timeUs: 60,
+      topic: '__transaction_state',
+      partition: 12,
+      broker: 'b2',
+      toOffset: 3,
+      reason: 'power-loss' as const,
+      removed: [],
+      transactionalIds: ['tx'],
+    };
+    const lost = { ...oracleOf({}), truncations: [cut] };
+    expect(classes(mapping, lost)).toEqual(['transaction-log-truncated']);
+    // It does not excuse another error, another id, or an error before it.
+    expect(classes(state, lost)).toEqual(['INVALID_TXN_STATE']);
+    const other = { ...oracleOf({}), truncations: [{ ...cut, transactionalIds: ['ty'] }] };
+    expect(classes(mapping, other)).toEqual(['INVALID_PRODUCER_ID_MAPPING']);
+    const later = { ...oracleOf({}), truncations: [{ ...cut, timeUs: 200 }] };
+    expect(classes(mapping, later)).toEqual(['INVALID_PRODUCER_ID_MAPPING']);
+  });
 });
