@@ -158,7 +158,7 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
         (selfFence
           ? 'its own InitProducerId fenced its open transaction while it was alone on the id'
           : forgotten
-            ? "__transaction_state had lost a record of the id, so its coordinator no longer " +
+            ? '__transaction_state had lost a record of the id, so its coordinator no longer ' +
               'knew the producerId it had handed out'
             : 'Kafka gives a client that follows the protocol an abortable or fencing error'),
       classification: selfFence
