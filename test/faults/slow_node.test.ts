@@ -169,7 +169,7 @@ describe('slow-node under swarm mode', () => {
     // `delay` kind draws `* -> target` half the time, the same kernel rule (a delay on every
     // message the node receives, FIFO). The two runs are one run.
     const delayed = SCENARIO.replace(
-      /  - kind: slow-node\n    target: leader:orders-0/,
+      / {2}- kind: slow-node\n {4}target: leader:orders-0/,
       '  - kind: delay\n    to: leader:orders-0',
     );
     expect(delayed).not.toBe(SCENARIO);
