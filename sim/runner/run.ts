@@ -427,6 +427,7 @@ function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConf
   return new Broker({
     id,
     metadata,
+    brokerSessionTimeoutMs: scenario.broker.brokerSessionTimeoutMs,
     coordinator: {
       transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
       abortTimedOutTransactionCleanupIntervalMs:

@@ -167,3 +167,15 @@ describe('a coordinator answered from a record a clean election truncated (100k 
     );
   });
 });
+
+describe('a broker whose controller link stalled past the final reads', () => {
+  it('swarm seed 321 of pipeline-random-faults: b2 reconnects its heartbeat channel', () => {
+    // Everything the controller sent the restarted b2 from 39.7 s was delayed 176 s, and the
+    // heartbeat channel waited behind it: b2 stayed unregistered and in-0, led by b2 alone,
+    // unreadable until the final reads gave up (a liveness outcome). Kafka's heartbeat request
+    // times out after broker.session.timeout.ms / 2 and reconnects (heartbeat_channel.ts).
+    const { report } = runSwarm('321', 'scenarios/pipeline-random-faults.yaml');
+    expect(report.outcome).toBe('pass');
+    expect(report.check.anomalyTypes).toEqual([]);
+  });
+});

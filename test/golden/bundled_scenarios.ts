@@ -32,6 +32,8 @@ export const SLOW_SCENARIOS: ReadonlySet<string> = new Set([
   'scenarios/known-bugs/failed-fence-write-bumps-epoch-fixed.yaml',
   'scenarios/known-bugs/timeout-fence-bumps-epoch-twice.yaml',
   'scenarios/known-bugs/timeout-fence-bumps-epoch-twice-fixed.yaml',
+  'scenarios/known-bugs/rotation-forgotten-after-coordinator-reload.yaml',
+  'scenarios/known-bugs/rotation-forgotten-after-coordinator-reload-fixed.yaml',
 ]);
 
 /** The one scenario of {@link SLOW_SCENARIOS} too large for `--check-determinism` in any tier. */

@@ -10,7 +10,7 @@
  */
 import type { Actor, ActorContext, CrashMode, Envelope, NodeId } from '../../kernel';
 import { pushWithin } from '../../kernel';
-import { COLLECTION_BOUNDS } from '../protocol';
+import { COLLECTION_BOUNDS, CONTROLLER_HEARTBEAT_CONNECTION } from '../protocol';
 import type {
   KafkaErrorCode,
   KafkaMessage,
@@ -39,6 +39,7 @@ import type { GroupTimer } from '../group/group_membership';
 import type { ClusterMetadata } from './cluster_metadata';
 import { answerAdmin } from './admin_handlers';
 import { BrokerRegistration } from './broker_registration';
+import { HeartbeatChannel } from './heartbeat_channel';
 import { InjectedProduceErrors } from './injected_produce_errors';
 import { LogDirState } from './log_dir_failure';
 import type { PartitionBugs } from './partition_log';
@@ -65,6 +66,8 @@ export interface BrokerOptions {
   readonly fetchBatchesMax: number;
   /** `transaction.partition.verification.enable` (KIP-890 part 1). @default true */
   readonly transactionPartitionVerificationEnable: boolean;
+  /** `broker.session.timeout.ms`: times out the heartbeat channel. @default 9000 */
+  readonly brokerSessionTimeoutMs?: number;
   /**
    * `group.initial.rebalance.delay.ms`, `group.min.session.timeout.ms` and
    * `group.max.session.timeout.ms`; `offsets.topic.num.partitions` comes from the metadata.
@@ -98,6 +101,7 @@ export class Broker implements Actor<KafkaMessage> {
   private crashed: { mode: CrashMode; atUs: number } | null = null;
   private started = false;
   private readonly registration = new BrokerRegistration();
+  private readonly heartbeatChannel: HeartbeatChannel;
   /**
    * The controller metadata offset up to which every change was applied (0: the initial states),
    * reported in every heartbeat. A change that arrives after a lost one does not advance it, so
@@ -111,6 +115,7 @@ export class Broker implements Actor<KafkaMessage> {
   constructor(private readonly options: BrokerOptions) {
     const { metadata, id } = options;
     this.brokerIndex = metadata.brokers.indexOf(id);
+    this.heartbeatChannel = new HeartbeatChannel(options.brokerSessionTimeoutMs ?? 9000);
     this.replicaManager = new ReplicaManager({
       brokerId: id,
       initialStates: metadata.initialStates(),
@@ -203,6 +208,7 @@ export class Broker implements Actor<KafkaMessage> {
     }
     // After a restart the broker registers anew and needs the controller's full metadata.
     this.registration.started(restarted, this.heartbeatIds);
+    this.heartbeatChannel.reset();
     this.replicaManager.onStart(ctx, restarted);
     this.coordinator.onStart(ctx);
     // Without __consumer_offsets no group can load, and the expiry check would find none.
@@ -318,7 +324,7 @@ export class Broker implements Actor<KafkaMessage> {
         this.verifier.onConnectionReset(message.peer as NodeId, ctx);
         return;
       case 'BrokerHeartbeatResponse':
-        return;
+        return this.heartbeatChannel.answered();
       default:
         if (!forwardTopicAdmin(message, source, ctx)) ctx.trace(`ignored ${message.kind}`);
     }
@@ -362,6 +368,9 @@ export class Broker implements Actor<KafkaMessage> {
   }
 
   private heartbeat(ctx: Ctx): void {
+    if (this.heartbeatChannel.sending(ctx.nowUs())) {
+      ctx.closeConnection(CONTROLLER_ID as NodeId, CONTROLLER_HEARTBEAT_CONNECTION);
+    }
     ctx.send(CONTROLLER_ID as NodeId, {
       kind: 'BrokerHeartbeat',
       correlationId: this.heartbeatIds++,

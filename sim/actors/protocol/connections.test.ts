@@ -2,8 +2,9 @@
  * Goal: pin which lane each Kafka kind travels on (`kafkaLaneMap`): a request and its response
  * share their connection's lane, the client sends the request; a kind only one connection
  * carries is on that connection's lane; a kind several carry (FindCoordinator: the producer's
- * and the consumer's) has a lane of its own; the controller channel's kinds are on the default
- * lane. Method: look the kinds up.
+ * and the consumer's) has a lane of its own; a broker's heartbeats and the controller's
+ * PartitionChange share the heartbeat channel's lane; AlterPartition stays on the default lane.
+ * Method: look the kinds up.
  */
 import { describe, expect, it } from 'vitest';
 import { kafkaLaneMap } from './connections';
@@ -27,8 +28,11 @@ describe('kafkaLaneMap', () => {
     expect(kafkaLaneMap('WriteTxnMarkers')?.connection).toBe('WriteTxnMarkers');
   });
 
-  it("leaves the controller channel's kinds on the default lane", () => {
-    expect(kafkaLaneMap('BrokerHeartbeat')).toBeUndefined();
+  it("puts the controller's pushes on the heartbeat channel, AlterPartition on the default", () => {
+    const heartbeat = { connection: 'controller-heartbeat', fromClient: true };
+    expect(kafkaLaneMap('BrokerHeartbeat')).toEqual(heartbeat);
+    expect(kafkaLaneMap('BrokerHeartbeatResponse')).toEqual({ ...heartbeat, fromClient: false });
+    expect(kafkaLaneMap('PartitionChange')).toEqual({ ...heartbeat, fromClient: false });
     expect(kafkaLaneMap('AlterPartitionResponse')).toBeUndefined();
     expect(kafkaLaneMap('ConnectionReset')).toBeUndefined();
   });

@@ -75,6 +75,16 @@ export const ADMIN_CONNECTION = connectionOf(
 /** The partition leader's AddPartitionsToTxn manager to a transaction coordinator (KIP-890). */
 export const VERIFICATION_CONNECTION = connectionOf('AddPartitionsToTxn');
 
+/**
+ * A broker's heartbeat channel to the controller (BrokerLifecycleManager's
+ * NodeToControllerChannelManager). The controller's metadata changes (PartitionChange) come back
+ * on it: the model pushes on this connection what a KRaft broker fetches from the quorum.
+ */
+export const CONTROLLER_HEARTBEAT_CONNECTION: Connection = {
+  sends: ['BrokerHeartbeat'],
+  receives: ['BrokerHeartbeatResponse', 'PartitionChange'],
+};
+
 /** Every client connection of the model, by name (the names only tell lanes apart). */
 const CONNECTIONS: Readonly<Record<string, Connection>> = {
   produce: PRODUCE_CONNECTION,
@@ -86,6 +96,7 @@ const CONNECTIONS: Readonly<Record<string, Connection>> = {
   marker: MARKER_CONNECTION,
   admin: ADMIN_CONNECTION,
   verification: VERIFICATION_CONNECTION,
+  'controller-heartbeat': CONTROLLER_HEARTBEAT_CONNECTION,
 };
 
 /**
@@ -96,8 +107,8 @@ const CONNECTIONS: Readonly<Record<string, Connection>> = {
  * first one's lane would let a close of one connection cut the other. Fetch, WriteTxnMarkers
  * and AddPartitionsToTxn are shared by connections of different nodes (consumer and follower,
  * coordinator and admin, producer and partition leader), where the kind's lane is still one
- * per client. Kinds no connection names (the brokers' controller channel) share the link's
- * default lane.
+ * per client. Kinds no connection names (AlterPartition, the admin forwarding to the
+ * controller) share the link's default lane.
  */
 const LANES: ReadonlyMap<string, LaneOfKind> = (() => {
   const carriers = new Map<string, string[]>();
@@ -109,6 +120,12 @@ const LANES: ReadonlyMap<string, LaneOfKind> = (() => {
     const connection = names.length === 1 ? (names[0] as string) : kind;
     lanes.set(kind, { connection, fromClient: true });
     lanes.set(`${kind}Response`, { connection, fromClient: false });
+  }
+  // What a server sends unasked (the controller's PartitionChange) travels on its connection.
+  for (const [name, { receives }] of Object.entries(CONNECTIONS)) {
+    for (const kind of receives) {
+      if (!lanes.has(kind)) lanes.set(kind, { connection: name, fromClient: false });
+    }
   }
   return lanes;
 })();
