@@ -14,12 +14,25 @@
  * possibly persisted batch as acknowledged, confluentinc/librdkafka#4438). The Java client bumps
  * its epoch and retries, so its sends never end with this error. A truncation of the partition in
  * the window may lose acknowledged records and so excuses the answer; the op is then not counted.
+ * Kafka's any-first-sequence rule has one consequence of its own: with more than one request in
+ * flight, a head-of-line Produce lost in transit lets the next one in as the producer's first
+ * batch, and the retried head is then not next in line. Such an op is classified
+ * `first-batch-taken-out-of-order` (the log's first batch of that producerId and epoch starts
+ * above sequence 0), which the guarantee model judges by the client's rules. A send that never
+ * got a producerId (ended by the client's fatal error before it went out) met no answer and is
+ * not counted.
  */
-import type { HistoryOp, ProducerStateExpiration } from '../history';
+import { oracleBatchesOf, type HistoryOp, type ProducerStateExpiration } from '../history';
 import type { Anomaly } from './anomaly_types';
 import type { CheckContext } from './check_context';
 
 const REFUSED = 'OUT_OF_ORDER_SEQUENCE_NUMBER';
+/** The classification of a refusal behind a later batch the leader took as the first. */
+export const FIRST_OUT_OF_ORDER = 'first-batch-taken-out-of-order';
+const REORDERED_BECAUSE =
+  ': the leader, with no state for that producerId and epoch, had taken a later batch as its ' +
+  'first (any first sequence is accepted on a log that holds records), so this one was no ' +
+  'longer next in line';
 
 type SendOp = Extract<HistoryOp, { f: 'send' }>;
 
@@ -57,6 +70,29 @@ function expiredBetween(
   );
 }
 
+/**
+ * True when the leader took a later batch of `producerId` at `producerEpoch` as its first on
+ * `tp`: the log's first batch of that identity, appended by `untilUs`, starts above sequence 0.
+ */
+function firstTakenOutOfOrder(
+  context: CheckContext,
+  tp: { topic: string; partition: number },
+  identity: { producerId: number; producerEpoch: number | undefined },
+  untilUs: number,
+): boolean {
+  const partition = context.oracle.partitions.find(
+    (candidate) => candidate.topic === tp.topic && candidate.partition === tp.partition,
+  );
+  if (partition === undefined || identity.producerEpoch === undefined) return false;
+  const first = oracleBatchesOf(partition).find(
+    (batch) =>
+      batch.control === undefined &&
+      batch.producerId === identity.producerId &&
+      batch.producerEpoch === identity.producerEpoch,
+  );
+  return first !== undefined && first.baseSequence > 0 && first.appendUs <= untilUs;
+}
+
 /** What the message says of the refusal: an expiration before it, or none. */
 function because(expiration: ProducerStateExpiration | undefined): string {
   if (expiration !== undefined) {
@@ -81,7 +117,7 @@ export function checkFatalIdempotentError(context: CheckContext): Anomaly[] {
     if (op.f !== 'send' || op.type === 'invoke' || op.error !== REFUSED) continue;
     const tp = partitionOf(op);
     const producerId = op.value.producerId;
-    if (tp === undefined || producerId === undefined) continue;
+    if (tp === undefined || producerId === undefined || producerId < 0) continue;
     const sinceUs = lastAckUs(context, op, tp);
     const expiration = expiredBetween(expirations, tp, producerId, { sinceUs, untilUs: op.timeUs });
     const truncated = truncations.some(
@@ -92,12 +128,16 @@ export function checkFatalIdempotentError(context: CheckContext): Anomaly[] {
         truncation.timeUs <= op.timeUs,
     );
     if (truncated) continue;
+    const identity = { producerId, producerEpoch: op.value.producerEpoch };
+    const reordered =
+      expiration === undefined && firstTakenOutOfOrder(context, tp, identity, op.timeUs);
     anomalies.push({
       kind: 'fatal-txn-error',
-      classification: REFUSED,
+      classification: reordered ? FIRST_OUT_OF_ORDER : REFUSED,
       message:
         `Client ${op.client}'s send to ${tp.topic}-${tp.partition} (producerId ${producerId}) ` +
-        `failed with ${REFUSED} at ${op.timeUs}us${because(expiration)}`,
+        `failed with ${REFUSED} at ${op.timeUs}us` +
+        (reordered ? REORDERED_BECAUSE : because(expiration)),
       client: op.client,
       process: op.process,
       timeUs: op.timeUs,

@@ -21,6 +21,7 @@ export {
 export { checkInconsistentOffsets } from './inconsistent_offsets';
 export type { InconsistentOffsetsClassification } from './inconsistent_offsets';
 export { checkInvariant } from './invariant';
+export { FIRST_OUT_OF_ORDER } from './fatal_idempotent_error';
 export { checkLostWrite } from './lost_write';
 export type { LostWriteClassification } from './lost_write';
 export { checkNonmonotonicPoll } from './nonmonotonic_poll';

@@ -5,6 +5,7 @@
  * (kafka_guarantee.ts).
  */
 import type { ClientConfig, ScenarioConfig } from '../../scenarios';
+import { FIRST_OUT_OF_ORDER } from '../checker';
 import type { Permission } from './kafka_guarantee';
 
 /** The producer settings of every client that produces, with its name. */
@@ -38,7 +39,48 @@ export function idempotencePermissions(scenario: ScenarioConfig): Permission[] {
   if (idempotent.length > 0) permissions.push(epochBumpPermission(scenario, idempotent));
   const expiring = producerIdExpirationPermission(scenario);
   if (expiring !== null) permissions.push(expiring);
+  const reordered = firstBatchReorderedPermission(scenario);
+  if (reordered !== null) permissions.push(reordered);
   return permissions;
+}
+
+/**
+ * A librdkafka producer with more than one request in flight whose head-of-line Produce to a
+ * partition is lost in transit: the leader, with no state for that producerId and epoch, takes
+ * the next request as the first batch (any first sequence on a log that holds records), and the
+ * retried head meets OUT_OF_ORDER_SEQUENCE_NUMBER. librdkafka reads that answer to its
+ * head-of-line request as a sequence desynchronization with the broker and raises a fatal error
+ * (rd_kafka_handle_idempotent_Produce_error). Only the refusals the checker traces to such a
+ * first batch are covered (classification `first-batch-taken-out-of-order`).
+ */
+function firstBatchReorderedPermission(scenario: ScenarioConfig): Permission | null {
+  const exposed = producersOf(scenario.clients).filter(
+    ({ settings }) =>
+      settings.enableIdempotence &&
+      settings.client?.flavour === 'librdkafka' &&
+      settings.maxInFlightRequestsPerConnection > 1,
+  );
+  if (exposed.length === 0) return null;
+  return {
+    id: 'first-batch-reordered',
+    kinds: ['fatal-txn-error'],
+    classifications: { 'fatal-txn-error': [FIRST_OUT_OF_ORDER] },
+    setting: exposed
+      .map(({ name, settings }) => {
+        const inFlight = settings.maxInFlightRequestsPerConnection;
+        return `librdkafka, max.in.flight.requests.per.connection=${inFlight} (${name})`;
+      })
+      .join(', '),
+    because:
+      'a partition leader with no state for a producerId and epoch accepts any first sequence ' +
+      'on a log that holds records, so when the head-of-line Produce is lost in transit the ' +
+      'next in-flight one becomes the first batch and the retried head is answered ' +
+      'OUT_OF_ORDER_SEQUENCE_NUMBER; librdkafka takes that answer to its head-of-line request ' +
+      'as a sequence desynchronization with the broker and raises a fatal error',
+    source:
+      'KIP-360; ProducerAppendInfo.checkSequence (only a never-written log wants sequence 0 ' +
+      'since KAFKA-15591); librdkafka rd_kafka_handle_idempotent_Produce_error',
+  };
 }
 
 /**

@@ -103,12 +103,17 @@ function swarmProducer(
   maxTimeoutMs: number,
 ): ProducerSettings {
   const requestTimeoutMs = scaled(rng, settings.requestTimeoutMs, 100);
+  const deliveryTimeoutMs = Math.max(requestTimeoutMs, scaled(rng, settings.deliveryTimeoutMs));
+  const retryBackoffMs = rng.intInclusive(10, 500);
+  const maxInFlight = rng.intInclusive(1, 5);
+  // An idempotent sarama producer allows one request in flight (Config.Validate): drawn, not used.
+  const saramaIdempotent = settings.client?.flavour === 'sarama' && settings.enableIdempotence;
   return {
     ...settings,
     requestTimeoutMs,
-    deliveryTimeoutMs: Math.max(requestTimeoutMs, scaled(rng, settings.deliveryTimeoutMs)),
-    retryBackoffMs: rng.intInclusive(10, 500),
-    maxInFlightRequestsPerConnection: rng.intInclusive(1, 5),
+    deliveryTimeoutMs,
+    retryBackoffMs,
+    maxInFlightRequestsPerConnection: saramaIdempotent ? 1 : maxInFlight,
     transactionTimeoutMs: Math.min(maxTimeoutMs, scaled(rng, settings.transactionTimeoutMs)),
   };
 }

@@ -34,7 +34,7 @@ function withoutElr(scenario: ScenarioConfig): ScenarioConfig {
 /** A check result holding only `duplicate` anomalies with these classification counts. */
 function duplicates(
   classifications: Record<string, number>,
-  kind: 'duplicate' | 'epoch-bump-duplicate' = 'duplicate',
+  kind: 'duplicate' | 'epoch-bump-duplicate' | 'fatal-txn-error' = 'duplicate',
 ): CheckResult {
   const count = Object.values(classifications).reduce((sum, value) => sum + value, 0);
   return {
@@ -185,6 +185,27 @@ describe('producer state expiry during retries (producer.id.expiration.ms)', () 
 
   it('is not granted when no producer retries longer than the expiry', () => {
     expect(ids(loadScenario(SAFE), [CRASH])).not.toContain('producer-id-expiration');
+  });
+});
+
+describe('a librdkafka head-of-line batch refused behind a reordered first batch', () => {
+  const none = { anomalies: [], allowed: [] };
+
+  it('is permitted for librdkafka with requests in flight, and only that classification', () => {
+    const scenario = loadScenario(
+      'scenarios/known-bugs/possibly-persisted-rewound-sequence-fixed.yaml',
+    );
+    const permissions = kafkaPermissions({ scenario, faults: [] });
+    const reordered = duplicates({ 'first-batch-taken-out-of-order': 1 }, 'fatal-txn-error');
+    const [permitted] = judgeAnomalies(reordered, permissions, none);
+    expect(permitted).toMatchObject({ coveredBy: 'kafka:first-batch-reordered' });
+    // confluentinc/librdkafka#4438's refusal, not next in line for the broker, stays a violation.
+    const plain = duplicates({ OUT_OF_ORDER_SEQUENCE_NUMBER: 1 }, 'fatal-txn-error');
+    expect(judgeAnomalies(plain, permissions, none)[0]).toMatchObject({ verdict: 'violates' });
+  });
+
+  it('is not granted for the Java client', () => {
+    expect(ids(loadScenario(SAFE), [CRASH])).not.toContain('first-batch-reordered');
   });
 });
 
