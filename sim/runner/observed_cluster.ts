@@ -304,6 +304,10 @@ export class ObservedCluster {
           this.transactionLogLoads.push({ timeUs, coordinator, stateLogPartition, open });
         }
         this.release(observation.coordinator, observation.stateLogPartition);
+        // An expiration whose tombstone the loader found (its writer may have died first).
+        for (const { transactionalId, producerId } of observation.tombstoned ?? []) {
+          this.transactionalIdExpirations.push({ timeUs, transactionalId, producerId });
+        }
         for (const view of observation.transactions) {
           this.hold(observation.coordinator, observation.stateLogPartition, view);
         }

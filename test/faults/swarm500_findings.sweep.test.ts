@@ -179,3 +179,14 @@ describe('a broker whose controller link stalled past the final reads', () => {
     expect(report.check.anomalyTypes).toEqual([]);
   });
 });
+
+describe('a transactional.id whose expiration outlived its coordinator', () => {
+  it('swarm seed 64 of transactional-id-expiration: the next coordinator loads the tombstone', () => {
+    // b1 wrote tx-idle's tombstone at the 6 s run and crashed at 6.3 s before its removal
+    // callback; b1's successor loaded the tombstone and answered I's next transaction
+    // INVALID_PRODUCER_ID_MAPPING, Kafka's expiration, once a false fatal-txn-error "violates".
+    const { report } = runSwarm('64', 'scenarios/transactional-id-expiration.yaml');
+    expect(report.check.anomalyTypes).toEqual([]);
+    expect(report.outcome).toBe('pass');
+  });
+});

@@ -10,9 +10,8 @@
  * Every state change is a record appended to `__transaction_state` with acks=all; it applies only
  * once durable, and only if this broker still leads the partition at the same coordinator epoch.
  * Until then other requests for the id get CONCURRENT_TRANSACTIONS. Append errors map to
- * COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR (TransactionStateManager.appendTransactionToLog). A
- * new leader of the partition rebuilds the cache from the log and finishes transactions found in
- * Prepare* (TransactionStateManager.loadTransactionsForTxnTopicPartition).
+ * COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR (appendTransactionToLog). A new leader of the
+ * partition rebuilds the cache from the log and finishes what it finds in Prepare*.
  */
 import type { NodeId } from '../../kernel';
 import type {
@@ -509,6 +508,7 @@ export class TransactionCoordinator {
       stateLogPartition: partition,
       coordinatorEpoch,
       transactions: loaded.map(viewOf),
+      tombstoned: this.state.tombstonedAtLoad(partition).map(viewOf),
     });
     const unfinished = loaded.filter((metadata) => isPrepare(metadata.state));
     ctx.trace(

@@ -21,6 +21,8 @@ interface PartitionCache {
   readonly coordinatorEpoch: number;
   loading: boolean;
   readonly transactions: Map<string, TransactionMetadata>;
+  /** What the load found removed by a tombstone: the metadata of each id's record before it. */
+  tombstoned?: TransactionMetadata[];
 }
 
 /** The owned partitions of one coordinator and their transactions. */
@@ -109,7 +111,10 @@ export class TransactionStateManager {
     if (cache === undefined || !cache.loading || cache.coordinatorEpoch !== coordinatorEpoch) {
       return null;
     }
+    const tombstoned: TransactionMetadata[] = [];
     for (const record of records) {
+      const removed = record.value === null ? cache.transactions.get(record.transactionalId) : null;
+      if (removed !== undefined && removed !== null) tombstoned.push(removed);
       if (record.value === null) cache.transactions.delete(record.transactionalId);
       else
         cache.transactions.set(
@@ -118,7 +123,20 @@ export class TransactionStateManager {
         );
     }
     cache.loading = false;
+    cache.tombstoned = tombstoned.filter(
+      (metadata) => !cache.transactions.has(metadata.transactionalId),
+    );
     return [...cache.transactions.values()];
+  }
+
+  /**
+   * The ids the last load of `partition` found expired: removed by a tombstone and not written
+   * again after it. Kafka's loader drops them the same way, so the next request under such an
+   * id's producerId is answered INVALID_PRODUCER_ID_MAPPING, even where the coordinator that
+   * wrote the tombstone died before its removal callback ran.
+   */
+  tombstonedAtLoad(partition: number): readonly TransactionMetadata[] {
+    return this.partitions.get(partition)?.tombstoned ?? [];
   }
 
   /**

@@ -210,6 +210,8 @@ export interface TransactionLogLoaded {
   readonly stateLogPartition: number;
   readonly coordinatorEpoch: number;
   readonly transactions: readonly TransactionView[];
+  /** Ids the loaded log ends with a tombstone for (expired), with their last metadata. */
+  readonly tombstoned?: readonly TransactionView[];
 }
 
 /**
