@@ -181,7 +181,7 @@ describe('a broker whose controller link stalled past the final reads', () => {
 });
 
 describe('a transactional.id whose expiration outlived its coordinator', () => {
-  it('swarm seed 64 of transactional-id-expiration: the next coordinator loads the tombstone', () => {
+  it('swarm seed 64 of transactional-id-expiration: the successor loads the tombstone', () => {
     // b1 wrote tx-idle's tombstone at the 6 s run and crashed at 6.3 s before its removal
     // callback; b1's successor loaded the tombstone and answered I's next transaction
     // INVALID_PRODUCER_ID_MAPPING, Kafka's expiration, once a false fatal-txn-error "violates".
