@@ -17,6 +17,7 @@ export {
 export {
   drawSwarm,
   recoveryBoundMs,
+  SWARM_RECOVERY_MS_MAX,
   swarmLines,
   SWARM_FAULT_KINDS,
   type SwarmParameters,

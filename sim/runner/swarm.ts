@@ -161,8 +161,8 @@ function consumerOf(client: Exclude<ClientConfig, { role: 'producer' }>): Consum
 /**
  * How long, in ms, Kafka may take after the faults heal before every client can make progress
  * again: a batch whose retries cannot succeed (OUT_OF_ORDER_SEQUENCE_NUMBER on a batch that is not
- * next in line, KIP-360; Sender.completeBatch) fails only when `delivery.timeout.ms` runs out, its
- * last attempt up to `request.timeout.ms` later; a transaction left open ends only after
+ * next in line, KIP-360; Sender.completeBatch) fails only when its delivery timeout or its
+ * retries run out ({@link producerBoundMs}); a transaction left open ends only after
  * `transaction.timeout.ms` plus one `transaction.abort.timed.out.transaction.cleanup.interval.ms`
  * (TransactionCoordinator.abortTimedOutTransactions); a consumer whose fetch was lost asks again
  * only after its `request.timeout.ms`; a group member whose JoinGroup went to a coordinator that
@@ -177,13 +177,38 @@ export function recoveryBoundMs(scenario: ScenarioConfig): number {
     if (client.role === 'consumer') continue;
     // A pipeline's consumer shares its producer's request.timeout.ms.
     const settings = client.role === 'pipeline' ? client.settings.producer : client.settings;
-    bound = Math.max(bound, settings.deliveryTimeoutMs + settings.requestTimeoutMs);
+    bound = Math.max(bound, producerBoundMs(settings));
     if (settings.transactionalId === null) continue;
     const cleanupMs = scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs;
     bound = Math.max(bound, settings.transactionTimeoutMs + cleanupMs);
   }
   return bound;
 }
+
+/**
+ * How long, in ms, a batch that cannot succeed may keep its producer busy: until the first of
+ * `delivery.timeout.ms` (its last attempt up to `request.timeout.ms` later) and its `retries`,
+ * each attempt waiting at most `request.timeout.ms` and then `retry.backoff.ms`
+ * (Sender.completeBatch, canRetry). A sarama producer has no delivery timeout (the largest
+ * `delivery.timeout.ms`), so its `Producer.Retry.Max` (3) is what ends the batch. An idempotent
+ * franz-go producer retries a batch that got no answer whatever its `retries` say
+ * (`franzGoKeepsRetrying`), so only its delivery timeout counts.
+ */
+function producerBoundMs(settings: ProducerSettings): number {
+  const deliveryMs = settings.deliveryTimeoutMs + settings.requestTimeoutMs;
+  const franzGo = settings.client?.flavour === 'franz-go' && settings.enableIdempotence;
+  if (franzGo) return deliveryMs;
+  const attempts = settings.retries + 1;
+  const retriesMs = attempts * (settings.requestTimeoutMs + settings.retryBackoffMs);
+  return Math.min(deliveryMs, retriesMs);
+}
+
+/**
+ * The longest heal and liveness phase a swarm seed gets, in ms (1 h of simulated time): a client
+ * with neither a delivery timeout nor a retry limit (an idempotent franz-go producer by default)
+ * may retry for as long as Kafka lets it, and a probe that waited for that would never end.
+ */
+export const SWARM_RECOVERY_MS_MAX = 3_600_000;
 
 /** The drawn nemesis; `later` is the stream of the kinds added after the first eleven. */
 function swarmNemesis(rng: Rng, later: Rng | null, scenario: ScenarioConfig): RandomNemesisConfig {
@@ -261,7 +286,7 @@ export function drawSwarm(
     swarmClient(rng, client, broker.transactionMaxTimeoutMs),
   );
   const drawn: ScenarioConfig = { ...base, broker, network, clients, nemesis };
-  const recoveryMs = recoveryBoundMs(drawn);
+  const recoveryMs = Math.min(recoveryBoundMs(drawn), SWARM_RECOVERY_MS_MAX);
   const scenario: ScenarioConfig = {
     ...drawn,
     healMs: Math.max(base.healMs, recoveryMs),

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../scenarios';
-import { drawSwarm, recoveryBoundMs, runScenario } from '../../sim/runner';
+import { drawSwarm, recoveryBoundMs, runScenario, SWARM_RECOVERY_MS_MAX } from '../../sim/runner';
 import { oracleRecords } from '../scenario/history_queries';
 
 const SAFE = 'scenarios/replicated-random-faults.yaml';
@@ -73,6 +73,32 @@ describe('heal and liveness windows cover the drawn timeouts', () => {
     const { report } = runSwarm('528');
     expect(report.liveness).toMatchObject({ converged: true });
     expect(report.outcome).toBe('pass');
+  });
+
+  it('sarama seed 1: a client without a delivery timeout is bounded by its retries', () => {
+    // sarama has no delivery timeout (the largest delivery.timeout.ms, scaled up to 3.3e9 ms by
+    // the draw): the window used to be 38 days of simulated time and the run never ended.
+    const file = 'scenarios/known-bugs/failed-send-leaves-sequence-gap.yaml';
+    const { scenario, parameters } = drawSwarm(loadScenario(file), '1');
+    const producer = scenario.clients[0]!;
+    if (producer.role !== 'producer') throw new Error('P is a producer');
+    const { retries, requestTimeoutMs, retryBackoffMs } = producer.settings;
+    expect(producer.settings.deliveryTimeoutMs).toBeGreaterThan(2_000_000_000);
+    expect(retries).toBe(3);
+    expect(recoveryBoundMs(scenario)).toBe((retries + 1) * (requestTimeoutMs + retryBackoffMs));
+    expect(scenario.livenessMs).toBe(recoveryBoundMs(scenario));
+    const { report } = runScenario(scenario, { seed: '1', swarm: parameters });
+    expect(report.check.anomalyTypes).toEqual(['fatal-txn-error']);
+    expect(report.liveness.converged).toBe(false);
+    expect(report.outcome).toBe('pass');
+  });
+
+  it('franz-go without limits: the window stops at SWARM_RECOVERY_MS_MAX', () => {
+    const file = 'scenarios/known-bugs/ambiguous-answer-sequence-reused-fixed.yaml';
+    const { scenario } = drawSwarm(loadScenario(file), '1');
+    expect(recoveryBoundMs(scenario)).toBeGreaterThan(SWARM_RECOVERY_MS_MAX);
+    expect(scenario.livenessMs).toBe(SWARM_RECOVERY_MS_MAX);
+    expect(scenario.healMs).toBe(SWARM_RECOVERY_MS_MAX);
   });
 });
 
