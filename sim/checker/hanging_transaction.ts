@@ -9,9 +9,10 @@
  *   producerId, the producerEpoch of the leader's producer state, and its first offset;
  * - `partitions[].lastStableOffsetChanges`: the partition's last stable offset over time;
  * - `coordinatorTransactions`: each transactional.id at the coordinator that owns it (producerId,
- *   producerEpoch, state, partition set); without it the checker reports nothing;
- * - `transactionMaxTimeoutMs` (default 900000) and `endUs` (default: the latest time in the
- *   history or the LSO changes).
+ *   producerEpoch, state, partition set, txnStartTimestamp, txnTimeoutMs, since when it holds
+ *   it); without it the checker reports nothing;
+ * - `transactionMaxTimeoutMs` (default 900000), `transactionAbortCleanupIntervalMs` (default
+ *   10000) and `endUs` (default: the latest time in the history or the LSO changes).
  *
  * An open transaction is hanging when (1) no coordinator entry holds it: state `Ongoing` with the
  * same producerId and producerEpoch and the partition in its partition set (a coordinator in
@@ -20,10 +21,12 @@
  * pinned at the first offset for longer than `transaction.max.timeout.ms`: it ends the run there,
  * and the pin is measured from the first time it reached that offset after it was last above it to
  * the end of the run. A transaction the coordinator knows as Ongoing is left to its timeout
- * (TransactionCoordinator.abortTimedOutTransactions), and a pin shorter than the maximum timeout
- * may still be resolved, so neither is reported. An open transaction behind an older one does not
- * pin the LSO itself and is reported once the older one is gone. The catalogue's other `hanging`
- * case, a coordinator stuck in `Prepare*`, shows here as `coordinator-not-ongoing` with that state.
+ * (TransactionCoordinator.abortTimedOutTransactions) unless it is still Ongoing long after that
+ * timeout and the coordinator's load (`timeout-never-aborts`, {@link isOverdue}); a pin shorter
+ * than the maximum timeout may still be resolved; neither is reported. An open transaction
+ * behind an older one does not pin the LSO itself and is reported once the older one is gone.
+ * The catalogue's other `hanging` case, a coordinator stuck in `Prepare*`, shows here as
+ * `coordinator-not-ongoing` with that state.
  * Cost: O(open transactions × LSO changes of their partition).
  */
 import type { OracleCoordinatorTransaction, OffsetChange, OraclePartition } from '../history';
@@ -34,6 +37,9 @@ import { topicPartitionName } from './topic_partition';
 
 /** Kafka's default `transaction.max.timeout.ms` (15 minutes). */
 export const TRANSACTION_MAX_TIMEOUT_MS_DEFAULT = 900_000;
+
+/** Kafka's default `transaction.abort.timed.out.transaction.cleanup.interval.ms` (10 s). */
+export const TRANSACTION_ABORT_CLEANUP_INTERVAL_MS_DEFAULT = 10_000;
 
 /** One open transaction at the end of the run. */
 interface OpenTransaction {
@@ -59,18 +65,23 @@ export function checkHangingTransaction(context: CheckContext): Anomaly[] {
   const maxTimeoutUs =
     (oracle.transactionMaxTimeoutMs ?? TRANSACTION_MAX_TIMEOUT_MS_DEFAULT) * 1000;
   const endUs = oracle.endUs ?? latestTimeUs(context);
+  const cleanupIntervalMs =
+    oracle.transactionAbortCleanupIntervalMs ?? TRANSACTION_ABORT_CLEANUP_INTERVAL_MS_DEFAULT;
+  const overdue = { endUs, graceUs: maxTimeoutUs + 2 * cleanupIntervalMs * 1000 };
   const anomalies: Anomaly[] = [];
   for (const partition of oracle.partitions) {
     for (const open of partition.openTransactions) {
       const entries = byProducer.get(open.producerId) ?? [];
-      if (entries.some((entry) => holdsOngoing(entry, partition, open))) continue;
+      const willEnd = (entry: OracleCoordinatorTransaction): boolean =>
+        holdsOngoing(entry, partition, open) && !isOverdue(entry, overdue);
+      if (entries.some(willEnd)) continue;
       const pinnedUs = pinnedSinceUs(partition.lastStableOffsetChanges, open.firstOffset);
       // The pin counts from when the transaction opened: the LSO may have sat at that offset
       // (then the log end) before its first record arrived.
       const openedUs = oracleRecordAt(oracleBatchesOf(partition), open.firstOffset);
       const sinceUs = pinnedUs === null ? null : Math.max(pinnedUs, openedUs?.appendUs ?? pinnedUs);
       if (sinceUs === null || endUs - sinceUs <= maxTimeoutUs) continue;
-      const found = { partition, open, entries, sinceUs, durationUs: endUs - sinceUs };
+      const found = { partition, open, entries, sinceUs, durationUs: endUs - sinceUs, overdue };
       anomalies.push(hangingAnomaly(context, { ...found, maxTimeoutUs }));
     }
   }
@@ -87,6 +98,26 @@ function holdsOngoing(
   return entry.partitions.some(
     (held) => held.topic === partition.topic && held.partition === partition.partition,
   );
+}
+
+/**
+ * The coordinator holds the transaction Ongoing long past its deadline: its timeout scan runs
+ * every cleanup interval and fences and aborts an Ongoing transaction older than its
+ * `txnTimeoutMs` (TransactionCoordinator.abortTimedOutTransactions), so one still Ongoing more
+ * than `graceUs` (transaction.max.timeout.ms plus two cleanup intervals) after both its deadline
+ * and the coordinator's load is one it cannot abort (an epoch fence past Short.MAX_VALUE,
+ * KAFKA-20090). The generous grace absorbs the coordinator's clock skew and a scan whose fence
+ * write failed and is tried again. An entry without the times (an older history file) is
+ * trusted to time out.
+ */
+function isOverdue(
+  entry: OracleCoordinatorTransaction,
+  overdue: { readonly endUs: number; readonly graceUs: number },
+): boolean {
+  const { txnStartUs, txnTimeoutMs, heldSinceUs } = entry;
+  if (txnStartUs === undefined || txnTimeoutMs === undefined || txnStartUs < 0) return false;
+  const deadlineUs = Math.max(txnStartUs + txnTimeoutMs * 1000, heldSinceUs ?? 0);
+  return overdue.endUs - deadlineUs > overdue.graceUs;
 }
 
 /**
@@ -126,12 +157,15 @@ interface HangingTransaction {
   readonly sinceUs: number;
   readonly durationUs: number;
   readonly maxTimeoutUs: number;
+  readonly overdue: { readonly endUs: number; readonly graceUs: number };
 }
 
 /** Why the coordinator will not end it: KIP-890's cases. */
 function classificationOf(found: HangingTransaction): string {
-  const { entries, open } = found;
+  const { entries, open, partition } = found;
   if (entries.length === 0) return 'unknown-producer-id';
+  const holding = entries.filter((entry) => holdsOngoing(entry, partition, open));
+  if (holding.some((entry) => isOverdue(entry, found.overdue))) return 'timeout-never-aborts';
   const ongoing = entries.filter((entry) => entry.state === 'Ongoing');
   if (ongoing.length === 0) return 'coordinator-not-ongoing';
   if (!ongoing.some((entry) => entry.producerEpoch === open.producerEpoch)) {

@@ -191,6 +191,15 @@ export interface OracleCoordinatorTransaction {
   readonly state: string;
   /** The partitions of the current transaction (Kafka's `topicPartitions`), sorted. */
   readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
+  /**
+   * Kafka's `txnStartTimestamp` in µs of the coordinator's clock, -1 when no transaction is open
+   * (absent in older history files: the checker then trusts an Ongoing entry to time out).
+   */
+  readonly txnStartUs?: number;
+  /** Kafka's `txnTimeoutMs`, in ms (absent in older history files). */
+  readonly txnTimeoutMs?: number;
+  /** Since when, in µs, this coordinator has held the id: its load of the state log partition. */
+  readonly heldSinceUs?: number;
 }
 
 /**
@@ -303,6 +312,11 @@ export interface Oracle {
    * partition's last stable offset stay pinned. Absent: Kafka's default, 900000.
    */
   readonly transactionMaxTimeoutMs?: number;
+  /**
+   * The brokers' `transaction.abort.timed.out.transaction.cleanup.interval.ms`: how often a
+   * coordinator looks for timed-out transactions. Absent: Kafka's default, 10000.
+   */
+  readonly transactionAbortCleanupIntervalMs?: number;
   /** Kafka's PartitionsWithLateTransactionsCount over the run (absent outside the simulator). */
   readonly lateTransactions?: LateTransactionsGauge;
   /**

@@ -239,6 +239,20 @@ function fencingErrorCounts(history: History): ReadonlyMap<string, number> {
 }
 
 /**
+ * Whether `name`'s last completed operation failed with a fencing error: a producer that went on
+ * after one (an INVALID_PRODUCER_EPOCH its application aborted on, KIP-588) was not fenced for
+ * good, and one whose last operation failed otherwise stopped for that other error.
+ */
+function endedFenced(history: History, name: string): boolean {
+  for (let index = history.length - 1; index >= 0; index--) {
+    const op = history[index] as History[number];
+    if (op.client !== name || op.type === 'invoke') continue;
+    return isFencingError(op.error);
+  }
+  return false;
+}
+
+/**
  * Fencing errors per client, read incrementally: each call folds in only the operations
  * appended since the last one, so a predicate checked after every event (the probe's `done`)
  * costs what the new operations cost, not the whole history again.
@@ -373,9 +387,7 @@ function stoppedInProbeNotes(
  * its last transaction (`close.when.done`), down, or failed with a fatal error.
  */
 function notProbedReason(spec: ClientConfig, client: ClientActor, history: History): string {
-  if ((fencingErrorCounts(history).get(spec.name) ?? 0) > 0) {
-    return 'fenced for good (on.fenced: stop)';
-  }
+  if (endedFenced(history, spec.name)) return 'fenced for good (on.fenced: stop)';
   if (spec.role === 'producer' && 'closeWhenDone' in spec.workload && spec.workload.closeWhenDone) {
     return 'closed its producer after its last transaction (close.when.done)';
   }

@@ -51,6 +51,8 @@ function view(partitions: TransactionView['partitions']): TransactionView {
     producerEpoch: 7,
     state: 'Ongoing',
     partitions,
+    txnStartUs: 13_000_000,
+    txnTimeoutMs: 60_000,
   };
 }
 

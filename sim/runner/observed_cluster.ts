@@ -14,6 +14,7 @@ import type {
   KafkaObservation,
   LogBatch,
   PartitionState,
+  TransactionLogLoaded,
   TransactionView,
 } from '../actors';
 import { NO_PRODUCER_ID, partitionKey } from '../actors';
@@ -81,6 +82,11 @@ export interface ObservedTransactionLogLoad {
 interface HeldTransaction {
   readonly stateLogPartition: number;
   readonly view: TransactionView;
+  /**
+   * Since when, in true µs, this coordinator has held the id without a break: its load of the
+   * state log partition, or the id's first transition there (its timeout scan looks from then).
+   */
+  readonly heldSinceUs: number;
 }
 
 /** The observed cluster; feed it every stamped observation in order with {@link observe}. */
@@ -293,26 +299,12 @@ export class ObservedCluster {
       case 'TransactionStateTransition': {
         const key = `${observation.from}->${observation.to}`;
         this.transitionCounts.set(key, (this.transitionCounts.get(key) ?? 0) + 1);
-        return this.hold(observation.coordinator, observation.stateLogPartition, observation.view);
+        return this.hold(observation, observation.view, timeUs);
       }
       case 'TransactionMetadataCreated':
-        return this.hold(observation.coordinator, observation.stateLogPartition, observation.view);
-      case 'TransactionLogLoaded': {
-        const { coordinator, stateLogPartition } = observation;
-        const open = observation.transactions.filter((view) => view.partitions.length > 0);
-        if (open.length > 0) {
-          this.transactionLogLoads.push({ timeUs, coordinator, stateLogPartition, open });
-        }
-        this.release(observation.coordinator, observation.stateLogPartition);
-        // An expiration whose tombstone the loader found (its writer may have died first).
-        for (const { transactionalId, producerId } of observation.tombstoned ?? []) {
-          this.transactionalIdExpirations.push({ timeUs, transactionalId, producerId });
-        }
-        for (const view of observation.transactions) {
-          this.hold(observation.coordinator, observation.stateLogPartition, view);
-        }
-        return;
-      }
+        return this.hold(observation, observation.view, timeUs);
+      case 'TransactionLogLoaded':
+        return this.onTransactionLogLoaded(observation, timeUs);
       case 'TransactionLogUnloaded':
         return this.release(observation.coordinator, observation.stateLogPartition);
       case 'TransactionalIdExpired': {
@@ -334,9 +326,32 @@ export class ObservedCluster {
     }
   }
 
-  private hold(coordinator: string, stateLogPartition: number, view: TransactionView): void {
+  private onTransactionLogLoaded(observation: TransactionLogLoaded, timeUs: number): void {
+    const { coordinator, stateLogPartition } = observation;
+    const open = observation.transactions.filter((view) => view.partitions.length > 0);
+    if (open.length > 0) {
+      this.transactionLogLoads.push({ timeUs, coordinator, stateLogPartition, open });
+    }
+    this.release(coordinator, stateLogPartition);
+    // An expiration whose tombstone the loader found (its writer may have died first).
+    for (const { transactionalId, producerId } of observation.tombstoned ?? []) {
+      this.transactionalIdExpirations.push({ timeUs, transactionalId, producerId });
+    }
+    for (const view of observation.transactions) this.hold(observation, view, timeUs);
+  }
+
+  /** `where` (a coordinator and its state log partition) now holds `view`. */
+  private hold(
+    where: { readonly coordinator: string; readonly stateLogPartition: number },
+    view: TransactionView,
+    timeUs: number,
+  ): void {
+    const { coordinator, stateLogPartition } = where;
     const held = this.coordinators.get(coordinator) ?? new Map<string, HeldTransaction>();
-    held.set(view.transactionalId, { stateLogPartition, view });
+    const before = held.get(view.transactionalId);
+    const kept = before !== undefined && before.stateLogPartition === stateLogPartition;
+    const heldSinceUs = kept ? before.heldSinceUs : timeUs;
+    held.set(view.transactionalId, { stateLogPartition, view, heldSinceUs });
     this.coordinators.set(coordinator, held);
   }
 

@@ -57,6 +57,8 @@ export interface OracleSources {
   readonly transactionStateLogNumPartitions: number;
   /** The brokers' `transaction.max.timeout.ms`. */
   readonly transactionMaxTimeoutMs: number;
+  /** The brokers' `transaction.abort.timed.out.transaction.cleanup.interval.ms`. */
+  readonly transactionAbortCleanupIntervalMs: number;
   /** Virtual time now, at the end of the run. */
   readonly endUs: number;
   /** PartitionsWithLateTransactionsCount over the run (KIP-664). */
@@ -121,6 +123,7 @@ export function buildOracle(sources: OracleSources): Oracle {
     coordinatorTransactions: coordinatorTransactions(sources),
     ...consumerGroupsOf(cluster),
     transactionMaxTimeoutMs: sources.transactionMaxTimeoutMs,
+    transactionAbortCleanupIntervalMs: sources.transactionAbortCleanupIntervalMs,
     ...(sources.lateTransactions === undefined
       ? {}
       : { lateTransactions: sources.lateTransactions }),
@@ -222,13 +225,15 @@ function coordinatorTransactions(sources: OracleSources): OracleCoordinatorTrans
       sources.transactionStateLogNumPartitions,
     );
     if (owner === null) return [];
-    const view = sources.cluster.coordinators.get(owner)?.get(transactionalId)?.view;
-    if (view === undefined) return [];
+    const held = sources.cluster.coordinators.get(owner)?.get(transactionalId);
+    if (held === undefined) return [];
+    const { view, heldSinceUs } = held;
     const partitions = [...view.partitions].sort((a, b) =>
       a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
     );
-    const { producerId, producerEpoch, state } = view;
-    return [{ transactionalId, coordinator: owner, producerId, producerEpoch, state, partitions }];
+    const { producerId, producerEpoch, state, txnStartUs, txnTimeoutMs } = view;
+    const identity = { transactionalId, coordinator: owner, producerId, producerEpoch, state };
+    return [{ ...identity, partitions, txnStartUs, txnTimeoutMs, heldSinceUs }];
   });
 }
 

@@ -99,6 +99,8 @@ const held: KafkaObservation = {
       producerEpoch: 0,
       state: 'PrepareAbort',
       partitions: [{ topic: 'payments', partition: 0 }],
+      txnStartUs: 0,
+      txnTimeoutMs: 60_000,
     },
   ],
 };

@@ -125,6 +125,8 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     ),
     transactionStateLogNumPartitions: numPartitions,
     transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
+    transactionAbortCleanupIntervalMs:
+      scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
     endUs: sim.nowUs,
     lateTransactions: world.lateTransactions.result(sim.nowUs),
   });

@@ -396,7 +396,15 @@ describe('StateChecker coordinators', () => {
     coordinatorEpoch: 0,
     from: 'Ongoing',
     to: state,
-    view: { transactionalId: 'tx', producerId: 7, producerEpoch: 1, state, partitions: [TP] },
+    view: {
+      transactionalId: 'tx',
+      producerId: 7,
+      producerEpoch: 1,
+      state,
+      partitions: [TP],
+      txnStartUs: 0,
+      txnTimeoutMs: 60_000,
+    },
   });
 
   it('reports a coordinator left in PrepareCommit after every marker was written', () => {

@@ -315,6 +315,7 @@ export function oracleOf(options: {
   readonly truncations?: readonly OracleTruncation[];
   readonly coordinatorTransactions?: readonly OracleCoordinatorTransaction[];
   readonly transactionMaxTimeoutMs?: number;
+  readonly transactionAbortCleanupIntervalMs?: number;
   readonly endUs?: number;
   readonly groups?: Oracle['groups'];
 }): Oracle {
@@ -331,6 +332,9 @@ export function oracleOf(options: {
     ...(options.transactionMaxTimeoutMs === undefined
       ? {}
       : { transactionMaxTimeoutMs: options.transactionMaxTimeoutMs }),
+    ...(options.transactionAbortCleanupIntervalMs === undefined
+      ? {}
+      : { transactionAbortCleanupIntervalMs: options.transactionAbortCleanupIntervalMs }),
     ...(options.endUs === undefined ? {} : { endUs: options.endUs }),
     ...(options.groups === undefined ? {} : { groups: options.groups }),
   };

@@ -272,6 +272,7 @@ function coordinatorEntry(
 function hangingOracle(options: {
   readonly endUs: number;
   readonly coordinatorTransactions: readonly OracleCoordinatorTransaction[];
+  readonly transactionAbortCleanupIntervalMs?: number;
 }): ReturnType<typeof oracleOf> {
   return oracleOf({
     partitions: [
@@ -290,6 +291,9 @@ function hangingOracle(options: {
     ],
     coordinatorTransactions: options.coordinatorTransactions,
     transactionMaxTimeoutMs: 1000,
+    ...(options.transactionAbortCleanupIntervalMs === undefined
+      ? {}
+      : { transactionAbortCleanupIntervalMs: options.transactionAbortCleanupIntervalMs }),
     endUs: options.endUs,
   });
 }
@@ -363,6 +367,45 @@ describe('hanging-transaction', () => {
     });
     const oracle = hangingOracle({ endUs: 2_000_000, coordinatorTransactions: [ongoing] });
     expectClean(checkHistory(historyOf(), oracle));
+  });
+
+  describe('an Ongoing entry its coordinator never aborts (KAFKA-20090)', () => {
+    // Started at 500us with a 100 ms timeout: due at 100_500us. The grace is
+    // transaction.max.timeout.ms (1 s) plus two 100 ms cleanup intervals: 1_200_000us.
+    const overdue = (endUs: number, heldSinceUs = 0) =>
+      checkHistory(
+        historyOf(),
+        hangingOracle({
+          endUs,
+          transactionAbortCleanupIntervalMs: 100,
+          coordinatorTransactions: [
+            coordinatorEntry({
+              state: 'Ongoing',
+              partitions: [{ topic: 't', partition: 0 }],
+              txnStartUs: 500,
+              txnTimeoutMs: 100,
+              heldSinceUs,
+            }),
+          ],
+        }),
+      );
+
+    it('is hanging once the grace after its deadline has passed', () => {
+      const anomaly = onlyAnomaly(overdue(1_300_501));
+      expect(anomaly).toMatchObject({
+        classification: 'timeout-never-aborts',
+        coordinatorState: 'Ongoing',
+        durationUs: 1_300_001,
+      });
+    });
+
+    it('near-miss: exactly the grace after its deadline', () => {
+      expectClean(overdue(1_300_500));
+    });
+
+    it('near-miss: a coordinator that loaded it late gets the grace from its load', () => {
+      expectClean(overdue(2_000_000, 900_000));
+    });
   });
 
   it('near-miss: pinned for exactly transaction.max.timeout.ms, not longer', () => {

@@ -34,6 +34,8 @@ export const SLOW_SCENARIOS: ReadonlySet<string> = new Set([
   'scenarios/known-bugs/timeout-fence-bumps-epoch-twice-fixed.yaml',
   'scenarios/known-bugs/rotation-forgotten-after-coordinator-reload.yaml',
   'scenarios/known-bugs/rotation-forgotten-after-coordinator-reload-fixed.yaml',
+  'scenarios/known-bugs/fence-abort-hands-out-exhausted-epoch.yaml',
+  'scenarios/known-bugs/fence-abort-hands-out-exhausted-epoch-fixed.yaml',
 ]);
 
 /** The one scenario of {@link SLOW_SCENARIOS} too large for `--check-determinism` in any tier. */

@@ -182,8 +182,14 @@ const PAIRS: readonly BugPair[] = [
     fixed: 'scenarios/known-bugs/rotation-forgotten-after-coordinator-reload-fixed.yaml',
     seeds: '1..1',
   },
-  // KAFKA-20090 has no end-to-end pair yet (its unit test proves the switch,
-  // test/coordinator/epoch_rotation.test.ts).
+  {
+    // A fence abort at epoch 32767 does not rotate the producerId before 4.3: the producer's
+    // retried abort is handed 32767 and its next transaction hangs. 32,767 transactions a run.
+    bug: 'KAFKA-20090',
+    reproducer: 'scenarios/known-bugs/fence-abort-hands-out-exhausted-epoch.yaml',
+    fixed: 'scenarios/known-bugs/fence-abort-hands-out-exhausted-epoch-fixed.yaml',
+    seeds: '1..1',
+  },
 ];
 
 /** Runs `file` over `seeds`: the seeds whose outcome was not `pass`, and those with `kind`. */

@@ -21,6 +21,8 @@ export function viewOf(metadata: Readonly<TransactionMetadata>): TransactionView
     producerEpoch: metadata.producerEpoch,
     state: metadata.state,
     partitions,
+    txnStartUs: metadata.txnStartUs,
+    txnTimeoutMs: metadata.txnTimeoutMs,
   };
 }
 

@@ -148,6 +148,13 @@ export interface TransactionView {
   readonly state: string;
   /** The partitions of the current transaction (Kafka's `topicPartitions`). */
   readonly partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>;
+  /**
+   * Kafka's `txnStartTimestamp`, in µs of the coordinator's clock: when the current
+   * transaction's first partition was added; -1 when none is open.
+   */
+  readonly txnStartUs: number;
+  /** Kafka's `txnTimeoutMs`: the producer's `transaction.timeout.ms`, in ms. */
+  readonly txnTimeoutMs: number;
 }
 
 /**
