@@ -86,8 +86,11 @@ export function stallTimes(series: PartitionTimeline, phases: readonly RunPhase[
 
 function largestPerPhase(stalls: readonly OpenStall[]): OpenStall[] {
   const byPhase = new Map<RunPhaseName, OpenStall[]>();
-  for (const stall of stalls)
-    byPhase.set(stall.phase, [...(byPhase.get(stall.phase) ?? []), stall]);
+  for (const stall of stalls) {
+    const list = byPhase.get(stall.phase);
+    if (list === undefined) byPhase.set(stall.phase, [stall]);
+    else list.push(stall);
+  }
   const kept: OpenStall[] = [];
   for (const list of byPhase.values()) {
     const ranked = [...list].sort(
