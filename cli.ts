@@ -127,6 +127,11 @@ function addMutantsCommand(
     .option('--seed-timeout-ms <ms>', 'wall-clock budget of one run; default: 600000')
     .option('--out <dir>', 'stream every run to DIR/runs.jsonl, the table to DIR/table.md')
     .option('--resume', 'with --out: do not run again the runs DIR/runs.jsonl records')
+    .option(
+      '--run-unreached',
+      'run also the switch runs whose control never consulted the switch, and fail if one ' +
+        'executed other events (checks the skip)',
+    )
     .action(
       async (flags: {
         seeds?: string;
@@ -136,6 +141,7 @@ function addMutantsCommand(
         seedTimeoutMs?: string;
         out?: string;
         resume?: boolean;
+        runUnreached?: boolean;
       }) =>
         setExitCode(
           await mutantsCommand(
@@ -147,6 +153,7 @@ function addMutantsCommand(
               seedTimeoutMs: flags.seedTimeoutMs,
               out: flags.out,
               resume: flags.resume === true,
+              runUnreached: flags.runUnreached === true,
             },
             context,
           ),

@@ -65,6 +65,7 @@ const runLine = z.object({
   kind: z.string(),
   found: z.array(z.string()).optional(),
   error: z.string().optional(),
+  reached: z.array(z.string()).optional(),
 });
 
 const line = z.discriminatedUnion('type', [settingsLine, runLine]);
@@ -106,18 +107,20 @@ function lineOf(task: MutantTask, run: MutantRun): Line {
     kind: run.kind,
     ...(run.found === undefined ? {} : { found: [...run.found] }),
     ...(run.error === undefined ? {} : { error: run.error }),
+    ...(run.reached === undefined ? {} : { reached: [...run.reached] }),
   };
 }
 
 /** The run a recorded line stands for. */
 function runOf(recorded: z.infer<typeof runLine>): MutantRun {
-  const { outcome: result, eventHash, kind, found, error } = recorded;
+  const { outcome: result, eventHash, kind, found, error, reached } = recorded;
   return {
     outcome: result,
     eventHash,
     kind,
     ...(found === undefined ? {} : { found }),
     ...(error === undefined ? {} : { error }),
+    ...(reached === undefined ? {} : { reached }),
   };
 }
 

@@ -10,6 +10,13 @@
  * The controls double as the check that each base is clean: a base that fails without any
  * switch at some seed is reported with the seed, since a catch on an unclean base could be the
  * base's own failure moved around by the switch.
+ *
+ * A switch's run waits for its control, and is not run at all when the control never consulted
+ * the switch (sim/runner/switch_reads.ts): the two runs would execute the same events, which is
+ * never a catch ({@link judgeCatch}, `same-events`). Most switches act only on a rare path, so
+ * this skips most runs; the table counts, per switch, the runs that reached it. With
+ * `runUnreached` the skipped runs are run anyway and the search fails if one of them executed
+ * other events than its control: the proof that the skip drops no catch.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { BUG_IDS, type BugId } from '../scenarios';
@@ -64,6 +71,11 @@ export interface MutantSearchInput {
   /** How many runs may be under way at once. */
   readonly concurrency: number;
   readonly onEvent?: (event: SearchEvent) => void;
+  /**
+   * Run also the switches' runs their controls never consulted the switch in, and fail when
+   * one executed other events than its control. @default false
+   */
+  readonly runUnreached?: boolean;
 }
 
 /** The output of {@link searchMutants}. */
@@ -74,6 +86,8 @@ export interface MutantSearchOutput {
   readonly controls: readonly BaseCheck[];
   /** Runs done, controls included (speculative runs of settled switches too). */
   readonly runs: number;
+  /** Switch runs not run because their control never consulted the switch. */
+  readonly skipped: number;
 }
 
 /** The search state of one switch. */
@@ -83,6 +97,8 @@ interface SwitchState {
   /** The next position (seed index × labels + label index) to judge. */
   frontier: number;
   readonly rejected: Record<string, number>;
+  /** Judged positions whose control consulted the switch. */
+  reached: number;
   result: MutantResult | undefined;
 }
 
@@ -114,9 +130,17 @@ function advance(
     const seedIndex = Math.floor(state.frontier / state.labels.length);
     const label = state.labels[state.frontier % state.labels.length] as string;
     const seed = seeds[seedIndex] as string;
-    const mutant = done.get(keyOf(seedIndex, label, state.id));
     const control = done.get(keyOf(seedIndex, label, null));
-    if (mutant === undefined || control === undefined) return false;
+    if (control === undefined) return false;
+    const reached = consulted(control, state.id);
+    // Not consulted: not run, the same events (with runUnreached it is run, to check that).
+    if (!reached && input.runUnreached !== true) {
+      state.frontier += 1;
+      continue;
+    }
+    const mutant = done.get(keyOf(seedIndex, label, state.id));
+    if (mutant === undefined) return false;
+    if (reached) state.reached += 1;
     const verdict = judgeCatch(mutant, control);
     if (verdict.caught) {
       const base = input.bases.find((candidate) => candidate.label === label);
@@ -129,6 +153,7 @@ function advance(
         seed,
         kind: verdict.kind,
         base: label,
+        reached: state.reached,
         ...rejectedOf(state),
       };
       return true;
@@ -138,8 +163,17 @@ function advance(
     }
     state.frontier += 1;
   }
-  state.result = { ...uncaught(state), seedsRun: seeds.length };
+  state.result = { ...uncaught(state), seedsRun: seeds.length, reached: state.reached };
   return true;
+}
+
+/**
+ * Whether `control` consulted switch `id`: a switch it never read could not have changed its
+ * events. A control that does not say (recorded before it was, or stopped early) counts as
+ * having consulted every switch.
+ */
+function consulted(control: MutantRun, id: BugId): boolean {
+  return control.reached === undefined || control.reached.includes(id);
 }
 
 function uncaught(state: SwitchState): MutantResult {
@@ -158,27 +192,49 @@ function rejectedOf(state: SwitchState): { rejected?: Readonly<Record<string, nu
   return Object.keys(state.rejected).length === 0 ? {} : { rejected: { ...state.rejected } };
 }
 
-/** The tasks of seed `seedIndex` for the switches not yet settled: controls first per base. */
-function tasksOfSeed(
+/** The controls of seed `seedIndex` of the bases some unsettled switch is tried on. */
+function controlsOfSeed(
   seedIndex: number,
   input: MutantSearchInput,
   states: readonly SwitchState[],
   labels: readonly string[],
 ): QueuedTask[] {
   const seed = input.seeds[seedIndex] as string;
+  return labels
+    .filter((label) =>
+      states.some((state) => state.result === undefined && state.labels.includes(label)),
+    )
+    .map((label) => ({
+      base: label,
+      bug: null,
+      seed,
+      seedIndex,
+      key: keyOf(seedIndex, label, null),
+    }));
+}
+
+/**
+ * The switch runs a finished control calls for: each unsettled switch tried on its base that
+ * the control consulted (every one with `runUnreached`).
+ */
+function runsAfterControl(
+  control: QueuedTask,
+  run: MutantRun,
+  states: readonly SwitchState[],
+  runUnreached: boolean,
+): { readonly tasks: QueuedTask[]; readonly skipped: number } {
   const tasks: QueuedTask[] = [];
-  for (const label of labels) {
-    const searching = states.filter(
-      (state) => state.result === undefined && state.labels.includes(label),
-    );
-    if (searching.length === 0) continue;
-    tasks.push({ base: label, bug: null, seed, seedIndex, key: keyOf(seedIndex, label, null) });
-    for (const state of searching) {
-      const key = keyOf(seedIndex, label, state.id);
-      tasks.push({ base: label, bug: state.id, seed, seedIndex, key });
+  let skipped = 0;
+  for (const state of states) {
+    if (state.result !== undefined || !state.labels.includes(control.base)) continue;
+    if (!runUnreached && !consulted(run, state.id)) {
+      skipped += 1;
+      continue;
     }
+    const key = keyOf(control.seedIndex, control.base, state.id);
+    tasks.push({ ...control, bug: state.id, key });
   }
-  return tasks;
+  return { tasks, skipped };
 }
 
 /** The control runs of each base over the seeds some switch on it needed. */
@@ -220,6 +276,7 @@ class Search {
   private seedsReported = 0;
   inFlight = 0;
   runs = 0;
+  skipped = 0;
 
   constructor(private readonly input: MutantSearchInput) {
     this.states = input.ids.map((id) => ({
@@ -227,6 +284,7 @@ class Search {
       labels: basesOf(id, input.bases).map((base) => base.label),
       frontier: 0,
       rejected: {},
+      reached: 0,
       result: undefined,
     }));
     this.labels = controlBases(input.ids, input.bases).map((base) => base.label);
@@ -265,7 +323,7 @@ class Search {
         this.nextSeed < this.input.seeds.length &&
         this.searching() > 0
       ) {
-        this.queue = tasksOfSeed(this.nextSeed, this.input, this.states, this.labels);
+        this.queue = controlsOfSeed(this.nextSeed, this.input, this.states, this.labels);
         this.pendingBySeed.set(this.nextSeed, this.queue.length);
         this.nextSeed += 1;
       }
@@ -275,15 +333,46 @@ class Search {
     }
   }
 
+  /**
+   * With `runUnreached`: throws when a switch run whose control never consulted the switch
+   * executed other events than the control, which would make the skip unsound.
+   */
+  private checkUnreached(task: QueuedTask, run: MutantRun): void {
+    const control = this.done.get(keyOf(task.seedIndex, task.base, null));
+    if (control === undefined || consulted(control, task.bug as BugId)) return;
+    if (run.eventHash === '' || control.eventHash === '') return;
+    if (run.eventHash !== control.eventHash) {
+      throw new Error(
+        `${task.bug} on ${task.base} at seed ${task.seed} executed other events than its ` +
+          'control, which never consulted it: the model reads the switch somewhere ' +
+          'sim/runner/switch_reads.ts does not see',
+      );
+    }
+  }
+
   private settleTask(task: QueuedTask): void {
     this.pendingBySeed.set(task.seedIndex, (this.pendingBySeed.get(task.seedIndex) ?? 1) - 1);
   }
 
-  /** Records a finished run, settles the switches it decides and reports finished seeds. */
+  /**
+   * Records a finished run, queues the switch runs a control calls for (ahead of later seeds'
+   * controls), settles the switches it decides and reports finished seeds.
+   */
   finish(task: QueuedTask, run: MutantRun): void {
     this.inFlight -= 1;
     this.runs += 1;
     this.done.set(task.key, run);
+    if (task.bug === null) {
+      const after = runsAfterControl(task, run, this.states, this.input.runUnreached === true);
+      this.skipped += after.skipped;
+      this.pendingBySeed.set(
+        task.seedIndex,
+        (this.pendingBySeed.get(task.seedIndex) ?? 0) + after.tasks.length,
+      );
+      this.queue.unshift(...after.tasks);
+    } else {
+      this.checkUnreached(task, run);
+    }
     this.settleTask(task);
     for (const state of this.states) {
       if (advance(state, this.input, this.done)) {
@@ -357,6 +446,7 @@ export async function searchMutants(input: MutantSearchInput): Promise<MutantSea
     results: search.states.map((state) => state.result as MutantResult),
     controls: baseChecks(input, search.states, search.labels, search.done),
     runs: search.runs,
+    skipped: search.skipped,
   };
 }
 
@@ -384,6 +474,7 @@ export function inProcessRunner(
         eventHash: report.eventHash,
         kind: report.unexpectedAnomalyTypes[0] ?? report.outcome,
         found: report.check.anomalyCounts.map((count) => count.kind),
+        reached: report.kafka.switchesReached,
         ...(report.error === undefined ? {} : { error: report.error }),
       });
     } catch (error) {

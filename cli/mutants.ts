@@ -58,6 +58,12 @@ export interface MutantResult {
    * (`control-failed`, `same-events`, `not-judged`); absent when none.
    */
   readonly rejected?: Readonly<Record<string, number>>;
+  /**
+   * How many of the runs judged (seeds × bases, up to the first catch) had a control that
+   * consulted the switch: 0 means the generic search never reached the code the switch
+   * changes. Absent when the switch was not tried.
+   */
+  readonly reached?: number;
   /** Why the switch was not tried, e.g. it is on in every base already; absent when it was. */
   readonly note?: string;
 }
@@ -72,6 +78,11 @@ export interface MutantRun {
   readonly found?: readonly string[];
   /** Why the run stopped early (budget, wall clock, internal error). */
   readonly error?: string;
+  /**
+   * The switches the run consulted (sim/runner/switch_reads.ts); absent when unknown (a run
+   * recorded before they were, or one that did not finish), which counts as every switch.
+   */
+  readonly reached?: readonly string[];
 }
 
 /** The run of a sweep result line. */
@@ -82,6 +93,7 @@ export function mutantRunOf(line: SweepResultLine): MutantRun {
     kind: line.unexpected[0] ?? line.outcome,
     found: Object.keys(line.anomalies),
     ...(line.error === undefined ? {} : { error: line.error }),
+    ...(line.switchesReached === undefined ? {} : { reached: line.switchesReached }),
   };
 }
 
@@ -256,12 +268,22 @@ export function renderMutantTable(results: readonly MutantResult[]): string {
     result.kind ?? '-',
     result.base ?? '-',
     result.seed ?? '-',
+    result.reached === undefined ? '-' : String(result.reached),
     [
       ...Object.entries(result.rejected ?? {}).map(([reason, count]) => `${reason} ${count}`),
       ...(result.note === undefined ? [] : [result.note]),
     ].join(', ') || '-',
   ]);
-  const header = ['switch', 'caught', 'seeds to first catch', 'kind', 'base', 'seed', 'notes'];
+  const header = [
+    'switch',
+    'caught',
+    'seeds to first catch',
+    'kind',
+    'base',
+    'seed',
+    'runs reaching it',
+    'notes',
+  ];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );

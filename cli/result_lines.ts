@@ -81,6 +81,7 @@ export function lineOfRun(input: {
     eventHash: report.eventHash,
     eventsRun: report.eventsRun,
     simulatedUs: report.simulatedUs,
+    switchesReached: report.kafka.switchesReached,
     ...(report.error === undefined ? {} : { error: report.error }),
     wallMs: input.wallMs,
   };

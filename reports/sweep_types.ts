@@ -169,6 +169,11 @@ export interface SweepResultLine {
   readonly eventHash: string;
   readonly eventsRun: number;
   readonly simulatedUs: number;
+  /**
+   * The bug switches the simulation consulted (sorted): a switch not listed could not have
+   * changed this seed's events. Absent in older lines and when the run did not finish.
+   */
+  readonly switchesReached?: readonly string[];
   readonly reproduce: string;
   /** Why the run stopped early, or the internal error's message. */
   readonly error?: string;

@@ -59,6 +59,11 @@ export interface MutantsCommandOptions {
   readonly out?: string | undefined;
   /** `--resume`: do not run again the runs `<out>/runs.jsonl` records. @default false */
   readonly resume?: boolean | undefined;
+  /**
+   * `--run-unreached`: run also the switch runs whose control never consulted the switch, and
+   * fail (internal error) if one executed other events than its control. @default false
+   */
+  readonly runUnreached?: boolean | undefined;
 }
 
 /** The seed budget unless `--seeds` says otherwise. */
@@ -182,6 +187,7 @@ export async function mutantsCommand(
         seedTimeoutMs,
         onEvent: (event) => stderr.write(progressLine(event, seeds.length, startedMs)),
         onUnjudged: (task, run) => stderr.write(unjudgedLine(task, run)),
+        runUnreached: options.runUnreached === true,
         ...(out === undefined ? {} : { record: out.record }),
       });
     const output =
@@ -190,7 +196,10 @@ export async function mutantsCommand(
         : await interruptible(search, { results: out.path, what: 'runs', stderr, stop: noop });
     const labels = output.controls.map((check) => check.label).join(', ');
     const replayed = out === undefined ? '' : ` (${out.replayed()} of them read from ${out.path})`;
-    stdout.write(`base ${file} (${labels}), swarm mode, ${output.runs} runs${replayed}\n`);
+    stdout.write(
+      `base ${file} (${labels}), swarm mode, ${output.runs} runs${replayed}, ` +
+        `${output.skipped} switch runs skipped (their control never consulted the switch)\n`,
+    );
     stdout.write(renderMutantTable(output.results));
     stdout.write(renderBaseChecks(output.controls, seeds));
     if (out !== undefined) {
@@ -226,6 +235,8 @@ export interface PoolSearchInput {
   readonly onUnjudged?: (task: MutantTask, run: MutantRun) => void;
   /** Wraps the pool's runner, e.g. to record its runs and answer recorded ones (`--out`). */
   readonly record?: (run: MutantRunner) => MutantRunner;
+  /** See {@link MutantsCommandOptions.runUnreached}. @default false */
+  readonly runUnreached?: boolean;
 }
 
 /**
@@ -256,6 +267,7 @@ export async function searchMutantsOnPool(input: PoolSearchInput): Promise<Mutan
       bases: genericBases(scenario),
       seeds: input.seeds,
       concurrency: input.workers * 2,
+      runUnreached: input.runUnreached === true,
       run: input.record === undefined ? run : input.record(run),
       ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
     });

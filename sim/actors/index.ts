@@ -70,3 +70,4 @@ export {
   type FindHangingResult,
   type HangingTransaction,
 } from './admin/kafka_admin';
+export { withProperties } from './options';

@@ -75,6 +75,17 @@ export interface ReportInput {
   readonly messages: { readonly entries: readonly MessageLogEntry[]; readonly dropped: number };
   /** What swarm mode drew, when it was on. */
   readonly swarm?: SwarmParameters;
+  /** The bug switches the simulation consulted (`switch_reads.ts`). @default [] */
+  readonly switchesReached?: readonly string[];
+}
+
+/** The report's Kafka release, the switches set otherwise and those the run consulted. */
+function kafkaOf(scenario: ScenarioConfig, switchesReached: readonly string[]): RunReport['kafka'] {
+  return {
+    version: scenario.kafkaVersion,
+    differences: versionDifferences(scenario),
+    switchesReached,
+  };
 }
 
 /** The first anomaly of each kind, with its meaning and the messages around it. */
@@ -217,7 +228,7 @@ export function buildReport(input: ReportInput): RunReport {
     tool: { name: 'eos-sim', version: EOS_SIM_VERSION, seedrandom: SEEDRANDOM_VERSION },
     seed: input.seed,
     scenario: { name: scenario.name, file: scenario.file, hash: scenario.hash },
-    kafka: { version: scenario.kafkaVersion, differences: versionDifferences(scenario) },
+    kafka: kafkaOf(scenario, input.switchesReached ?? []),
     outcome,
     eventHash: input.sim.eventHash,
     eventsRun: input.sim.eventsRun,

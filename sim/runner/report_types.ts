@@ -176,9 +176,16 @@ export interface RunReport {
   readonly scenario: { readonly name: string; readonly file: string; readonly hash: string };
   /**
    * The Kafka release modelled (`kafka.version`) and every switch the scenario sets to another
-   * value than that release had (`bugs.KAFKA-16352: true`).
+   * value than that release had (`bugs.KAFKA-16352: true`), and the bug switches the
+   * simulation consulted at the points where a release with the bug and one without it part
+   * ways: a switch not listed could not have changed this run's events, on or off.
    */
-  readonly kafka: { readonly version: string; readonly differences: readonly VersionDifference[] };
+  readonly kafka: {
+    readonly version: string;
+    readonly differences: readonly VersionDifference[];
+    /** Switch ids (`KAFKA-16352`, `confluentinc/librdkafka#4953`), sorted. [] in older reports. */
+    readonly switchesReached: readonly string[];
+  };
   readonly outcome: RunOutcome;
   /** The rolling hash of every executed event: equal hashes mean the same schedule. */
   readonly eventHash: string;

@@ -4,7 +4,7 @@
  * partition at both isolation levels, and the check. Returns the run report with the history and
  * the oracle it was computed from.
  */
-import { BudgetExceededError, Simulation, nodeId, type NodeId } from '../kernel';
+import { BudgetExceededError, Simulation, nodeId } from '../kernel';
 import { BOUND_BASIS, Broker, ClusterMetadata, Controller, CONTROLLER_ID } from '../actors';
 import { kafkaLaneMap, partitionKey, type TopicPartition } from '../actors';
 import { HistoryBoundExceededError, HistoryRecorder, type History, type Oracle } from '../history';
@@ -18,7 +18,7 @@ import {
 import { checkHistory } from '../checker';
 import { Nemesis } from '../../faults';
 import { drawnFaults } from './drawn_faults';
-import { compareVersions, type ClientConfig, type ScenarioConfig } from '../../scenarios';
+import { compareVersions, type ScenarioConfig } from '../../scenarios';
 import { clusterViewOf } from './cluster_view';
 import { lostMarkers, runLivenessProbe } from './liveness';
 import { buildOracle, coordinatorAtEnd } from './oracle';
@@ -29,6 +29,8 @@ import { MessageLog, type MessageLogEntry } from './message_log';
 import { buildReport } from './report';
 import type { RunPhase, RunPhaseName, RunReport } from './report_types';
 import type { SwarmParameters } from './swarm';
+import { SwitchReads } from './switch_reads';
+import { newBroker, withProducerBugs } from './actor_options';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -85,6 +87,8 @@ export interface World {
   readonly stateChecker: StateChecker;
   /** PartitionsWithLateTransactionsCount, followed on every observation. */
   readonly lateTransactions: LateTransactionTracker;
+  /** The bug switches the model has consulted so far. */
+  readonly switchReads: SwitchReads;
 }
 
 /** Runs `scenario` with `options.seed`. */
@@ -106,6 +110,8 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     budgetError = error.message;
   }
   phases.end();
+  // The simulation is over: nothing after this point reads a switch that could change events.
+  const switchesReached = world.switchReads.list();
   const numPartitions = scenario.broker.transactionStateLogNumPartitions;
   world.stateChecker.finish((transactionalId) =>
     coordinatorAtEnd(world.observed, transactionalId, numPartitions),
@@ -141,6 +147,7 @@ export function runScenario(scenario: ScenarioConfig, options: RunOptions): RunR
     oracle,
     liveness,
     phases: phases.phases,
+    switchesReached,
     ...(budgetError === undefined ? {} : { budgetError }),
     messages: { entries: messages.entries, dropped: messages.dropped },
     ...(options.swarm === undefined ? {} : { swarm: options.swarm }),
@@ -202,20 +209,16 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
     nextValue: () => nextValue++,
     transactionVersion: scenario.protocol.transactionVersion,
   };
+  const switchReads = new SwitchReads();
   const brokers = metadata.brokers.map((id) => ({
     id: id as string,
-    broker: newBroker(id, metadata, scenario),
+    broker: newBroker(id, metadata, scenario, switchReads),
   }));
   const controller = newController(scenario, metadata);
   sim.addNode(nodeId(CONTROLLER_ID), controller);
   for (const { id, broker } of brokers) sim.addNode(nodeId(id), broker);
-  const bumpRule = {
-    bumpWithoutWaitingForInFlight: scenario.bugs['KAFKA-14034'],
-    initRetryAfterAnswerThrows: scenario.bugs['KAFKA-13412'],
-    txnOffsetCommitRetriesListedOnly: scenario.bugs['KAFKA-16386'],
-  };
   const clients = scenario.clients.map(
-    (spec) => new ClientActor(withProducerBugs(spec, bumpRule), deps),
+    (spec) => new ClientActor(withProducerBugs(spec, scenario.bugs, switchReads), deps),
   );
   scenario.clients.forEach((spec, index) =>
     sim.addNode(nodeId(spec.name), clients[index] as ClientActor),
@@ -229,7 +232,7 @@ export function buildWorld(scenario: ScenarioConfig, options: RunOptions): World
   const nemesis = scheduleFaults({ sim, recorder, controller, metadata, scenario, deps, brokers });
   return {
     ...{ sim, recorder, control, brokers, controller, metadata, clients, readers, nemesis },
-    ...{ observed, stateChecker, lateTransactions },
+    ...{ observed, stateChecker, lateTransactions, switchReads },
   };
 }
 
@@ -425,76 +428,6 @@ function awaitCompletions(world: World, scenario: ScenarioConfig): void {
   world.sim.runUntil(world.sim.nowUs + COMPLETION_GRACE_US, completed);
 }
 
-function newBroker(id: NodeId, metadata: ClusterMetadata, scenario: ScenarioConfig): Broker {
-  return new Broker({
-    id,
-    metadata,
-    brokerSessionTimeoutMs: scenario.broker.brokerSessionTimeoutMs,
-    coordinator: {
-      transactionMaxTimeoutMs: scenario.broker.transactionMaxTimeoutMs,
-      abortTimedOutTransactionCleanupIntervalMs:
-        scenario.broker.transactionAbortTimedOutTransactionCleanupIntervalMs,
-      transactionStateLogNumPartitions: scenario.broker.transactionStateLogNumPartitions,
-      transactionalIdExpirationMs: scenario.broker.transactionalIdExpirationMs,
-      removeExpiredTransactionalIdsIntervalMs:
-        scenario.broker.transactionRemoveExpiredTransactionCleanupIntervalMs,
-      transactionVersion: scenario.protocol.transactionVersion,
-      staleMarkerResponseRemovesCompletion: scenario.bugs['KAFKA-16352'],
-      storageErrorStopsMarkers: scenario.bugs['KAFKA-9749'],
-      rotationNotLogged: scenario.bugs['KAFKA-20310'],
-      lastProducerEpochNotLogged: scenario.bugs['KAFKA-20357'],
-      noRotationOnFenceAbort: scenario.bugs['KAFKA-20090'],
-      fenceAbortBumpsTwice: scenario.bugs['KAFKA-19367'],
-      timeoutAbortKeepsEpoch: scenario.bugs['KAFKA-6119'],
-      fenceBumpsAfterFailedFence: scenario.bugs['KAFKA-9666'],
-      failedTombstoneKeepsPendingDead: scenario.bugs['KAFKA-7519'],
-      startTimestampMustNotGoBack: scenario.bugs['KAFKA-8803'],
-    },
-    replication: {
-      minInsyncReplicas: scenario.broker.minInsyncReplicas,
-      replicaLagTimeMaxMs: scenario.broker.replicaLagTimeMaxMs,
-      replicaFetchWaitMaxMs: scenario.broker.replicaFetchWaitMaxMs,
-      replicaFetchMinBytes: scenario.broker.replicaFetchMinBytes,
-      logFlushIntervalMessages: scenario.broker.logFlushIntervalMessages,
-      producerIdExpirationMs: scenario.broker.producerIdExpirationMs,
-      producerIdExpirationCheckIntervalMs: scenario.broker.producerIdExpirationCheckIntervalMs,
-      strictMinIsrHighWatermark: !scenario.bugs['KAFKA-15583'],
-      leaderEpochTruncation: !scenario.bugs['KAFKA-1211'],
-      isrExpansionNeedsLeaderEpochStart: !scenario.bugs['KAFKA-7128'],
-      epochEndOffsetWithLeaderEpoch: !scenario.bugs['KAFKA-6361'],
-      highWatermarkAfterAlterPartition: !scenario.bugs['KAFKA-13091'],
-      fetchFencedByLeaderEpoch: !scenario.bugs['KAFKA-7395'],
-      // KIP-461 (Kafka 2.3): a refused fetch fails the partition, not the fetcher thread.
-      fetcherFailsPartitionOnly: compareVersions(scenario.kafkaVersion, '2.3') >= 0,
-    },
-    bugs: {
-      skipProducerEpochCheck: scenario.bugs['partition.skip.producer.epoch.check'],
-      verificationGuardBeforeEpochCheck: scenario.bugs['KAFKA-19690'],
-      acceptAnyFirstSequenceOnEmptyLog: scenario.bugs['KAFKA-15591'],
-      singleBatchDedupWindow: scenario.bugs['redpanda-data/redpanda#3039'],
-      unknownProducerNeedsSequenceZero: scenario.bugs['redpanda-data/redpanda#22670'],
-      markerTimestampIgnored: scenario.bugs['KAFKA-9144'],
-      tv2MarkerEpochNotBumpedAccepted: scenario.bugs['KAFKA-19446'],
-      tv2MarkerRetryRefused: scenario.bugs['KAFKA-19999'],
-    },
-    fetchBatchesMax: 64,
-    transactionPartitionVerificationEnable: scenario.broker.transactionPartitionVerificationEnable,
-    group: {
-      groupInitialRebalanceDelayMs: scenario.broker.groupInitialRebalanceDelayMs,
-      groupMinSessionTimeoutMs: scenario.broker.groupMinSessionTimeoutMs,
-      groupMaxSessionTimeoutMs: scenario.broker.groupMaxSessionTimeoutMs,
-      offsetsRetentionMinutes: scenario.broker.offsetsRetentionMinutes,
-      offsetsRetentionCheckIntervalMs: scenario.broker.offsetsRetentionCheckIntervalMs,
-      // GroupMetadataManager.offsetCommitValue / groupMetadataValue: v1 below IBP 2.1 (KIP-211).
-      recordValueVersion:
-        compareVersions(scenario.broker.interBrokerProtocolVersion, '2.1') < 0 ? 1 : 3,
-      defaultExpireTimestampKept: scenario.bugs['KAFKA-8069'],
-      commitExpiresWhateverState: scenario.bugs['KAFKA-4682'],
-      networkExceptionUnconverted: scenario.bugs['KAFKA-16386'],
-    },
-  });
-}
-
 /**
  * Leaders (by their own belief, as observed) whose log is not yet fully stable: an open
  * transaction, or a marker or record not yet below the high watermark (last stable offset short
@@ -517,21 +450,4 @@ function unstableLeaders(observed: ObservedCluster, describe: boolean): number |
     }
   }
   return describe ? unstable : count;
-}
-
-/** `spec` with the Java producer rules its Kafka release picks (KAFKA-14034). */
-function withProducerBugs(
-  spec: ClientConfig,
-  rules: {
-    readonly bumpWithoutWaitingForInFlight: boolean;
-    readonly initRetryAfterAnswerThrows: boolean;
-    readonly txnOffsetCommitRetriesListedOnly: boolean;
-  },
-): ClientConfig {
-  if (spec.role === 'producer') return { ...spec, settings: { ...spec.settings, ...rules } };
-  if (spec.role === 'pipeline') {
-    const producer = { ...spec.settings.producer, ...rules };
-    return { ...spec, settings: { ...spec.settings, producer } };
-  }
-  return spec;
 }

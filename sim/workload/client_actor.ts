@@ -8,7 +8,7 @@
 import type { Actor, ActorContext, ConnectionReset, CrashMode, Envelope } from '../kernel';
 import type { ClusterMetadata, KafkaMessage, KafkaResponse, TopicPartition } from '../actors';
 import { ClientMetadata, KafkaConsumer, KafkaProducer, type MetadataTimer } from '../actors';
-import { MAX_BLOCK_MS_DEFAULT } from '../actors';
+import { MAX_BLOCK_MS_DEFAULT, withProperties } from '../actors';
 import type { HistoryRecorder } from '../history';
 import { HistoryWriter } from './history_writer';
 import { PipelineApp, type PipelineClients } from './pipeline_app';
@@ -223,7 +223,7 @@ export class ClientActor implements Actor<KafkaMessage> {
         ctx.setTimer(delayUs, { owner: 'pipeline-instance', instance, payload }),
     };
     const base = 2 * (instance - 1) * PRODUCER_CORRELATION_IDS_PER_INSTANCE + 1;
-    const settings = { ...spec.settings.producer, transactionalId };
+    const settings = withProperties(spec.settings.producer, { transactionalId });
     const producer = new KafkaProducer(settings, metadata, tagged, base);
     const consumer = new KafkaConsumer(
       { ...spec.settings.consumer, requireStable: spec.workload.requireStable },

@@ -203,15 +203,21 @@ describe('eos-sim mutants table and usage', () => {
         seed: null,
         kind: null,
         base: null,
+        reached: 7,
         rejected: { 'control-failed': 2 },
       },
     ]);
     const lines = table.trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^switch\s+\| caught \| seeds to first catch \| kind\s+\| base \| seed \| notes$/,
+      /^switch\s+\| caught \| seeds to first catch \| kind\s+\| base \| seed/,
     );
-    expect(lines[1]).toMatch(/^KAFKA-6119 \| yes\s+\| 3\s+\| lost-write \| tv0\s+\| 3\s+\| -$/);
-    expect(lines[2]).toMatch(/^KAFKA-1211 \| no\s+\| none in 20\s+\| -.*\| control-failed 2$/);
+    expect(lines[0]).toMatch(/\| seed \| runs reaching it \| notes$/);
+    expect(lines[1]).toMatch(
+      /^KAFKA-6119 \| yes\s+\| 3\s+\| lost-write \| tv0\s+\| 3\s+\| -\s+\| -$/,
+    );
+    expect(lines[2]).toMatch(
+      /^KAFKA-1211 \| no\s+\| none in 20\s+\| -.*\| 7\s+\| control-failed 2$/,
+    );
   });
 
   it('refuses a switch that is not in the registry with one usage line', async () => {

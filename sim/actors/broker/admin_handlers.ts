@@ -15,6 +15,7 @@ import type {
 import { partitionKey } from '../protocol';
 import type { TransactionCoordinator } from '../coordinator/transaction_coordinator';
 import type { ReplicaManager } from './replica_manager';
+import { lastTimestampOf } from './producer_state';
 
 /** DescribeProducers: NOT_LEADER_OR_FOLLOWER unless this broker leads the partition. */
 export function describeProducers(
@@ -32,7 +33,7 @@ export function describeProducers(
         producerId: entry.producerId,
         producerEpoch: entry.producerEpoch,
         lastSequence: entry.batchMetadata.at(-1)?.lastSequence ?? -1,
-        lastTimestampUs: entry.lastTimestampUs,
+        lastTimestampUs: lastTimestampOf(entry, replica.log.markerTimestampIgnored),
         coordinatorEpoch: entry.coordinatorEpoch,
         currentTxnStartOffset: entry.currentTxnFirstOffset,
       });

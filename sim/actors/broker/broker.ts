@@ -11,6 +11,7 @@
 import type { Actor, ActorContext, CrashMode, Envelope, NodeId } from '../../kernel';
 import { pushWithin } from '../../kernel';
 import { COLLECTION_BOUNDS, CONTROLLER_HEARTBEAT_CONNECTION } from '../protocol';
+import { withProperties } from '../options';
 import type {
   KafkaErrorCode,
   KafkaMessage,
@@ -152,19 +153,17 @@ export class Broker implements Actor<KafkaMessage> {
       replicaManager: this.replicaManager,
       verifier: this.verifier,
       verificationEnable: this.options.transactionPartitionVerificationEnable,
-      verificationGuardBeforeEpochCheck: this.options.bugs.verificationGuardBeforeEpochCheck,
+      verificationGuardBeforeEpochCheck: () => this.options.bugs.verificationGuardBeforeEpochCheck,
       transactionCoordinatorOf: (transactionalId) => this.coordinatorNodeFor(transactionalId),
     };
   }
 
   private newGroupCoordinator(): GroupCoordinator {
     const offsetsTopic = CONSUMER_OFFSETS_TOPIC;
+    const settings = withProperties(DEFAULT_GROUP_COORDINATOR_SETTINGS, this.options.group ?? {});
+    const offsetsTopicNumPartitions = this.options.metadata.consumerOffsetsLog?.numPartitions ?? 50;
     return new GroupCoordinator(
-      {
-        ...DEFAULT_GROUP_COORDINATOR_SETTINGS,
-        ...this.options.group,
-        offsetsTopicNumPartitions: this.options.metadata.consumerOffsetsLog?.numPartitions ?? 50,
-      },
+      withProperties(settings as GroupCoordinatorSettings, { offsetsTopicNumPartitions }),
       {
         brokerId: this.options.id,
         appendGroupLog: (partition, append, ctx, callbacks) =>
@@ -413,8 +412,8 @@ export class Broker implements Actor<KafkaMessage> {
       return this.replicaManager.handleProduce(request, ctx, respond, check);
     }
     // Since KAFKA-19690 a stale epoch is refused before a verification starts.
-    const epochFirst = !this.options.bugs.verificationGuardBeforeEpochCheck;
-    if (epochFirst && log.isStaleEpoch(producerId, producerEpoch)) {
+    const staleEpoch = log.isStaleEpoch(producerId, producerEpoch);
+    if (staleEpoch && !this.options.bugs.verificationGuardBeforeEpochCheck) {
       return respond({ error: 'INVALID_PRODUCER_EPOCH', baseOffset: -1 });
     }
     const guard = log.startVerification(

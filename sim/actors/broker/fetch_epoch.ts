@@ -9,15 +9,18 @@
 import type { KafkaErrorCode, FetchPartition } from '../protocol';
 import type { PartitionReplica } from './partition_replica';
 
-/** @example fetchEpochError(replica, { ...fetch, currentLeaderEpoch: 3 }, true) */
+/**
+ * `fencedByLeaderEpoch` (KIP-320) is asked only for a fetch whose epoch is not this replica's.
+ * @example fetchEpochError(replica, { ...fetch, currentLeaderEpoch: 3 }, () => true)
+ */
 export function fetchEpochError(
   replica: PartitionReplica,
   fetch: Pick<FetchPartition, 'currentLeaderEpoch'>,
-  fencedByLeaderEpoch: boolean | undefined,
+  fencedByLeaderEpoch: () => boolean,
 ): KafkaErrorCode {
-  if (fencedByLeaderEpoch !== false && fetch.currentLeaderEpoch >= 0) {
-    if (fetch.currentLeaderEpoch < replica.state.leaderEpoch) return 'FENCED_LEADER_EPOCH';
-    if (fetch.currentLeaderEpoch > replica.state.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
+  const current = fetch.currentLeaderEpoch;
+  if (current >= 0 && current !== replica.state.leaderEpoch && fencedByLeaderEpoch()) {
+    return current < replica.state.leaderEpoch ? 'FENCED_LEADER_EPOCH' : 'UNKNOWN_LEADER_EPOCH';
   }
   return replica.role === 'leader' ? 'NONE' : 'NOT_LEADER_OR_FOLLOWER';
 }

@@ -96,7 +96,7 @@ describe('endOffsetFor (LeaderEpochFileCache.endOffsetFor)', () => {
 describe('endOffsetFor before KIP-279 (KAFKA-6361, Kafka 0.11 to 1.1)', () => {
   // The same cache as above, answering as LeaderEpochFileCache did before apache/kafka#4882.
   const old = cacheOf([1, 0], [3, 4], [6, 9]);
-  old.answersLargestEpochAtOrBelow = false;
+  old.answersLargestEpochAtOrBelow = () => false;
 
   it('answers an epoch it lacks with that epoch and the start of the next larger one', () => {
     expect(old.endOffsetFor(2, 15)).toEqual({ epoch: 2, startOffset: 4 });

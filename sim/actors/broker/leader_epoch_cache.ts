@@ -20,9 +20,10 @@ export class LeaderEpochCache {
   /**
    * KIP-279 (Kafka 2.0, KAFKA-6361): `endOffsetFor` names the largest cached epoch at or below
    * the requested one. False is the older answer, which kept the requested epoch even when this
-   * log never had it, so a follower could not tell that its own epoch had diverged.
+   * log never had it, so a follower could not tell that its own epoch had diverged. A function:
+   * it is asked only where the two answers differ (it stands for a bug switch).
    */
-  answersLargestEpochAtOrBelow = true;
+  answersLargestEpochAtOrBelow: () => boolean = () => true;
 
   /** The entries, oldest first. */
   get all(): readonly EpochEntry[] {
@@ -60,12 +61,14 @@ export class LeaderEpochCache {
     if (epoch === this.latestEpoch()) return { epoch, startOffset: logEndOffset };
     const higher = this.entries.find((entry) => entry.epoch > epoch);
     if (higher === undefined) return undefined;
-    if (!this.answersLargestEpochAtOrBelow) {
+    let lower: EpochEntry | undefined;
+    for (const entry of this.entries) if (entry.epoch <= epoch) lower = entry;
+    // A cached epoch gets the same answer from both rules.
+    if (lower?.epoch === epoch) return { epoch, startOffset: higher.startOffset };
+    if (!this.answersLargestEpochAtOrBelow()) {
       const first = this.entries[0] as EpochEntry;
       return epoch < first.epoch ? undefined : { epoch, startOffset: higher.startOffset };
     }
-    let lower: EpochEntry | undefined;
-    for (const entry of this.entries) if (entry.epoch <= epoch) lower = entry;
     return { epoch: lower?.epoch ?? epoch, startOffset: higher.startOffset };
   }
 

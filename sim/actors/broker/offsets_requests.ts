@@ -31,7 +31,8 @@ export interface OffsetsBroker {
   /** `transaction.partition.verification.enable`. */
   readonly verificationEnable: boolean;
   /** The pre-KAFKA-19690 order (bug switch): the guard is checked before a stale epoch. */
-  readonly verificationGuardBeforeEpochCheck: boolean;
+  /** KAFKA-19690's switch, asked only for a stale epoch. */
+  readonly verificationGuardBeforeEpochCheck: () => boolean;
   /** The leader of a transactional.id's `__transaction_state` partition, or null. */
   transactionCoordinatorOf(transactionalId: string): NodeId | null;
 }
@@ -91,7 +92,7 @@ export function verifyOffsetsTransaction(
     return done('NONE', 0);
   }
   // Since KAFKA-19690 a stale epoch is refused before a verification starts.
-  if (!broker.verificationGuardBeforeEpochCheck && log.isStaleEpoch(producerId, producerEpoch)) {
+  if (log.isStaleEpoch(producerId, producerEpoch) && !broker.verificationGuardBeforeEpochCheck()) {
     return done('INVALID_PRODUCER_EPOCH', null);
   }
   const guard = log.startVerification(

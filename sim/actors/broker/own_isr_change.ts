@@ -21,11 +21,12 @@ export function isOwnIsrChange(
   state: PartitionState,
   fromAlterPartition: boolean,
 ): boolean {
-  if (settings.highWatermarkAfterAlterPartition !== false) return false;
   if (replica.role !== 'leader' || state.leaderEpoch !== replica.state.leaderEpoch) return false;
   const sameIsr = (isr: readonly string[] | null): boolean =>
     isr !== null && sameMembers(isr, state.isr);
-  return fromAlterPartition || sameIsr(replica.pendingIsr) || sameIsr(replica.isr);
+  const own = fromAlterPartition || sameIsr(replica.pendingIsr) || sameIsr(replica.isr);
+  // The switch is asked only where the releases part ways.
+  return own && settings.highWatermarkAfterAlterPartition === false;
 }
 
 /** Whether two broker lists hold the same brokers. */

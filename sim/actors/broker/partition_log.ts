@@ -32,10 +32,10 @@ import {
   recordDataBatch,
   recordMarker,
   removeExpiredProducers,
+  touchEntry,
   validateDataBatch,
   validateMarker,
   type ProducerStateEntry,
-  type ProducerStateRules,
   NUM_BATCHES_TO_RETAIN,
 } from './producer_state';
 import type { PartitionBugs } from './partition_bugs';
@@ -144,10 +144,12 @@ export class PartitionLog {
     this.observe = observe;
   }
 
-  private get producerStateRules(): ProducerStateRules {
-    const batchesToRetain = this.bugs.singleBatchDedupWindow ? 1 : NUM_BATCHES_TO_RETAIN;
-    return { batchesToRetain, markerTimestampIgnored: this.bugs.markerTimestampIgnored === true };
-  }
+  /** KAFKA-9144's switch, asked only where the two rules give a producer different times. */
+  readonly markerTimestampIgnored = (): boolean => this.bugs.markerTimestampIgnored === true;
+  /** The dedup window, asked only where one batch would miss a duplicate (redpanda#3039). */
+  private readonly dedupWindow = (): number =>
+    this.bugs.singleBatchDedupWindow ? 1 : NUM_BATCHES_TO_RETAIN;
+
   /** The log, oldest batch first (read-only view for fetches and the oracle). */
   get log(): readonly LogBatch[] {
     return this.batches;
@@ -155,7 +157,8 @@ export class PartitionLog {
 
   /** Drops expired producer state (removeExpiredProducers); returns the producer ids. */
   expireProducers(nowUs: number, expirationUs: number): number[] {
-    const producerIds = removeExpiredProducers(this.producers, nowUs, expirationUs);
+    const ignored = this.markerTimestampIgnored;
+    const producerIds = removeExpiredProducers(this.producers, nowUs, expirationUs, ignored);
     if (producerIds.length > 0) {
       this.observe({ kind: 'ProducerStateExpired', ...this.replicaRef(), producerIds });
     }
@@ -246,11 +249,11 @@ export class PartitionLog {
     const entry = this.producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
     const firstSequence = batch.baseSequence;
     const lastSequence = lastSequenceOf(batch);
-    const duplicate = findDuplicateBatch(entry, {
-      producerEpoch: batch.producerEpoch,
-      firstSequence,
-      lastSequence,
-    });
+    const duplicate = findDuplicateBatch(
+      entry,
+      { producerEpoch: batch.producerEpoch, firstSequence, lastSequence },
+      this.dedupWindow,
+    );
     if (duplicate !== undefined)
       return { error: 'NONE', baseOffset: duplicate.firstOffset, duplicate: true };
     const current = this.verifications.get(batch.producerId);
@@ -264,7 +267,7 @@ export class PartitionLog {
       return { error: 'OUT_OF_ORDER_SEQUENCE_NUMBER', baseOffset: -1, duplicate: false };
     }
     const staleEpochAccepted =
-      this.bugs.skipProducerEpochCheck && batch.producerEpoch < entry.producerEpoch;
+      batch.producerEpoch < entry.producerEpoch && this.bugs.skipProducerEpochCheck;
     if (!staleEpochAccepted) {
       const error = validateDataBatch(entry, { producerEpoch: batch.producerEpoch, firstSequence });
       if (error !== 'NONE') return { error, baseOffset: -1, duplicate: false };
@@ -275,10 +278,9 @@ export class PartitionLog {
     const appended = this.appendBatch(batch, nowUs);
     if (staleEpochAccepted) {
       // The bug: the stale batch is written, but the producer state is not rolled back.
-      entry.lastTimestampUs = nowUs;
+      touchEntry(entry, nowUs);
     } else {
       recordDataBatch(entry, {
-        batchesToRetain: this.producerStateRules.batchesToRetain,
         producerEpoch: batch.producerEpoch,
         metadata: {
           firstSequence,
@@ -318,13 +320,10 @@ export class PartitionLog {
     const error = validateMarker(
       entry,
       { ...marker, transactionVersion: marker.transactionVersion ?? 0 },
-      {
-        tv2MarkerEpochNotBumpedAccepted: this.bugs.tv2MarkerEpochNotBumpedAccepted === true,
-        tv2MarkerRetryRefused: this.bugs.tv2MarkerRetryRefused === true,
-      },
+      this.bugs,
     );
     const staleEpochAccepted =
-      this.bugs.skipProducerEpochCheck && error === 'INVALID_PRODUCER_EPOCH';
+      error === 'INVALID_PRODUCER_EPOCH' && this.bugs.skipProducerEpochCheck;
     if (error !== 'NONE' && !staleEpochAccepted) return error;
     const controlBatch: LogBatch = {
       baseOffset: this.logEndOffset,
@@ -347,12 +346,7 @@ export class PartitionLog {
       this.verifications.delete(marker.producerId);
     const firstOffset = entry.currentTxnFirstOffset;
     if (staleEpochAccepted) entry.currentTxnFirstOffset = -1;
-    else
-      recordMarker(
-        entry,
-        { ...marker, appendUs: nowUs },
-        this.producerStateRules.markerTimestampIgnored,
-      );
+    else recordMarker(entry, { ...marker, appendUs: nowUs });
     if (firstOffset !== -1) {
       this.transactions.complete({
         producerId: marker.producerId,
@@ -466,7 +460,7 @@ export class PartitionLog {
       if (batch.lastOffset < this.logEndOffset) continue;
       assert(batch.baseOffset === this.logEndOffset, 'a follower appends at its log end offset');
       this.pushBatch(batch, 'follower');
-      replayBatch(batch, this.producers, this.transactions, this.producerStateRules);
+      replayBatch(batch, this.producers, this.transactions);
       appended = true;
     }
     // Nothing appended, nothing to recompute: an idle partition of a fetch costs no more.
@@ -529,7 +523,7 @@ export class PartitionLog {
     this.verifications = new BoundedMap(COLLECTION_BOUNDS.verifications);
     this.transactions.clear();
     for (const batch of this.batches) {
-      replayBatch(batch, this.producers, this.transactions, this.producerStateRules);
+      replayBatch(batch, this.producers, this.transactions);
     }
   }
 

@@ -123,7 +123,8 @@ export class PartitionReplica {
     private readonly settings: ReplicationSettings,
   ) {
     log.replicated = true;
-    log.epochCache.answersLargestEpochAtOrBelow = settings.epochEndOffsetWithLeaderEpoch !== false;
+    log.epochCache.answersLargestEpochAtOrBelow = () =>
+      settings.epochEndOffsetWithLeaderEpoch !== false;
     this.state = initialState;
   }
 
@@ -141,8 +142,11 @@ export class PartitionReplica {
    * Both come with KAFKA-15583, so `strictMinIsrHighWatermark` selects the era.
    */
   effectiveMinIsr(): number {
-    if (!this.settings.strictMinIsrHighWatermark) return this.settings.minInsyncReplicas;
-    return Math.min(this.settings.minInsyncReplicas, this.state.replicas.length);
+    const { minInsyncReplicas } = this.settings;
+    // The two eras differ only for a min.insync.replicas above the replication factor.
+    if (minInsyncReplicas <= this.state.replicas.length) return minInsyncReplicas;
+    if (!this.settings.strictMinIsrHighWatermark) return minInsyncReplicas;
+    return this.state.replicas.length;
   }
 
   /** The committed ISR plus a replica being added (KIP-497). */
@@ -314,8 +318,8 @@ export class PartitionReplica {
     if (this.role !== 'leader' || this.pendingIsr !== null || state === undefined) return false;
     if (this.isr.includes(follower) || this.ineligibleBrokers.has(follower)) return false;
     if (state.logEndOffset < this.log.highWatermark) return false;
-    if (this.settings.isrExpansionNeedsLeaderEpochStart === false) return true;
-    return state.logEndOffset >= this.leaderEpochStartOffset;
+    if (state.logEndOffset >= this.leaderEpochStartOffset) return true;
+    return this.settings.isrExpansionNeedsLeaderEpochStart === false;
   }
 
   /**
@@ -335,7 +339,7 @@ export class PartitionReplica {
    */
   maybeAdvanceHighWatermark(nowUs: number): boolean {
     if (this.role !== 'leader') return false;
-    if (this.settings.strictMinIsrHighWatermark && this.isr.length < this.effectiveMinIsr())
+    if (this.isr.length < this.effectiveMinIsr() && this.settings.strictMinIsrHighWatermark)
       return false;
     // The candidate is at most the log end offset: nothing to do when the HW is already there.
     if (this.log.logEndOffset <= this.log.highWatermark) return false;
@@ -367,13 +371,15 @@ export class PartitionReplica {
       const leaderEnd = response.divergingEpoch;
       const logEndOffset = this.log.logEndOffset;
       const own = this.log.epochCache.endOffsetFor(leaderEnd.epoch, logEndOffset);
-      let target: number;
       // Before KIP-279 (ReplicaFetcherThread.maybeTruncate) the leader's offset alone decided.
-      if (!this.log.epochCache.answersLargestEpochAtOrBelow) {
-        target = Math.min(leaderEnd.endOffset, logEndOffset);
-      } else if (own === undefined) target = Math.min(leaderEnd.endOffset, logEndOffset);
+      const leaderOnly = Math.min(leaderEnd.endOffset, logEndOffset);
+      let target: number;
+      if (own === undefined) target = leaderOnly;
       else if (own.epoch !== leaderEnd.epoch) target = Math.min(own.startOffset, logEndOffset);
       else target = Math.min(own.startOffset, leaderEnd.endOffset, logEndOffset);
+      if (target !== leaderOnly && !this.log.epochCache.answersLargestEpochAtOrBelow()) {
+        target = leaderOnly;
+      }
       // Step 3 of AbstractFetcherThread.getOffsetTruncationState repeats with the new
       // latest epoch: the next fetch does that.
       this.truncate(target, 'diverging-epoch', nowUs);

@@ -5,7 +5,6 @@
  * on this partition. Validation follows Kafka's
  * ProducerAppendInfo (checkProducerEpoch, checkSequence, appendEndTxnMarker).
  */
-import { assert } from '../../kernel';
 import type { KafkaErrorCode } from '../protocol';
 import { NO_PRODUCER_EPOCH, NO_SEQUENCE, SEQUENCE_MAX } from '../protocol';
 
@@ -35,7 +34,14 @@ export interface ProducerStateEntry {
   coordinatorEpoch: number;
   /** First offset of this producer's open transaction here, or -1. */
   currentTxnFirstOffset: number;
+  /** The last append's time, markers included (KAFKA-9144's fix): see {@link lastTimestampOf}. */
   lastTimestampUs: number;
+  /**
+   * The last timestamp before KAFKA-9144's fix (Kafka before 2.5): the last retained data
+   * batch's, none once an epoch-bumping marker emptied them. Kept beside the fixed one so the
+   * switch is consulted only where the two differ.
+   */
+  dataTimestampUs: number;
 }
 
 /** A new entry for a producer this partition has not seen (epoch unknown). */
@@ -47,23 +53,52 @@ export function emptyEntry(producerId: number): ProducerStateEntry {
     coordinatorEpoch: -1,
     currentTxnFirstOffset: -1,
     lastTimestampUs: NO_TIMESTAMP,
+    dataTimestampUs: NO_TIMESTAMP,
   };
+}
+
+/** Whether this release takes the producer's last timestamp from data batches only (KAFKA-9144). */
+export type MarkerTimestampIgnored = () => boolean;
+
+/**
+ * The producer's last timestamp (ProducerStateEntry.lastTimestamp) under the release's rule;
+ * `markerTimestampIgnored` is asked only when the two rules give different times.
+ */
+export function lastTimestampOf(
+  entry: ProducerStateEntry,
+  markerTimestampIgnored: MarkerTimestampIgnored,
+): number {
+  if (entry.lastTimestampUs === entry.dataTimestampUs) return entry.lastTimestampUs;
+  return markerTimestampIgnored() ? entry.dataTimestampUs : entry.lastTimestampUs;
+}
+
+/** Sets both last timestamps (an append both rules count: a data batch). */
+export function touchEntry(entry: ProducerStateEntry, nowUs: number): void {
+  entry.lastTimestampUs = nowUs;
+  entry.dataTimestampUs = nowUs;
 }
 
 /**
  * The retained batch with exactly this sequence range under the same epoch
- * (ProducerAppendInfo.checkSequence), if any.
+ * (ProducerAppendInfo.checkSequence), if any, among the last `dedupWindow()` batches (Kafka:
+ * {@link NUM_BATCHES_TO_RETAIN}). The entry always keeps that many; the window is asked only
+ * when the match is older than the last batch, where a smaller window would miss it.
  */
 export function findDuplicateBatch(
   entry: ProducerStateEntry,
   batch: { producerEpoch: number; firstSequence: number; lastSequence: number },
+  dedupWindow: () => number = () => NUM_BATCHES_TO_RETAIN,
 ): BatchMetadata | undefined {
   if (entry.producerEpoch !== batch.producerEpoch) return undefined;
-  return entry.batchMetadata.find(
-    (retained) =>
-      retained.firstSequence === batch.firstSequence &&
-      retained.lastSequence === batch.lastSequence,
+  const retained = entry.batchMetadata;
+  const index = retained.findIndex(
+    (candidate) =>
+      candidate.firstSequence === batch.firstSequence &&
+      candidate.lastSequence === batch.lastSequence,
   );
+  if (index === -1) return undefined;
+  const age = retained.length - index;
+  return age === 1 || age <= dedupWindow() ? retained[index] : undefined;
 }
 
 /** True when `nextSequence` directly follows `lastSequence`, wrapping at int32 max. */
@@ -99,16 +134,12 @@ export function validateDataBatch(
 
 /**
  * Records an appended data batch: a new epoch empties the dedup window, which keeps the last
- * `batchesToRetain` batches (Kafka: {@link NUM_BATCHES_TO_RETAIN}).
+ * {@link NUM_BATCHES_TO_RETAIN} batches (a smaller window is applied where it is searched,
+ * {@link findDuplicateBatch}).
  */
 export function recordDataBatch(
   entry: ProducerStateEntry,
-  batch: {
-    batchesToRetain: number;
-    producerEpoch: number;
-    metadata: BatchMetadata;
-    appendUs: number;
-  },
+  batch: { producerEpoch: number; metadata: BatchMetadata; appendUs: number },
 ): void {
   if (batch.producerEpoch !== entry.producerEpoch) {
     entry.producerEpoch = batch.producerEpoch;
@@ -116,10 +147,9 @@ export function recordDataBatch(
   }
   if (batch.metadata.firstSequence !== NO_SEQUENCE) {
     entry.batchMetadata.push(batch.metadata);
-    if (entry.batchMetadata.length > batch.batchesToRetain) entry.batchMetadata.shift();
+    if (entry.batchMetadata.length > NUM_BATCHES_TO_RETAIN) entry.batchMetadata.shift();
   }
-  entry.lastTimestampUs = batch.appendUs;
-  assert(entry.batchMetadata.length <= NUM_BATCHES_TO_RETAIN, 'dedup window over its bound');
+  touchEntry(entry, batch.appendUs);
 }
 
 /** How a partition leader checks a marker's producer epoch, by release. */
@@ -129,13 +159,13 @@ export interface MarkerEpochRules {
    * only not below the producer's; a late marker of the previous transaction, which carries the
    * epoch the next one runs at, then ends that next transaction.
    */
-  readonly tv2MarkerEpochNotBumpedAccepted: boolean;
+  readonly tv2MarkerEpochNotBumpedAccepted?: boolean;
   /**
    * KAFKA-19999 on (KAFKA-19446's fix without apache/kafka#21176): a transaction version 2 marker
    * at the producer's current epoch is refused even when no transaction is open, so the resend of
    * a marker already written (a lost answer, a coordinator reload) is INVALID_PRODUCER_EPOCH.
    */
-  readonly tv2MarkerRetryRefused: boolean;
+  readonly tv2MarkerRetryRefused?: boolean;
 }
 
 /** Kafka's marker epoch check today (KAFKA-19446 and KAFKA-19999 fixed). */
@@ -172,18 +202,13 @@ function markerEpochStale(
   rules: MarkerEpochRules,
 ): boolean {
   if (marker.producerEpoch < entry.producerEpoch) return true;
-  if (marker.transactionVersion < 2 || rules.tv2MarkerEpochNotBumpedAccepted) return false;
+  if (marker.transactionVersion < 2) return false;
   if (entry.producerEpoch === NO_PRODUCER_EPOCH || marker.producerEpoch > entry.producerEpoch)
     return false;
-  return rules.tv2MarkerRetryRefused || entry.currentTxnFirstOffset !== -1;
-}
-
-/** What a partition's producer state keeps, by release (dedup window, marker timestamps). */
-export interface ProducerStateRules {
-  /** The dedup window in batches: {@link NUM_BATCHES_TO_RETAIN} in Kafka. */
-  readonly batchesToRetain: number;
-  /** KAFKA-9144 on (before 2.5): a marker does not set the producer's last timestamp. */
-  readonly markerTimestampIgnored: boolean;
+  // The switches are consulted in the order the releases part ways: a same-epoch marker with a
+  // transaction open, or (KAFKA-19999) any same-epoch marker, and only then KAFKA-19446.
+  const refused = entry.currentTxnFirstOffset !== -1 || rules.tv2MarkerRetryRefused === true;
+  return refused && rules.tv2MarkerEpochNotBumpedAccepted !== true;
 }
 
 /**
@@ -194,17 +219,16 @@ export interface ProducerStateRules {
 export function recordMarker(
   entry: ProducerStateEntry,
   marker: { producerEpoch: number; coordinatorEpoch: number; appendUs: number },
-  markerTimestampIgnored = false,
 ): void {
   if (marker.producerEpoch !== entry.producerEpoch) {
     entry.producerEpoch = marker.producerEpoch;
     entry.batchMetadata = [];
     // An entry without batches had no last timestamp before 2.5.
-    if (markerTimestampIgnored) entry.lastTimestampUs = NO_TIMESTAMP;
+    entry.dataTimestampUs = NO_TIMESTAMP;
   }
   entry.coordinatorEpoch = marker.coordinatorEpoch;
   entry.currentTxnFirstOffset = -1;
-  if (!markerTimestampIgnored) entry.lastTimestampUs = marker.appendUs;
+  entry.lastTimestampUs = marker.appendUs;
 }
 
 /**
@@ -217,16 +241,22 @@ export function removeExpiredProducers(
   producers: Map<number, ProducerStateEntry>,
   nowUs: number,
   expirationUs: number,
+  markerTimestampIgnored: MarkerTimestampIgnored = () => false,
 ): number[] {
   const expired: number[] = [];
   for (const [producerId, entry] of producers) {
+    if (entry.currentTxnFirstOffset !== -1) continue;
     // Kafka compares wall-clock milliseconds, to which NO_TIMESTAMP is over fifty years ago; the
     // simulated clock starts at 0, so an entry without a timestamp is expired explicitly.
-    const idleUs =
-      entry.lastTimestampUs === NO_TIMESTAMP
-        ? Number.POSITIVE_INFINITY
-        : nowUs - entry.lastTimestampUs;
-    if (entry.currentTxnFirstOffset !== -1 || idleUs < expirationUs) continue;
+    const idle = (timestampUs: number): boolean =>
+      timestampUs === NO_TIMESTAMP || nowUs - timestampUs >= expirationUs;
+    // Both rules agree unless exactly one of the two timestamps is idle.
+    const fixed = idle(entry.lastTimestampUs);
+    const expires =
+      fixed === idle(entry.dataTimestampUs)
+        ? fixed
+        : idle(lastTimestampOf(entry, markerTimestampIgnored));
+    if (!expires) continue;
     expired.push(producerId);
   }
   for (const producerId of expired) producers.delete(producerId);

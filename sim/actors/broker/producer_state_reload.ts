@@ -8,7 +8,6 @@ import {
   recordDataBatch,
   recordMarker,
   type ProducerStateEntry,
-  type ProducerStateRules,
 } from './producer_state';
 import type { TransactionIndex } from './transaction_index';
 
@@ -20,7 +19,6 @@ export function replayBatch(
   batch: LogBatch,
   producers: Map<number, ProducerStateEntry>,
   transactions: TransactionIndex,
-  rules: ProducerStateRules,
 ): void {
   if (batch.producerId === NO_PRODUCER_ID) return;
   const entry = producers.get(batch.producerId) ?? emptyEntry(batch.producerId);
@@ -32,7 +30,7 @@ export function replayBatch(
       coordinatorEpoch: batch.coordinatorEpoch ?? 0,
       appendUs: batch.appendUs,
     };
-    recordMarker(entry, marker, rules.markerTimestampIgnored);
+    recordMarker(entry, marker);
     if (firstOffset !== -1) {
       transactions.complete({
         producerId: batch.producerId,
@@ -44,7 +42,6 @@ export function replayBatch(
     return;
   }
   recordDataBatch(entry, {
-    batchesToRetain: rules.batchesToRetain,
     producerEpoch: Math.max(entry.producerEpoch, batch.producerEpoch),
     metadata: {
       firstSequence: batch.baseSequence,

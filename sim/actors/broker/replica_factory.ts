@@ -8,6 +8,7 @@ import { IGNORE_OBSERVATIONS } from '../protocol';
 import { PartitionLog } from './partition_log';
 import { PartitionReplica } from './partition_replica';
 import type { ReplicaManagerOptions } from './replica_manager_options';
+import { withProperties } from '../options';
 
 /** A replica of `state`'s partition on `options.brokerId`, seeing `fencedBrokers` as ineligible. */
 export function newPartitionReplica(
@@ -19,7 +20,9 @@ export function newPartitionReplica(
   const log = new PartitionLog(state.topic, state.partition, options.bugs, flushEvery);
   const minIsr = options.minInsyncReplicasOf(state.topic);
   const settings =
-    minIsr === null ? options.replication : { ...options.replication, minInsyncReplicas: minIsr };
+    minIsr === null
+      ? options.replication
+      : withProperties(options.replication, { minInsyncReplicas: minIsr });
   const replica = new PartitionReplica(options.brokerId, log, state, settings);
   replica.ineligibleBrokers = fencedBrokers;
   replica.reportTo(options.observe ?? IGNORE_OBSERVATIONS);

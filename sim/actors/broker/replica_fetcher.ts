@@ -232,8 +232,9 @@ export class ReplicaFetcher {
    */
   private lastFetchedEpochOf(replica: PartitionReplica): number {
     if (!this.leaderEpochTruncation) return -1;
-    const fenced = this.settings.fetchFencedByLeaderEpoch !== false;
-    return fenced || replica.truncationPending ? replica.log.epochCache.latestEpoch() : -1;
+    const latest = replica.log.epochCache.latestEpoch();
+    if (replica.truncationPending) return latest;
+    return this.settings.fetchFencedByLeaderEpoch !== false ? latest : -1;
   }
 
   /**

@@ -511,7 +511,8 @@ export class ReplicaManager {
   /** The epoch and leadership check of a fetch (`fetch_epoch.ts`). */
   private epochError(replica: PartitionReplica | undefined, fetch: FetchPartition): KafkaErrorCode {
     if (replica === undefined) return this.leadershipError(fetch);
-    return fetchEpochError(replica, fetch, this.options.replication.fetchFencedByLeaderEpoch);
+    const { replication } = this.options;
+    return fetchEpochError(replica, fetch, () => replication.fetchFencedByLeaderEpoch !== false);
   }
 
   /** Propose removing ISR members that fell behind (Partition.maybeShrinkIsr). */

@@ -37,6 +37,7 @@ import {
   assertValidTransition,
   isIdle,
   isPrepare,
+  persistedFieldsOf,
   persistedValue,
   startTimeWentBack,
   transitOf,
@@ -479,13 +480,13 @@ export class TransactionCoordinator {
     metadata.pendingState = transit.state;
     this.state.put(metadata);
     const partition = this.state.partitionFor(metadata.transactionalId);
-    const value = persistedValue(transit, this.persistedFields());
+    const value = persistedValue(transit, persistedFieldsOf(this.settings));
     const record = { transactionalId: metadata.transactionalId, value };
     this.host.appendTransactionLog(partition, record, ctx, (appendError, stateLogOffset) => {
       const place = { coordinatorEpoch, stateLogOffset, stateLogPartition: partition };
       if (!this.state.isCurrent(metadata, coordinatorEpoch)) return done('NOT_COORDINATOR', place);
-      const refused = this.settings.startTimestampMustNotGoBack === true;
-      if (appendError === 'NONE' && refused && startTimeWentBack(metadata, transit)) {
+      const wentBack = appendError === 'NONE' && startTimeWentBack(metadata, transit);
+      if (wentBack && this.settings.startTimestampMustNotGoBack === true) {
         // KAFKA-8803: the throw leaves the pending state set and sends no answer.
         return ctx.trace(`${metadata.transactionalId}: Ongoing refused, start time went back`);
       }
@@ -571,15 +572,6 @@ export class TransactionCoordinator {
       appendTransactionLog: (partition, record, ctx, done) =>
         this.host.appendTransactionLog(partition, record, ctx, done),
       observe: (observation, ctx) => this.observe(ctx, observation),
-    };
-  }
-
-  /** Which rotation fields reach the log: only flexible values (TV 1+) carry tagged fields. */
-  private persistedFields(): { rotation: boolean; lastProducerEpoch: boolean } {
-    const flexible = this.settings.transactionVersion >= 1;
-    return {
-      rotation: flexible && this.settings.rotationNotLogged !== true,
-      lastProducerEpoch: flexible && this.settings.lastProducerEpochNotLogged !== true,
     };
   }
 

@@ -86,12 +86,34 @@ export interface TxnTransit extends TransactionLogValue {
 /**
  * Which rotation fields reach `__transaction_state`. They are tagged fields of the flexible value
  * (transaction.version 1 and up); TransactionLog.valueToBytes wrote previousProducerId and
- * nextProducerId only after KAFKA-20310, lastProducerEpoch only after KAFKA-20357.
+ * nextProducerId only after KAFKA-20310, lastProducerEpoch only after KAFKA-20357. Functions:
+ * asked only for a value that would carry the field (a tagged field at its default, -1, is not
+ * written, and a loaded record without it reads -1), so the bug switches behind them are
+ * consulted only where the releases part ways.
  */
 export interface PersistedFields {
-  readonly rotation: boolean;
-  readonly lastProducerEpoch: boolean;
+  readonly rotation: () => boolean;
+  readonly lastProducerEpoch: () => boolean;
 }
+
+/**
+ * The fields a coordinator under `settings` writes: only flexible values (transaction version
+ * 1 and up) carry tagged fields, and only releases with the fixes write these.
+ */
+export function persistedFieldsOf(settings: {
+  readonly transactionVersion: number;
+  readonly rotationNotLogged?: boolean;
+  readonly lastProducerEpochNotLogged?: boolean;
+}): PersistedFields {
+  const flexible = settings.transactionVersion >= 1;
+  return {
+    rotation: () => flexible && settings.rotationNotLogged !== true,
+    lastProducerEpoch: () => flexible && settings.lastProducerEpochNotLogged !== true,
+  };
+}
+
+/** A tagged field's default (TransactionLogValue: PreviousProducerId, NextProducerId, ...). */
+const TAGGED_DEFAULT = -1;
 
 /** Asserts that `target` may follow the current state, as Kafka's table says. */
 export function assertValidTransition(
@@ -165,12 +187,19 @@ export function startTimeWentBack(metadata: TransactionMetadata, transit: TxnTra
 
 /** The persisted part of a transit: what the `__transaction_state` record holds. */
 export function persistedValue(transit: TxnTransit, fields: PersistedFields): TransactionLogValue {
-  const rotation = fields.rotation
-    ? { previousProducerId: transit.previousProducerId, nextProducerId: transit.nextProducerId }
-    : {};
-  const lastEpoch = fields.lastProducerEpoch
-    ? { lastProducerEpoch: transit.lastProducerEpoch }
-    : {};
+  const { previousProducerId, nextProducerId, lastProducerEpoch } = transit;
+  const tagged = (value: number, name: string): Record<string, number> =>
+    value === TAGGED_DEFAULT ? {} : { [name]: value };
+  const rotating = previousProducerId !== TAGGED_DEFAULT || nextProducerId !== TAGGED_DEFAULT;
+  const rotation =
+    rotating && fields.rotation()
+      ? {
+          ...tagged(previousProducerId, 'previousProducerId'),
+          ...tagged(nextProducerId, 'nextProducerId'),
+        }
+      : {};
+  const lastEpoch =
+    lastProducerEpoch !== TAGGED_DEFAULT && fields.lastProducerEpoch() ? { lastProducerEpoch } : {};
   return {
     ...rotation,
     ...lastEpoch,

@@ -142,8 +142,8 @@ export function librdkafkaOnRetry(
   rules: ClientRules | undefined,
 ): void {
   state.waitDrain = true;
-  if (rules?.advanceAckOnPossiblyPersisted !== true || !POSSIBLY_PERSISTED.has(error)) return;
-  if (batch.baseSequence === NO_SEQUENCE) return;
+  if (!POSSIBLY_PERSISTED.has(error) || batch.baseSequence === NO_SEQUENCE) return;
+  if (rules?.advanceAckOnPossiblyPersisted !== true) return;
   state.possiblyAckedNext = {
     producerId: batch.producerId,
     producerEpoch: batch.producerEpoch,

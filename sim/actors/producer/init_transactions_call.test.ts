@@ -20,7 +20,7 @@ function harness(retryAfterAnswerThrows: boolean) {
   } as unknown as ActorContext<KafkaMessage>;
   let state: 'UNINITIALIZED' | 'INITIALIZING' | 'READY' = 'UNINITIALIZED';
   let starts = 0;
-  const call = new InitTransactionsCall(ctx, retryAfterAnswerThrows, {
+  const call = new InitTransactionsCall(ctx, () => retryAfterAnswerThrows, {
     fatalError: () => null,
     uninitialized: () => state === 'UNINITIALIZED',
     start: () => {

@@ -42,8 +42,11 @@ export class InitTransactionsCall {
 
   constructor(
     private readonly ctx: ActorContext<KafkaMessage>,
-    /** KAFKA-13412 on: a retry after the answer came in the background throws. */
-    private readonly retryAfterAnswerThrows: boolean,
+    /**
+     * KAFKA-13412 on: a retry after the answer came in the background throws. Asked only when
+     * such a retry happens (a bug switch is read where the releases part ways).
+     */
+    private readonly retryAfterAnswerThrows: () => boolean,
     private readonly host: InitCallHost,
   ) {}
 
@@ -60,7 +63,7 @@ export class InitTransactionsCall {
     if (this.unseen === 'pending') return this.await(callback, maxBlockMs);
     const outcome = this.unseen;
     this.unseen = null;
-    if (this.retryAfterAnswerThrows) {
+    if (this.retryAfterAnswerThrows()) {
       this.ctx.trace('initTransactions retried after its answer: READY -> INITIALIZING');
       return callback('INVALID_TXN_STATE');
     }

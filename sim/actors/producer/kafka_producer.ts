@@ -108,7 +108,7 @@ export class KafkaProducer {
       },
       () => this.correlationIds++,
     );
-    const retryThrows = config.initRetryAfterAnswerThrows === true && !isLibrdkafka(config);
+    const retryThrows = () => !isLibrdkafka(config) && config.initRetryAfterAnswerThrows === true;
     this.initCall = new InitTransactionsCall(ctx, retryThrows, {
       fatalError: () => (this.state === 'FATAL_ERROR' ? this.lastError : null),
       uninitialized: () => this.state === 'UNINITIALIZED',
