@@ -8,6 +8,8 @@
  * Then run each base (the librdkafka ones included) without any switch over seeds 1..5 in swarm
  * mode: every run must pass, or a catch on that base could be the base's own failure. Last,
  * `bin/eos-sim.js mutants --out` SIGKILLed midway and resumed writes the uninterrupted table.
+ * The skip of switch runs whose control never consulted the switch is checked by running them
+ * anyway (`runUnreached`, which fails on one that executed other events) over every base.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -45,6 +47,25 @@ describe('eos-sim mutants search', () => {
     const { scenario, parameters } = drawSwarm(base.scenario, result.seed);
     const control = runScenario(scenario, { seed: result.seed, swarm: parameters });
     expect(control.report.outcome).toBe('pass');
+  });
+
+  it("skips only runs that execute their control's events: every base, seeds 1..3", async () => {
+    // runUnreached runs the skipped runs too and throws on one with other events.
+    const input = { ids: BUG_IDS, bases, seeds: sweepSeeds('1..3'), concurrency: 1 };
+    const checked = await searchMutants({
+      ...input,
+      run: inProcessRunner(bases),
+      runUnreached: true,
+    });
+    const skipping = await searchMutants({ ...input, run: inProcessRunner(bases) });
+    // The same catches; only the notes may differ (an unconsulted run that failed on the
+    // control's events counts as same-events when it is run).
+    const verdicts = (output: typeof checked) =>
+      output.results.map(({ id, caught, seed, kind, base, reached }) => ({
+        ...{ id, caught, seed, kind, base, reached },
+      }));
+    expect(verdicts(skipping)).toEqual(verdicts(checked));
+    expect(skipping.skipped).toBeGreaterThan(skipping.runs);
   });
 
   it('tries the switches on bases that are clean without any switch', () => {
