@@ -2,7 +2,7 @@
  * Mutants benchmark: `eos-sim mutants` over a short seed budget, every bug switch in the
  * registry, on the sweep worker pool. Per switch, the seeds to its first catch (with the kind
  * and base) or that it was not caught within the budget; then how many were caught, how many
- * runs the search took and the wall time per run, from which the time of a longer budget
+ * runs the search took, how many it skipped (switch never consulted) and the wall time per run, from which the time of a longer budget
  * follows (docs/versions.md gives the 2,000-seed estimate).
  */
 import { join } from 'node:path';
@@ -54,6 +54,11 @@ export async function runMutantsBench(
     {
       name: `runs (switch on, and controls), ${workers} workers`,
       value: output.runs,
+      unit: 'runs',
+    },
+    {
+      name: 'switch runs skipped: their control never consulted the switch',
+      value: output.skipped,
       unit: 'runs',
     },
     { name: 'wall time', value: wallMs / 1000, unit: 's' },
