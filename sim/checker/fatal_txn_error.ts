@@ -10,7 +10,8 @@
  * application instead of letting it abort and carry on: a liveness bug, not lost data, so the
  * checker reads the history (the op's `error`) and, to tell why, the oracle's expirations and
  * epoch grants. A producer alone on its id fenced by its own InitProducerId while its
- * transaction was open counts too (`isSelfFence`).
+ * transaction was open counts too (`isSelfFence`), and so does one fenced after its own epoch
+ * bump by no one else (`isFencedAfterOwnBump`).
  */
 import type { Anomaly } from './anomaly_types';
 import type { EpochGrant, TransactionalIdExpiration } from '../history';
@@ -102,6 +103,45 @@ function isSelfFence(
   );
 }
 
+/**
+ * Whether `op` was PRODUCER_FENCED after its own epoch bump, by no one else: its process was
+ * alone on the transactional.id up to `op`, an InitProducerId grant since its init (its own
+ * KIP-360 bump) holds an epoch above the one `op` ran at, and no fencing InitProducerId or
+ * timeout abort of the id was granted in the whole run (a fence is observed when its record is
+ * written, which may be after the client heard of it). Kafka recognises a retried InitProducerId
+ * of a bump it already made by lastProducerEpoch (TransactionCoordinator
+ * .prepareInitProducerIdTransit); a coordinator that loaded a record without it fences the
+ * producer that asked for the bump (KAFKA-20357).
+ */
+function isFencedAfterOwnBump(
+  op: {
+    error?: string;
+    process: string;
+    timeUs: number;
+    value: { transactionalId: string; producerEpoch?: number };
+  },
+  inits: Map<string, Map<string, number>>,
+  grants: readonly EpochGrant[],
+): boolean {
+  if (op.error !== FENCED_ERROR) return false;
+  const id = op.value.transactionalId;
+  const byProcess = inits.get(id) ?? new Map<string, number>();
+  const ownInit = byProcess.get(op.process);
+  if (ownInit === undefined) return false;
+  const alone = [...byProcess].every(
+    ([process, timeUs]) => process === op.process || timeUs > op.timeUs,
+  );
+  const ofId = grants.filter((grant) => grant.transactionalId === id && grant.timeUs > ownInit);
+  const fenced = ofId.some((grant) => grant.reason === 'fence' || grant.reason === 'timeout');
+  const ownBump = ofId.some(
+    (grant) =>
+      grant.reason === 'init' &&
+      grant.timeUs <= op.timeUs &&
+      grant.producerEpoch > (op.value.producerEpoch ?? -1),
+  );
+  return alone && !fenced && ownBump;
+}
+
 /** Whether `op`'s error is one a well-behaved producer alone on its id never gets. */
 function isUnexpectedFatal(
   op: {
@@ -144,12 +184,14 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
   for (const op of context.history) {
     if (op.type === 'invoke' || (op.f !== 'txn' && op.f !== 'init')) continue;
     const selfFence = isSelfFence(op, inits, context.oracle.epochGrants);
-    if (!selfFence && !isUnexpectedFatal(op, inits, expirations)) continue;
+    const noOne = !selfFence && isFencedAfterOwnBump(op, inits, context.oracle.epochGrants);
+    if (!selfFence && !noOne && !isUnexpectedFatal(op, inits, expirations)) continue;
     const identity =
       op.value.producerId === undefined
         ? ''
         : ` (producerId ${op.value.producerId}, epoch ${op.value.producerEpoch ?? -1})`;
-    const forgotten = op.error === UNKNOWN_IDENTITY_ERROR && logLostRecordOf(context, op);
+    const forgotten =
+      (op.error === UNKNOWN_IDENTITY_ERROR || noOne) && logLostRecordOf(context, op);
     anomalies.push({
       kind: 'fatal-txn-error',
       message:
@@ -159,13 +201,18 @@ export function checkFatalTxnError(context: CheckContext): Anomaly[] {
           ? 'its own InitProducerId fenced its open transaction while it was alone on the id'
           : forgotten
             ? '__transaction_state had lost a record of the id, so its coordinator no longer ' +
-              'knew the producerId it had handed out'
-            : 'Kafka gives a client that follows the protocol an abortable or fencing error'),
+              'knew the producerId or epoch it had handed out'
+            : noOne
+              ? "it was alone on the id and the epoch above its own was its own InitProducerId's " +
+                'bump: no other producer, fence or timeout abort took it'
+              : 'Kafka gives a client that follows the protocol an abortable or fencing error'),
       classification: selfFence
         ? 'self-fence'
         : forgotten
           ? 'transaction-log-truncated'
-          : (op.error ?? ''),
+          : noOne
+            ? 'fenced-after-own-bump'
+            : (op.error ?? ''),
       client: op.client,
       process: op.process,
       transactionalId: op.value.transactionalId,

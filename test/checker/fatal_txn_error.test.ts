@@ -7,7 +7,8 @@
  * TransactionStateManager.removeExpiredTransactionalIds). PRODUCER_FENCED only when the epoch
  * that fenced it was granted by an InitProducerId fencing its open transaction while it was alone
  * on the id (its own mid-transaction InitProducerId, confluentinc/librdkafka#3575), not after a
- * transaction timeout nor another instance's init. NETWORK_EXCEPTION, a transport error every
+ * transaction timeout nor another instance's init; or after its own InitProducerId bump when no
+ * fence or timeout abort of the id and no other instance exists (KAFKA-20357). NETWORK_EXCEPTION, a transport error every
  * client retries, when it ends a transaction (the 3.7 Java client's TxnOffsetCommitHandler,
  * KAFKA-16386), not when it ends an init. Method: hand-built histories through
  * checkHistory with an empty oracle, or one that lists an expiration or epoch grants.
@@ -132,6 +133,50 @@ describe('fatal-txn-error', () => {
       (anomaly) => anomaly.kind === 'fatal-txn-error',
     );
     expect(fatal).toEqual([]);
+  });
+
+  it('counts PRODUCER_FENCED after its own epoch bump, alone and fenced by no one (KAFKA-20357)', () => {
+    const history = historyOf(init('A#0', 'tx', 0), failedTxn('PRODUCER_FENCED', 100));
+    const bump = { transactionalId: 'tx', producerId: 0, producerEpoch: 32_767, timeUs: 50 };
+    const found = (grants: EpochGrant[], oracle: Partial<Oracle> = {}) =>
+      checkHistory(history, { ...oracleOf({ epochGrants: grants }), ...oracle })
+        .anomalies.filter((anomaly) => anomaly.kind === 'fatal-txn-error')
+        .map((anomaly) => anomaly.classification);
+    expect(found([{ ...bump, reason: 'init' }])).toEqual(['fenced-after-own-bump']);
+    // Near-misses: a timeout abort or a fence of the id, even one written after the client heard
+    // of it; a bump after the error, or one not above the epoch the transaction ran at.
+    const timeout = { ...bump, producerEpoch: 32_767, timeUs: 150, reason: 'timeout' as const };
+    expect(found([{ ...bump, reason: 'init' }, timeout])).toEqual([]);
+    expect(
+      found([
+        { ...bump, reason: 'init' },
+        { ...timeout, reason: 'fence' },
+      ]),
+    ).toEqual([]);
+    expect(found([{ ...bump, reason: 'init', timeUs: 120 }])).toEqual([]);
+    expect(found([{ ...bump, reason: 'init', producerEpoch: 32_766 }])).toEqual([]);
+    // Another instance of the id: its InitProducerId may have fenced A.
+    const shared = historyOf(
+      init('A#0', 'tx', 0),
+      init('B#0', 'tx', 40),
+      failedTxn('PRODUCER_FENCED', 100),
+    );
+    const oracle = oracleOf({ epochGrants: [{ ...bump, reason: 'init' }] });
+    expect(checkHistory(shared, oracle).anomalies).toEqual([]);
+    // A __transaction_state truncation that removed a record of tx: data loss, classified apart.
+    const cut = {
+      timeUs: 60,
+      topic: '__transaction_state',
+      partition: 12,
+      broker: 'b2',
+      toOffset: 3,
+      reason: 'power-loss' as const,
+      removed: [],
+      transactionalIds: ['tx'],
+    };
+    expect(found([{ ...bump, reason: 'init' }], { truncations: [cut] })).toEqual([
+      'transaction-log-truncated',
+    ]);
   });
 
   it('classifies each by its error, and an unknown producerId after a lost record apart', () => {

@@ -183,6 +183,14 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..1',
   },
   {
+    // lastProducerEpoch is not in __transaction_state before 4.4: after a failover the retried
+    // InitProducerId of a bump whose answer was lost is PRODUCER_FENCED, fenced by no one.
+    bug: 'KAFKA-20357',
+    reproducer: 'scenarios/known-bugs/retried-bump-fenced-after-coordinator-reload.yaml',
+    fixed: 'scenarios/known-bugs/retried-bump-fenced-after-coordinator-reload-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
     // A fence abort at epoch 32767 does not rotate the producerId before 4.3: the producer's
     // retried abort is handed 32767 and its next transaction hangs. 32,767 transactions a run.
     bug: 'KAFKA-20090',
