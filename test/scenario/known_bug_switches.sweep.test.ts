@@ -183,6 +183,14 @@ const PAIRS: readonly BugPair[] = [
     seeds: '1..1',
   },
   {
+    // Before 3.7 the HW advanced over an ISR below min.insync.replicas: with ELR (4.5 with the
+    // switch on) the elected ELR member lacks records the consumer already read.
+    bug: 'KAFKA-15583',
+    reproducer: 'scenarios/known-bugs/high-watermark-below-min-isr.yaml',
+    fixed: 'scenarios/known-bugs/high-watermark-below-min-isr-fixed.yaml',
+    seeds: '1..10',
+  },
+  {
     // lastProducerEpoch is not in __transaction_state before 4.4: after a failover the retried
     // InitProducerId of a bump whose answer was lost is PRODUCER_FENCED, fenced by no one.
     bug: 'KAFKA-20357',
