@@ -2,8 +2,9 @@
  * Mutants benchmark: `eos-sim mutants` over a short seed budget, every bug switch in the
  * registry, on the sweep worker pool. Per switch, the seeds to its first catch (with the kind
  * and base) or that it was not caught within the budget; then how many were caught, how many
- * runs the search took, how many it skipped (switch never consulted) and the wall time per run, from which the time of a longer budget
- * follows (docs/versions.md gives the 2,000-seed estimate).
+ * runs the search took, how many it skipped (switch never consulted) and the wall time per
+ * run, from which the time of a longer budget follows (docs/versions.md gives the 2,000-seed
+ * figures).
  */
 import { join } from 'node:path';
 import { BUG_IDS } from '../scenarios';

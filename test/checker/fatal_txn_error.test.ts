@@ -8,10 +8,10 @@
  * that fenced it was granted by an InitProducerId fencing its open transaction while it was alone
  * on the id (its own mid-transaction InitProducerId, confluentinc/librdkafka#3575), not after a
  * transaction timeout nor another instance's init; or after its own InitProducerId bump when no
- * fence or timeout abort of the id and no other instance exists (KAFKA-20357). NETWORK_EXCEPTION, a transport error every
- * client retries, when it ends a transaction (the 3.7 Java client's TxnOffsetCommitHandler,
- * KAFKA-16386), not when it ends an init. Method: hand-built histories through
- * checkHistory with an empty oracle, or one that lists an expiration or epoch grants.
+ * fence or timeout abort of the id and no other instance exists (KAFKA-20357). NETWORK_EXCEPTION,
+ * a transport error every client retries, when it ends a transaction (the 3.7 Java client's
+ * TxnOffsetCommitHandler, KAFKA-16386), not when it ends an init. Method: hand-built histories
+ * through checkHistory with an empty oracle, or one that lists an expiration or epoch grants.
  */
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../sim/checker';
@@ -135,7 +135,7 @@ describe('fatal-txn-error', () => {
     expect(fatal).toEqual([]);
   });
 
-  it('counts PRODUCER_FENCED after its own epoch bump, alone and fenced by no one (KAFKA-20357)', () => {
+  it('counts PRODUCER_FENCED after its own bump, alone and fenced by no one (KAFKA-20357)', () => {
     const history = historyOf(init('A#0', 'tx', 0), failedTxn('PRODUCER_FENCED', 100));
     const bump = { transactionalId: 'tx', producerId: 0, producerEpoch: 32_767, timeUs: 50 };
     const found = (grants: EpochGrant[], oracle: Partial<Oracle> = {}) =>
