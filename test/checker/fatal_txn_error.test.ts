@@ -52,6 +52,18 @@ function fatalKinds(
     .map((anomaly) => anomaly.message);
 }
 
+/** A power loss at 60 µs that cut a __transaction_state record of tx. */
+const cut = {
+  timeUs: 60,
+  topic: '__transaction_state',
+  partition: 12,
+  broker: 'b2',
+  toOffset: 3,
+  reason: 'power-loss' as const,
+  removed: [],
+  transactionalIds: ['tx'],
+};
+
 describe('fatal-txn-error', () => {
   it('counts INVALID_PRODUCER_ID_MAPPING to a producer alone on its transactional.id', () => {
     const messages = fatalKinds(
@@ -164,16 +176,6 @@ describe('fatal-txn-error', () => {
     const oracle = oracleOf({ epochGrants: [{ ...bump, reason: 'init' }] });
     expect(checkHistory(shared, oracle).anomalies).toEqual([]);
     // A __transaction_state truncation that removed a record of tx: data loss, classified apart.
-    const cut = {
-      timeUs: 60,
-      topic: '__transaction_state',
-      partition: 12,
-      broker: 'b2',
-      toOffset: 3,
-      reason: 'power-loss' as const,
-      removed: [],
-      transactionalIds: ['tx'],
-    };
     expect(found([{ ...bump, reason: 'init' }], { truncations: [cut] })).toEqual([
       'transaction-log-truncated',
     ]);
@@ -189,16 +191,6 @@ describe('fatal-txn-error', () => {
     expect(classes(mapping, oracleOf({}))).toEqual(['INVALID_PRODUCER_ID_MAPPING']);
     expect(classes(state, oracleOf({}))).toEqual(['INVALID_TXN_STATE']);
     // A __transaction_state truncation that removed a record of tx before the error.
-    const cut = {
-      timeUs: 60,
-      topic: '__transaction_state',
-      partition: 12,
-      broker: 'b2',
-      toOffset: 3,
-      reason: 'power-loss' as const,
-      removed: [],
-      transactionalIds: ['tx'],
-    };
     const lost = { ...oracleOf({}), truncations: [cut] };
     expect(classes(mapping, lost)).toEqual(['transaction-log-truncated']);
     // It does not excuse another error, another id, or an error before it.
