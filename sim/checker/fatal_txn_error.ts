@@ -80,6 +80,22 @@ function sharedSince(context: CheckContext): Map<string, Map<string, number>> {
   return firstInit;
 }
 
+/** A PRODUCER_FENCED op's own init time and the first init of each process of its id. */
+function fencedOpInits(
+  op: { error?: string; process: string; value: { transactionalId: string } },
+  inits: Map<string, Map<string, number>>,
+): { readonly ownInit: number; readonly byProcess: ReadonlyMap<string, number> } | null {
+  if (op.error !== FENCED_ERROR) return null;
+  const byProcess = inits.get(op.value.transactionalId) ?? new Map<string, number>();
+  const ownInit = byProcess.get(op.process);
+  return ownInit === undefined ? null : { ownInit, byProcess };
+}
+
+/** Whether no process but `process` had invoked an init of the id by `timeUs`. */
+function aloneUntil(byProcess: ReadonlyMap<string, number>, process: string, timeUs: number) {
+  return [...byProcess].every(([other, initUs]) => other === process || initUs > timeUs);
+}
+
 /**
  * Whether `op` was PRODUCER_FENCED by a fencing InitProducerId (grant reason `fence`) made while
  * its process was alone on the transactional.id, after its own init.
@@ -89,17 +105,15 @@ function isSelfFence(
   inits: Map<string, Map<string, number>>,
   grants: readonly EpochGrant[],
 ): boolean {
-  if (op.error !== FENCED_ERROR) return false;
-  const byProcess = inits.get(op.value.transactionalId) ?? new Map<string, number>();
-  const ownInit = byProcess.get(op.process);
-  if (ownInit === undefined) return false;
+  const fenced = fencedOpInits(op, inits);
+  if (fenced === null) return false;
   return grants.some(
     (grant) =>
       grant.reason === 'fence' &&
       grant.transactionalId === op.value.transactionalId &&
-      grant.timeUs > ownInit &&
+      grant.timeUs > fenced.ownInit &&
       grant.timeUs <= op.timeUs &&
-      [...byProcess].every(([process, timeUs]) => process === op.process || timeUs > grant.timeUs),
+      aloneUntil(fenced.byProcess, op.process, grant.timeUs),
   );
 }
 
@@ -123,15 +137,10 @@ function isFencedAfterOwnBump(
   inits: Map<string, Map<string, number>>,
   grants: readonly EpochGrant[],
 ): boolean {
-  if (op.error !== FENCED_ERROR) return false;
+  const own = fencedOpInits(op, inits);
+  if (own === null || !aloneUntil(own.byProcess, op.process, op.timeUs)) return false;
   const id = op.value.transactionalId;
-  const byProcess = inits.get(id) ?? new Map<string, number>();
-  const ownInit = byProcess.get(op.process);
-  if (ownInit === undefined) return false;
-  const alone = [...byProcess].every(
-    ([process, timeUs]) => process === op.process || timeUs > op.timeUs,
-  );
-  const ofId = grants.filter((grant) => grant.transactionalId === id && grant.timeUs > ownInit);
+  const ofId = grants.filter((grant) => grant.transactionalId === id && grant.timeUs > own.ownInit);
   const fenced = ofId.some((grant) => grant.reason === 'fence' || grant.reason === 'timeout');
   const ownBump = ofId.some(
     (grant) =>
@@ -139,7 +148,7 @@ function isFencedAfterOwnBump(
       grant.timeUs <= op.timeUs &&
       grant.producerEpoch > (op.value.producerEpoch ?? -1),
   );
-  return alone && !fenced && ownBump;
+  return !fenced && ownBump;
 }
 
 /** Whether `op`'s error is one a well-behaved producer alone on its id never gets. */
