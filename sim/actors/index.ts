@@ -44,7 +44,7 @@ export {
   type TruncationRecord,
 } from './broker/partition_replica';
 export type { TopicSpec } from './broker/cluster_metadata';
-export type { SendResult } from './producer/producer_batch';
+export type { SendError, SendResult } from './producer/producer_batch';
 export type { ClientTransactionState, ProducerConfig } from './producer/producer_config';
 export { MAX_BLOCK_MS_DEFAULT } from './producer/producer_config';
 export { RecordSender, type SenderTimer } from './producer/record_sender';

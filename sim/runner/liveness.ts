@@ -341,21 +341,35 @@ function expiredInProbe(
 }
 
 /**
- * Producers that stopped for good during the probe on INVALID_TXN_STATE, the fatal error the
- * fatal-txn-error checker judges on every producer: the application must close the producer
- * (KafkaProducer's contract for a KafkaException outside the abortable and fencing classes), so
- * it has no more transactions to show. Whether Kafka could give that error (a commit racing the
- * coordinator's own abort, KAFKA-20785) is that checker's verdict, not liveness's; counted as
- * stuck, such a producer would keep the probe waiting while the others commit back to back, and
- * the last stable offset could never be seen to reach the high watermark.
+ * The fatal errors the fatal-txn-error checker judges on every producer, whichever way it rules:
+ * INVALID_TXN_STATE (a commit racing the coordinator's own abort, KAFKA-20785),
+ * INVALID_PRODUCER_ID_MAPPING (a producerId the coordinator does not know) and, for an
+ * idempotent producer, OUT_OF_ORDER_SEQUENCE_NUMBER (librdkafka's fatal "sequence
+ * desynchronization", Kafka's own after a truncation lost acknowledged records).
  */
-function fatalInProbe(producers: ReadonlyArray<{ name: string; client: ClientActor }>): string[] {
-  return producers
-    .filter(({ client }) => {
-      const producer = client.kafkaProducer;
-      return client.stoppedForGood && producer?.lastError === 'INVALID_TXN_STATE';
-    })
-    .map(({ name }) => name);
+const JUDGED_FATAL_ERRORS: ReadonlySet<string> = new Set([
+  'INVALID_TXN_STATE',
+  'INVALID_PRODUCER_ID_MAPPING',
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+]);
+
+/**
+ * Producers that stopped for good during the probe on a fatal error the fatal-txn-error checker
+ * judges: the application must close the producer (KafkaProducer's contract for a
+ * KafkaException outside the abortable and fencing classes; librdkafka's ERR__FATAL), so it has
+ * no more transactions to show. Whether Kafka could give that error is that checker's verdict,
+ * not liveness's; counted as stuck, such a producer would keep the probe waiting while the
+ * others commit back to back, and the last stable offset could never be seen to reach the high
+ * watermark.
+ */
+function fatalInProbe(
+  producers: ReadonlyArray<{ name: string; client: ClientActor }>,
+): Array<{ name: string; error: string }> {
+  return producers.flatMap(({ name, client }) => {
+    const error = client.kafkaProducer?.lastError;
+    if (!client.stoppedForGood || error === undefined || error === null) return [];
+    return JUDGED_FATAL_ERRORS.has(error) ? [{ name, error }] : [];
+  });
 }
 
 /** The notes on producers that stopped for good during the probe, with Kafka's reason. */
@@ -375,8 +389,8 @@ function stoppedInProbeNotes(
         'Kafka 4.0 (KAFKA-18019): not asked for more',
     ),
     ...fatalInProbe(producers).map(
-      (name) =>
-        `${name} stopped during the probe after the fatal INVALID_TXN_STATE (judged by the ` +
+      ({ name, error }) =>
+        `${name} stopped during the probe after the fatal ${error} (judged by the ` +
         'fatal-txn-error checker): not asked for more',
     ),
   ];
@@ -418,7 +432,7 @@ export function runLivenessProbe(world: LivenessWorld, boundUs: number): Livenes
   const stuck = (): string[] => {
     const fenced = new Set(fencedInProbe(fencingErrors(), producers));
     const expired = new Set(expiredInProbe(world, producers));
-    const fatal = new Set(fatalInProbe(producers));
+    const fatal = new Set(fatalInProbe(producers).map(({ name }) => name));
     const stopped = (name: string): boolean =>
       fenced.has(name) || expired.has(name) || fatal.has(name);
     return producers

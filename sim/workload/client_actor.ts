@@ -73,10 +73,13 @@ export class ClientActor implements Actor<KafkaMessage> {
     return this.app?.probe() ?? false;
   }
 
-  /** Whether a transactional producer's instance stopped for good (`on.fenced: stop`). */
+  /**
+   * Whether the producer's instance stopped for good: a transactional one fenced or failed with
+   * `on.fenced: stop`, a non-transactional one after a fatal error.
+   */
   get stoppedForGood(): boolean {
     const app = this.app;
-    return app instanceof TransactionsApp && app.stopped;
+    return (app instanceof TransactionsApp || app instanceof SendsApp) && app.stopped;
   }
 
   /** Whether the producer's probe succeeded (always false for a consumer). */

@@ -20,6 +20,7 @@ import type {
   KafkaMessage,
   KafkaProducer,
   OffsetToCommit,
+  SendError,
   TopicPartition,
 } from '../actors';
 import { partitionKey } from '../actors';
@@ -46,7 +47,7 @@ interface CurrentTxn {
   readonly value: TxnValue;
   readonly commit: boolean;
   readonly offsets: number[];
-  firstError: KafkaErrorCode | null;
+  firstError: SendError | null;
 }
 
 /** A read-process-write application on one client node. */

@@ -5,7 +5,7 @@
  * (a recorder slot), and each takes its completion's batch when the producer answers it; records
  * still unanswered when the history is read show as one invoke per unanswered range.
  */
-import type { KafkaErrorCode, SendResult, TopicPartition } from '../actors';
+import type { SendError, SendResult, TopicPartition } from '../actors';
 import type {
   HistoryOpDraft,
   HistoryRecorder,
@@ -16,7 +16,7 @@ import type {
 import type { ProcessPool } from './process_pool';
 
 /** Errors that prove the record was not written (as for single sends). */
-export type DefiniteFailure = (error: KafkaErrorCode) => boolean;
+export type DefiniteFailure = (error: SendError) => boolean;
 
 /** The records of one producer batch answered together, gathered before they are written. */
 interface Segment {

@@ -8,7 +8,7 @@
  * (Kafka's TimeoutException) at partition -1 (RecordMetadata.UNKNOWN_PARTITION), never sent.
  */
 import type { ActorContext } from '../kernel';
-import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from '../actors';
+import type { KafkaMessage, KafkaProducer, SendError, TopicPartition } from '../actors';
 
 /** What the application reads of the producer's metadata (KafkaProducer.waitOnMetadata). */
 export interface TopicMetadata {
@@ -27,7 +27,7 @@ import type { AppTimer } from './transactions_app';
 import type { SendsSpec, WorkloadControl } from './workload_types';
 
 /** Errors that prove the record was not written. */
-const DEFINITE_FAILURES = new Set<KafkaErrorCode>(['TRANSACTION_ABORTABLE', 'INVALID_TXN_STATE']);
+const DEFINITE_FAILURES = new Set<SendError>(['TRANSACTION_ABORTABLE', 'INVALID_TXN_STATE']);
 
 /** A non-transactional producer application. */
 export class SendsApp {
@@ -146,6 +146,14 @@ export class SendsApp {
     const send = { topic, partition: -1, value: this.deps.nextValue() };
     const op = this.deps.writer.invoke('send', { send });
     this.deps.writer.complete(op, 'fail', { send }, 'REQUEST_TIMED_OUT');
+  }
+
+  /**
+   * True once the producer hit a fatal error: the application stops sending for good (it has no
+   * restart; librdkafka's ERR__FATAL and Java's KafkaException both leave the instance unusable).
+   */
+  get stopped(): boolean {
+    return this.failedFatally();
   }
 
   /** True once the producer hit a fatal error: the application stops sending. */

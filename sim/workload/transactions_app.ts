@@ -13,7 +13,13 @@
  * the producer still makes progress.
  */
 import type { ActorContext } from '../kernel';
-import type { KafkaErrorCode, KafkaMessage, KafkaProducer, TopicPartition } from '../actors';
+import type {
+  KafkaErrorCode,
+  KafkaMessage,
+  KafkaProducer,
+  SendError,
+  TopicPartition,
+} from '../actors';
 import { isRetriable } from '../actors';
 import type { SendMicroOp } from '../history';
 import type { HistoryWriter, OpenOp } from './history_writer';
@@ -36,7 +42,7 @@ interface CurrentTxn {
   /** Started while a liveness probe was wanted. */
   readonly probe: boolean;
   sent: number;
-  firstError: KafkaErrorCode | null;
+  firstError: SendError | null;
   /** When commitTransaction() or abortTransaction() was called (for phase timings). */
   endTxnUs?: number;
 }

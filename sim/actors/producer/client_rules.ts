@@ -7,6 +7,7 @@
  * these paths.
  */
 import { NO_SEQUENCE, incrementSequence, type KafkaErrorCode } from '../protocol';
+import { PURGED_FROM_QUEUE, failRecords } from './producer_batch';
 import type { PartitionSendState, ProducerBatch } from './producer_batch';
 
 /** The client library a producer behaves as (`client.flavour`). */
@@ -200,4 +201,16 @@ export function librdkafkaHolds(options: {
   if (state.inFlight.length > 0) return true;
   state.waitDrain = false;
   return false;
+}
+
+/**
+ * librdkafka's fatal error purges the producer's queues (rd_kafka_set_fatal_error0 asks its main
+ * thread for rd_kafka_purge with RD_KAFKA_PURGE_F_QUEUE): what is queued and the retries waiting
+ * to be re-sent end with the local error _PURGE_QUEUE, under the identity they were sent with;
+ * the requests in flight are left to their own answers.
+ */
+export function purgeQueues(state: PartitionSendState): void {
+  const records = state.queue.splice(0);
+  for (const batch of state.retries.splice(0)) failRecords(batch.records, PURGED_FROM_QUEUE, batch);
+  failRecords(records, PURGED_FROM_QUEUE, { producerId: -1, producerEpoch: -1 });
 }

@@ -12,9 +12,21 @@ import {
 } from '../protocol';
 import type { ProducerConfig } from './producer_config';
 
+/**
+ * librdkafka's local error for a message purged from the producer's queues
+ * (RD_KAFKA_RESP_ERR__PURGE_QUEUE, -152): on a fatal error rd_kafka_set_fatal_error0 purges the
+ * queued messages, retries waiting to be re-sent included, but not the requests in flight, whose
+ * own answers still come back. The message got no answer of its own; it may have been written
+ * by an earlier attempt, so its send is indeterminate.
+ */
+export const PURGED_FROM_QUEUE = '_PURGE_QUEUE';
+
+/** What a send ended with: a Kafka error code, or librdkafka's purge of its queue. */
+export type SendError = KafkaErrorCode | typeof PURGED_FROM_QUEUE;
+
 /** The outcome of one `send()`, handed to its callback. */
 export interface SendResult {
-  readonly error: KafkaErrorCode;
+  readonly error: SendError;
   /** The record's offset when written, else -1. */
   readonly offset: number;
   readonly producerId: number;
@@ -128,10 +140,10 @@ export function completeBatch(batch: ProducerBatch, baseOffset: number): void {
   );
 }
 
-/** Every one of `records` fails with `error`, under the producer's current identity. */
+/** Every one of `records` fails with `error`, under `identity` (-1 for records never sent). */
 export function failRecords(
   records: ReadonlyArray<{ callback: (result: SendResult) => void }>,
-  error: KafkaErrorCode,
+  error: SendError,
   identity: { readonly producerId: number; readonly producerEpoch: number },
 ): void {
   for (const record of records) {

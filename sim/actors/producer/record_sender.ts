@@ -23,7 +23,7 @@ import type { KafkaErrorCode, KafkaMessage, ProduceResponse, TopicPartition } fr
 import { NO_SEQUENCE, incrementSequence, isRetriable, partitionKey } from '../protocol';
 import { BATCH_RECORDS_MAX, type ProducerConfig } from './producer_config';
 import type { PartitionSendState, PendingRecord, ProducerBatch } from './producer_batch';
-import { newSendState, produceRequestOf } from './producer_batch';
+import { failRecords, newSendState, produceRequestOf } from './producer_batch';
 import * as go from './go_client_rules';
 import { Linger } from './linger';
 import type { InFlightRequest, SenderPolicy, SenderTimer } from './sender_types';
@@ -99,19 +99,20 @@ export class RecordSender {
   }
 
   /**
-   * Fails every queued record that was never drained into a batch (Kafka's
-   * abortUndrainedBatches). Drained batches carry sequences, so on an abort they still run to
-   * completion, or the partition's sequence would have a gap; only a fatal error
-   * (`includeDrained`) fails them too.
+   * Fails every queued record never drained into a batch (Kafka's abortUndrainedBatches). Drained
+   * batches carry sequences, so on an abort they run to completion, or the partition's sequence
+   * would have a gap; a fatal error (`includeDrained`) fails them too (librdkafka: purgeQueues).
    */
   failUnsent(error: KafkaErrorCode, includeDrained: boolean): void {
     for (const state of this.partitions.values()) {
+      if (includeDrained && isLibrdkafka(this.config)) {
+        librdkafkaRules.purgeQueues(state);
+        continue;
+      }
       const records = state.queue.splice(0);
       const retries = includeDrained ? state.retries.splice(0) : [];
       for (const batch of retries) this.policy.onBatchFailed(batch, error);
-      for (const record of records) {
-        record.callback({ error, offset: -1, producerId: -1, producerEpoch: -1 });
-      }
+      failRecords(records, error, { producerId: -1, producerEpoch: -1 });
     }
   }
 
@@ -373,8 +374,7 @@ export class RecordSender {
     const state = this.stateOf(batch.tp);
     if (go.franzGoFailAll(this.config, batch, state, this.policy, 'REQUEST_TIMED_OUT')) return;
     if (!batch.inRetry || batch.baseSequence === NO_SEQUENCE) return;
-    const next = incrementSequence(batch.baseSequence, batch.records.length);
-    state.unresolvedNextSequence = Math.max(state.unresolvedNextSequence, next);
+    this.markSequenceUnresolved(batch, state);
   }
 
   /** librdkafka, failed for good: fatal under `enable.gapless.guarantee` (not for a timeout). */
