@@ -50,6 +50,7 @@ export function untilCommand(
   if (drawn !== undefined) aside.write(swarmLines(drawn.parameters).join('\n') + '\n');
   const swarm = drawn === undefined ? {} : { swarm: drawn.parameters };
   let state: ClusterState;
+  let budgetError: string | undefined;
   if (until.kind === 'first-anomaly') {
     const replay = replayToFirstAnomaly(scenario, { seed, ...swarm });
     if (replay === null) {
@@ -58,12 +59,20 @@ export function untilCommand(
     }
     state = replay.state;
   } else {
-    state = replayTo(scenario, { seed, limit: until.limit, stoppedBy: until.text, ...swarm }).state;
+    const replay = replayTo(scenario, {
+      seed,
+      limit: until.limit,
+      stoppedBy: until.text,
+      ...swarm,
+    });
+    state = replay.state;
+    budgetError = replay.budgetError;
   }
   stdout.write(
     options.json
       ? `${JSON.stringify(state, null, 2)}\n`
       : renderClusterState(state, { colour: context.colour }),
   );
-  return EXIT_CODES.ok;
+  // As `run` without --until ends such a seed: the budget, not the moment, stopped the replay.
+  return budgetError === undefined ? EXIT_CODES.ok : EXIT_CODES.budgetExceeded;
 }

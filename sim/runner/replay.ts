@@ -4,7 +4,8 @@
  * then. The replay is the same run as {@link runScenario}'s up to that moment (same world, same
  * phases, same events): the kernel's halt stops it between two events and nothing else changes.
  */
-import { RunHaltedError, type HaltLimit } from '../kernel';
+import { BudgetExceededError, RunHaltedError, type HaltLimit } from '../kernel';
+import { HistoryBoundExceededError } from '../history';
 import type { Anomaly } from '../checker';
 import type { ScenarioConfig } from '../../scenarios';
 import { clusterState } from './cluster_state';
@@ -17,6 +18,8 @@ export interface ReplayResult {
   readonly state: ClusterState;
   /** False when the run ended before the limit: the state is then the run's end. */
   readonly reached: boolean;
+  /** Set when the run hit its event budget before the limit (the state is then there). */
+  readonly budgetError?: string;
 }
 
 /** Replays `scenario` with `seed` and stops at `limit`; `stoppedBy` says why, for the printout. */
@@ -33,13 +36,21 @@ export function replayTo(
   world.sim.haltAt(options.limit);
   const phases = new PhaseClock(world.sim);
   let reached = false;
+  let budgetError: string | undefined;
   try {
     runPhases(world, scenario, phases);
   } catch (error) {
-    if (!(error instanceof RunHaltedError)) throw error;
-    reached = true;
+    // The run's own end by budget, as runScenario ends it: the cluster is printed as it stands.
+    if (error instanceof BudgetExceededError || error instanceof HistoryBoundExceededError) {
+      budgetError = error.message;
+    } else if (error instanceof RunHaltedError) reached = true;
+    else throw error;
   }
-  const stoppedBy = reached ? options.stoppedBy : `the run ended before ${options.stoppedBy}`;
+  const ended =
+    budgetError === undefined
+      ? `the run ended before ${options.stoppedBy}`
+      : `its event budget (${budgetError}), before ${options.stoppedBy}`;
+  const stoppedBy = reached ? options.stoppedBy : ended;
   const state = clusterState({
     world,
     scenario,
@@ -47,7 +58,7 @@ export function replayTo(
     phase: phases.currentName,
     stoppedBy,
   });
-  return { state, reached };
+  return { state, reached, ...(budgetError === undefined ? {} : { budgetError }) };
 }
 
 /**

@@ -5,14 +5,17 @@
  * holds orders-tx Ongoing over orders-1 and orders-2, and those partitions' last stable offset is
  * held at A's first offset 0; at 20 s B owns the transactional.id at a later epoch while A still
  * believes epoch 0. `event:N` stops right after event N; `first-anomaly` stops at the first
- * anomaly of a known-bug seed. Exit 0; a bad `--until` or a clashing flag is a usage error (64).
+ * anomaly of a known-bug seed. Exit 0, or 4 with the cluster where the event budget stopped the
+ * replay; a bad `--until` or a clashing flag is a usage error (64).
  * Method: the CLI in-process (`main`), its `--json` state parsed.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli';
 import type { ClusterState } from '../../sim/runner';
 import { parseUntil } from '../../cli/until';
-import { runCli } from './cli_helpers';
+import { runCli, scratchDir } from './cli_helpers';
 
 const ZOMBIE = 'scenarios/zombie-fencing.yaml';
 
@@ -118,6 +121,26 @@ describe('eos-sim run --until', () => {
     const state = await stateAt(file, '2', 'first-anomaly');
     expect(state.timeUs).toBe(firstUs);
     expect(state.stoppedBy).toMatch(/^--until first-anomaly: zombie-write at orders-/);
+  });
+
+  it('prints the cluster where the event budget stopped the replay, and exits 4', async () => {
+    const scratch = scratchDir();
+    try {
+      const file = join(scratch.path, 'budget.yaml');
+      const text = readFileSync(ZOMBIE, 'utf8').replace(/^run:$/m, 'run:\n  events.max: 1000');
+      writeFileSync(file, text);
+      const call = await runCli(main, ['run', file, '--seed', '1', '--until', '30s', '--json']);
+      expect(call.code, call.stderr).toBe(4);
+      const state = JSON.parse(call.stdout) as ClusterState;
+      expect(state.eventsRun).toBe(1001);
+      expect(state.stoppedBy).toBe(
+        'its event budget (Run exceeded eventsMax: 1000 events), before --until 30s',
+      );
+      // Before its budget, a moment is reached as usual.
+      expect((await stateAt(file, '1', 'event:500')).stoppedBy).toBe('--until event:500');
+    } finally {
+      scratch.remove();
+    }
   });
 
   it('refuses a malformed moment and the flags that write a report', async () => {
