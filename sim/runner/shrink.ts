@@ -52,12 +52,13 @@ export function sizeOf(scenario: ScenarioConfig): ScenarioSize {
 
 /**
  * The kinds a run found: its anomaly kinds, and `liveness` when its liveness check did not
- * converge (a liveness failure is shrunk like an anomaly kind).
+ * converge (a liveness failure is shrunk like an anomaly kind). A run its event budget stopped
+ * never reached its liveness check: that is not a liveness failure.
  * @example foundKinds(report) // ['zombie-write', 'liveness']
  */
 export function foundKinds(report: RunReport): string[] {
   const kinds: string[] = [...report.check.anomalyTypes];
-  if (!report.liveness.converged) kinds.push('liveness');
+  if (!report.liveness.converged && report.outcome !== 'budget-exceeded') kinds.push('liveness');
   return kinds;
 }
 
@@ -101,11 +102,17 @@ export function shrinkScenario(base: ScenarioConfig, options: ShrinkOptions): Sh
     runs += 1;
     return foundKinds(runScenario(candidate, { seed: options.seed }).report);
   };
-  const first = found(original);
+  const originalReport = runScenario(original, { seed: options.seed }).report;
+  runs += 1;
+  const first = foundKinds(originalReport);
   const kind = options.kind ?? first[0];
   if (kind === undefined || !first.includes(kind)) {
     const what = options.kind === undefined ? 'no anomaly' : `no ${options.kind}`;
-    throw new ShrinkNotFailingError(`Cannot shrink: seed ${options.seed} finds ${what}`);
+    const budget =
+      originalReport.outcome === 'budget-exceeded'
+        ? ` before its event budget stopped it (${originalReport.error ?? 'budget exceeded'})`
+        : '';
+    throw new ShrinkNotFailingError(`Cannot shrink: seed ${options.seed} finds ${what}${budget}`);
   }
   const fails = (candidate: ScenarioConfig): boolean =>
     runs < runsMax && loads(candidate) && found(candidate).includes(kind);
