@@ -4,7 +4,7 @@
  * costs no run and reads as a usage error (exit 64) naming the flag, not as an internal error
  * (exit 70) after the run.
  */
-import { accessSync, constants, mkdirSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, mkdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from './errors';
 
@@ -79,4 +79,41 @@ export function makeOutputFolder(flag: string, path: string): void {
     throw new UsageError(`${flag} ${path}: is a file, not a folder`);
   }
   if (!writable(path)) throw new UsageError(`${flag} ${path}: folder is not writable`);
+}
+
+/** Where `path` leads: its real path when it exists (symlinks followed), else its absolute one. */
+function whereTo(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * Checks that no output overwrites the scenario file the command reads, and that no two outputs
+ * name one file (the second would silently replace the first).
+ * @throws {@link UsageError} naming the flags and the path.
+ * @example checkOutputsApart('a.yaml', [['--history', 'a.yaml']])
+ * // throws 'Usage error: --history a.yaml: is the scenario file this command reads; choose another file'
+ */
+export function checkOutputsApart(
+  scenarioFile: string,
+  outputs: ReadonlyArray<readonly [flag: string, path: string]>,
+): void {
+  const input = whereTo(scenarioFile);
+  const seen = new Map<string, string>();
+  for (const [flag, path] of outputs) {
+    const target = whereTo(path);
+    if (target === input) {
+      throw new UsageError(
+        `${flag} ${path}: is the scenario file this command reads; choose another file`,
+      );
+    }
+    const other = seen.get(target);
+    if (other !== undefined) {
+      throw new UsageError(`${flag} ${path}: ${other} writes the same file; choose another file`);
+    }
+    seen.set(target, flag);
+  }
 }

@@ -26,7 +26,7 @@ import { compareRuns } from '../determinism';
 import { describeInternalError, errorMessage } from '../errors';
 import { EXIT_CODES, exitCodeForOutcome, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
-import { checkOutputFile } from '../output_paths';
+import { checkOutputFile, checkOutputsApart } from '../output_paths';
 import { checkReportPaths, writeRunFiles } from '../report_files';
 import { parseSeed } from '../seeds';
 import { untilCommand } from './run_until';
@@ -124,15 +124,23 @@ export function runCommand(options: RunCommandOptions, context: CliContext): Exi
   return exitCodeForOutcome(first.report.outcome);
 }
 
-/** Checks `--history`, `--jepsen-history` and `--export-scenario` before the run. */
+/**
+ * Checks `--history`, `--jepsen-history`, `--export-scenario` and `--report` before the run: each
+ * can be written, none is the scenario file, no two are one file.
+ */
 function checkOutputFiles(options: RunCommandOptions): void {
-  if (options.history !== undefined) checkOutputFile('--history', options.history);
+  const outputs: Array<readonly [string, string]> = [
+    ...(options.reports ?? []).map((path) => ['--report', path] as const),
+  ];
+  if (options.history !== undefined) outputs.push(['--history', options.history]);
   if (options.jepsenHistory !== undefined) {
-    checkOutputFile('--jepsen-history', options.jepsenHistory);
+    outputs.push(['--jepsen-history', options.jepsenHistory]);
   }
   if (options.exportScenario !== undefined) {
-    checkOutputFile('--export-scenario', options.exportScenario);
+    outputs.push(['--export-scenario', options.exportScenario]);
   }
+  for (const [flag, path] of outputs) if (flag !== '--report') checkOutputFile(flag, path);
+  checkOutputsApart(options.scenario, outputs);
 }
 
 /** One run; an error is printed with the seed and reproduce command and becomes an exit code. */

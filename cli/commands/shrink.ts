@@ -21,7 +21,7 @@ import { ANOMALY_KINDS } from '../../sim/checker';
 import { UsageError } from '../errors';
 import { EXIT_CODES, type ExitCode } from '../exit_codes';
 import type { CliContext } from '../io';
-import { checkOutputFile } from '../output_paths';
+import { checkOutputFile, checkOutputsApart } from '../output_paths';
 import { parseSeed } from '../seeds';
 import { parsePositiveInteger } from '../sweep_output';
 
@@ -70,6 +70,7 @@ export function shrinkCommand(options: ShrinkCommandOptions, context: CliContext
   const seed = parseSeed(options.seed);
   checkKind(options.kind);
   checkOutputFile('--out', options.out);
+  checkOutputsApart(options.scenario, [['--out', options.out]]);
   const loaded = loadScenario(options.scenario);
   const scenario = options.swarm === true ? drawSwarm(loaded, seed).scenario : loaded;
   const { stdout, stderr } = context.io;

@@ -188,6 +188,30 @@ describe('exit 64: usage errors and invalid scenarios, one line, no stack', () =
     ],
     ['shrink', ZOMBIE, '--seed', '1', '--out', `${scratch.path}/missing/min.yaml`],
     ['shrink', ZOMBIE, '--seed', '1', '--out', `${scratch.path}/min.yaml`, '--kind', 'duplicates'],
+    // An output over the scenario file read, or two outputs on one file: refused before the run.
+    ['run', ZOMBIE, '--seed', '1', '--history', ZOMBIE],
+    ['run', ZOMBIE, '--seed', '1', '--export-scenario', `./${ZOMBIE}`],
+    [
+      'run',
+      ZOMBIE,
+      '--seed',
+      '1',
+      '--history',
+      `${scratch.path}/h`,
+      '--jepsen-history',
+      `${scratch.path}/h`,
+    ],
+    [
+      'run',
+      ZOMBIE,
+      '--seed',
+      '1',
+      '--report',
+      `${scratch.path}/r.md`,
+      '--report',
+      `${scratch.path}/r.md`,
+    ],
+    ['shrink', ZOMBIE, '--seed', '1', '--out', ZOMBIE],
   ];
   for (const argv of badArguments) {
     it(`rejects \`eos-sim ${argv.join(' ')}\``, async () => {
