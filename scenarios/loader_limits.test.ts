@@ -296,6 +296,15 @@ describe('inter.broker.protocol.version and offset retention (KAFKA-8069)', () =
     expect(old.offsetsRetentionMinutes).toBe(1440);
   });
 
+  it('says to quote an unquoted kafka.version whose trailing zero YAML dropped', () => {
+    expectRefused(`kafka.version: 4.0\n${BASE}`, {
+      needle: 'kafka.version',
+      key: 'kafka.version',
+      detail: 'YAML reads an unquoted 4.0 as the number 4: write it quoted, "4.0"',
+    });
+    expect(parseScenario(`kafka.version: 3.7\n${BASE}`, FILE).kafkaVersion).toBe('3.7');
+  });
+
   it('takes an older protocol version and refuses one above kafka.version', () => {
     const text = `kafka.version: '2.1'\n${withBroker("  inter.broker.protocol.version: '2.0'\n")}`;
     expect(parseScenario(text, FILE).broker.interBrokerProtocolVersion).toBe('2.0');
