@@ -95,7 +95,7 @@ function whereTo(path: string): string {
  * name one file (the second would silently replace the first).
  * @throws {@link UsageError} naming the flags and the path.
  * @example checkOutputsApart('a.yaml', [['--history', 'a.yaml']])
- * // throws 'Usage error: --history a.yaml: is the scenario file this command reads; choose another file'
+ * // throws 'Usage error: --history a.yaml: is the scenario file this command reads; …'
  */
 export function checkOutputsApart(
   scenarioFile: string,

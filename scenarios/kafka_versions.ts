@@ -562,3 +562,15 @@ export function defaultsOf(version: string): VersionDefaults {
     offsetsRetentionMinutes: atLeast('2.0') ? 10080 : 1440,
   };
 }
+
+/**
+ * The hint for a version YAML read as a number and so lost its trailing zero (`4.0` unquoted is
+ * the number 4): write it quoted. Empty for anything else.
+ * @example unquotedVersionHint(4) // '; YAML reads an unquoted 4.0 as the number 4: …'
+ */
+export function unquotedVersionHint(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return '';
+  const meant = `${value}.0`;
+  if (!isModelledVersion(meant)) return '';
+  return `; YAML reads an unquoted ${meant} as the number ${value}: write it quoted, "${meant}"`;
+}

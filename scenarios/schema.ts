@@ -34,6 +34,7 @@ import {
   NEWEST_KAFKA_VERSION,
   defaultsOf,
   isModelledVersion,
+  unquotedVersionHint,
   type BugId,
 } from './kafka_versions';
 
@@ -143,17 +144,12 @@ const kafkaVersionSchema = z
   .transform((value, context) => {
     const version = String(value);
     if (isModelledVersion(version)) return version;
-    // YAML reads 4.0 as the number 4: its trailing zero is gone before eos-sim sees it.
-    const quote =
-      typeof value === 'number' && Number.isInteger(value) && isModelledVersion(`${value}.0`)
-        ? `; YAML reads an unquoted ${value}.0 as the number ${value}: write it quoted, "${value}.0"`
-        : '';
     context.issues.push({
       code: 'custom',
       input: value,
       message:
         `must be a modelled Kafka release: ${KAFKA_VERSIONS.join(', ')} ` +
-        `(a patch such as 3.7.1 is taken)${quote}`,
+        `(a patch such as 3.7.1 is taken)${unquotedVersionHint(value)}`,
     });
     return z.NEVER;
   });
