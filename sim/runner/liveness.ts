@@ -367,7 +367,8 @@ function fatalInProbe(
 ): Array<{ name: string; error: string }> {
   return producers.flatMap(({ name, client }) => {
     const error = client.kafkaProducer?.lastError;
-    if (!client.stoppedForGood || error === undefined || error === null) return [];
+    const stopped = client.stoppedForGood || client.sendsEndedByFatalError;
+    if (!stopped || error === undefined || error === null) return [];
     return JUDGED_FATAL_ERRORS.has(error) ? [{ name, error }] : [];
   });
 }

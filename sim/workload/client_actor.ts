@@ -73,13 +73,16 @@ export class ClientActor implements Actor<KafkaMessage> {
     return this.app?.probe() ?? false;
   }
 
-  /**
-   * Whether the producer's instance stopped for good: a transactional one fenced or failed with
-   * `on.fenced: stop`, a non-transactional one after a fatal error.
-   */
+  /** Whether a transactional producer's instance stopped for good (`on.fenced: stop`). */
   get stoppedForGood(): boolean {
     const app = this.app;
-    return (app instanceof TransactionsApp || app instanceof SendsApp) && app.stopped;
+    return app instanceof TransactionsApp && app.stopped;
+  }
+
+  /** Whether a non-transactional producer's application stopped for good on a fatal error. */
+  get sendsEndedByFatalError(): boolean {
+    const app = this.app;
+    return app instanceof SendsApp && app.stopped;
   }
 
   /** Whether the producer's probe succeeded (always false for a consumer). */
